@@ -1,0 +1,56 @@
+/**
+ * Installs torch-like methods on Tensor (`a.add(b)`, `a.add_(b)`, `a.view(-1)`, `a.to('float64')`) from the
+ * name lists, so every method is the same `callOp` as its function.
+ */
+import { Tensor } from '../core/index.ts';
+import { invoke, type OpArg } from './call.ts';
+import { BINARY_NAMES, INPLACE_NAMES, MULTI_NAMES, OTHER_NAMES, UNARY_NAMES } from './names.ts';
+
+type Single = (...args: OpArg[]) => Tensor;
+type Multi = (...args: OpArg[]) => Tensor[];
+
+type SingleNames = (typeof UNARY_NAMES)[number] | (typeof BINARY_NAMES)[number] | (typeof OTHER_NAMES)[number];
+type InplaceNames = `${(typeof INPLACE_NAMES)[number]}_`;
+type MultiNames = (typeof MULTI_NAMES)[number];
+
+declare module '../core/tensor.ts' {
+  interface Tensor extends Record<SingleNames | InplaceNames, Single>, Record<MultiNames, Multi> {
+    /** `t.to('float64')`, `t.to('meta')`, `t.to({dtype, device})`. */
+    to(...args: OpArg[]): Tensor;
+    type(dtype: string): Tensor;
+    float(): Tensor;
+    double(): Tensor;
+    half(): Tensor;
+    long(): Tensor;
+    int(): Tensor;
+    bool(): Tensor;
+  }
+}
+
+let installed = false;
+
+export function installTensorMethods(): void {
+  if (installed) return;
+  installed = true;
+  const proto = Tensor.prototype as unknown as Record<string, unknown>;
+  const define = (method: string, op: string) => {
+    proto[method] = function (this: Tensor, ...args: OpArg[]) {
+      return invoke(op, [this, ...args]);
+    };
+  };
+  for (const n of [...UNARY_NAMES, ...BINARY_NAMES, ...OTHER_NAMES, ...MULTI_NAMES]) define(n, n);
+  for (const n of INPLACE_NAMES) define(`${n}_`, `${n}_`);
+  define('to', 'to');
+  define('type', 'to');
+  const cast = (method: string, dtype: string) => {
+    proto[method] = function (this: Tensor) {
+      return invoke('to', [this, dtype]);
+    };
+  };
+  cast('float', 'float32');
+  cast('double', 'float64');
+  cast('half', 'float16');
+  cast('long', 'int64');
+  cast('int', 'int32');
+  cast('bool', 'bool');
+}

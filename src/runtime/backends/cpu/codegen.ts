@@ -1,0 +1,160 @@
+/**
+ * Generates specialised 1-D row loops for pointwise ops. Each (op, input dtypes, compute dtype, output dtype)
+ * gets its own function built with `new Function`, so the call to the op's scalar function is monomorphic and
+ * V8 inlines it; loads cast each input to its compute dtype and stores round to the value dtype and then
+ * convert to the output dtype (int wrap-around, float16/bfloat16 round-to-nearest-even, int64 via BigInt).
+ */
+import {
+  bf16BitsToNumber,
+  DTYPE_INFO,
+  type DType,
+  f16BitsToNumber,
+  numberToBf16Bits,
+  numberToF16Bits,
+  type StorageArray,
+} from '../../core/index.ts';
+
+/** A pointwise scalar function; the element values come first, then the op's scalar parameters. */
+// biome-ignore lint/suspicious/noExplicitAny: scalar functions take numbers, bigints or booleans per domain
+export type ScalarFn = (...xs: any[]) => any;
+
+export interface LoopSpec {
+  readonly fn: ScalarFn;
+  /** Storage dtype of each input. */
+  readonly inputs: readonly DType[];
+  /** The dtype each input is cast to before `fn` sees it. */
+  readonly targets: readonly DType[];
+  /** The dtype of `fn`'s result (rounded to it before storing). */
+  readonly value: DType;
+  readonly out: DType;
+  /** Number of scalar params (each a number/bigint, or two numbers in the complex domain). */
+  readonly nScalars: number;
+  readonly scalarDomainComplex: boolean;
+}
+
+/** (n, arrays[out, in...], offsets[], strides[], scalars[]) with offsets/strides in array elements. */
+export type RowLoop = (n: number, arrays: StorageArray[], offs: number[], strides: number[], scalars: unknown[]) => void;
+
+const i64Min = -(2n ** 63n);
+const HELPERS = {
+  H2F: f16BitsToNumber,
+  F2H: numberToF16Bits,
+  B2F: bf16BitsToNumber,
+  F2B: numberToBf16Bits,
+  FR: Math.fround,
+  N2L: (v: number) => (Number.isFinite(v) ? BigInt(Math.trunc(v)) : i64Min),
+  I8: (v: number) => (v << 24) >> 24,
+  U8: (v: number) => v & 0xff,
+  I16: (v: number) => (v << 16) >> 16,
+  I32: (v: number) => v | 0,
+};
+const HELPER_NAMES = Object.keys(HELPERS);
+const HELPER_VALUES = Object.values(HELPERS);
+
+const isComplex = (d: DType) => DTYPE_INFO[d].kind === 'complex';
+const realOf = (d: DType): DType => (d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d);
+
+/** Rounds a JS number to what dtype `d` holds (for number-domain dtypes). */
+function roundNum(d: DType, v: string): string {
+  switch (d) {
+    case 'bool':
+      return `((${v}) != 0 ? 1 : 0)`;
+    case 'uint8':
+      return `U8(Math.trunc(${v}))`;
+    case 'int8':
+      return `I8(Math.trunc(${v}))`;
+    case 'int16':
+      return `I16(Math.trunc(${v}))`;
+    case 'int32':
+      return `I32(Math.trunc(${v}))`;
+    case 'float16':
+      return `H2F(F2H(${v}))`;
+    case 'bfloat16':
+      return `B2F(F2B(${v}))`;
+    case 'float32':
+      return `FR(${v})`;
+    default:
+      return v;
+  }
+}
+
+/** Reads one stored element of dtype `from` as a number (bools and small ints are already numbers). */
+function readNum(from: DType, x: string): string {
+  if (from === 'float16') return `H2F(${x})`;
+  if (from === 'bfloat16') return `B2F(${x})`;
+  if (from === 'int64') return `Number(${x})`;
+  return x;
+}
+
+/** Expression(s) for input `k` loaded from dtype `from` and cast to dtype `to`. */
+function loadExpr(from: DType, to: DType, arr: string, idx: string): string[] {
+  if (isComplex(to)) {
+    if (isComplex(from)) return [`${arr}[${idx}]`, `${arr}[${idx} + 1]`];
+    return [...loadExpr(from, realOf(to), arr, idx), '0'];
+  }
+  const x = isComplex(from) ? `${arr}[${idx}]` : `${arr}[${idx}]`;
+  if (to === 'int64') return [from === 'int64' ? x : `BigInt(${readNum(from, x)})`];
+  const n = readNum(isComplex(from) ? realOf(from) : from, x);
+  if (from === to) return [n];
+  const fromKind = DTYPE_INFO[from].kind;
+  const exactInto =
+    to === 'float64' ? from !== 'int64' : to === 'float32' ? ['bool', 'uint8', 'int8', 'int16', 'float16', 'bfloat16'].includes(from) : fromKind === 'bool';
+  if (DTYPE_INFO[to].kind === 'int' && (fromKind === 'int' || fromKind === 'bool') && DTYPE_INFO[from].itemsize <= DTYPE_INFO[to].itemsize && from !== 'int64')
+    return [n];
+  return [exactInto ? n : roundNum(to, n)];
+}
+
+/** Statement(s) storing value `v` of dtype `value` into `arr[idx]` of dtype `out`. */
+function storeStmt(value: DType, out: DType, arr: string, idx: string, v: string): string {
+  const vk = DTYPE_INFO[value].kind;
+  if (isComplex(out)) {
+    if (vk === 'complex') return `const cv = ${v}; ${arr}[${idx}] = cv[0]; ${arr}[${idx} + 1] = cv[1];`;
+    return `${arr}[${idx}] = ${value === 'int64' ? `Number(${v})` : roundNum(value, v)}; ${arr}[${idx} + 1] = 0;`;
+  }
+  // Real output: complex values keep their real part (PyTorch warns and discards the imaginary part).
+  const real = vk === 'complex' ? `(${v})[0]` : v;
+  const valueReal = realOf(value);
+  if (out === 'int64') {
+    if (valueReal === 'int64') return `${arr}[${idx}] = ${real};`;
+    if (valueReal === 'bool') return `${arr}[${idx}] = (${real}) != 0 ? 1n : 0n;`;
+    return `${arr}[${idx}] = N2L(${roundNum(valueReal, real)});`;
+  }
+  if (valueReal === 'int64') {
+    const n = out === 'bool' ? `((${real}) != 0 ? 1 : 0)` : `Number(BigInt.asIntN(64, ${real}))`;
+    return `${arr}[${idx}] = ${out === 'float16' ? `F2H(${n})` : out === 'bfloat16' ? `F2B(${n})` : n};`;
+  }
+  const rounded = valueReal === out ? real : roundNum(valueReal, real);
+  if (out === 'bool') return `${arr}[${idx}] = (${rounded}) != 0 ? 1 : 0;`;
+  if (out === 'float16') return `${arr}[${idx}] = F2H(${rounded});`;
+  if (out === 'bfloat16') return `${arr}[${idx}] = F2B(${rounded});`;
+  if (DTYPE_INFO[out].kind === 'int' && DTYPE_INFO[valueReal].kind === 'float') return `${arr}[${idx}] = Math.trunc(${rounded});`;
+  return `${arr}[${idx}] = ${rounded};`;
+}
+
+const cache = new Map<string, RowLoop>();
+
+export function compileRowLoop(cacheKey: string, spec: LoopSpec): RowLoop {
+  const key = `${cacheKey}|${spec.inputs.join(',')}|${spec.targets.join(',')}|${spec.value}|${spec.out}|${spec.nScalars}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const n = spec.inputs.length;
+  const lines: string[] = ['const o = A[0]; let io = O[0]; const so = S[0];'];
+  const callArgs: string[] = [];
+  for (let k = 0; k < n; k++) {
+    lines.push(`const a${k} = A[${k + 1}]; let i${k} = O[${k + 1}]; const s${k} = S[${k + 1}];`);
+  }
+  for (let j = 0; j < spec.nScalars; j++) {
+    if (spec.scalarDomainComplex) lines.push(`const k${j}r = K[${j}][0], k${j}i = K[${j}][1];`);
+    else lines.push(`const k${j} = K[${j}];`);
+  }
+  const body: string[] = [];
+  for (let k = 0; k < n; k++) callArgs.push(...loadExpr(spec.inputs[k], spec.targets[k], `a${k}`, `i${k}`));
+  for (let j = 0; j < spec.nScalars; j++) callArgs.push(...(spec.scalarDomainComplex ? [`k${j}r`, `k${j}i`] : [`k${j}`]));
+  body.push(`const v = fn(${callArgs.join(', ')});`);
+  body.push(storeStmt(spec.value, spec.out, 'o', 'io', 'v'));
+  body.push(['io += so;', ...Array.from({ length: n }, (_, k) => `i${k} += s${k};`)].join(' '));
+  const src = `return function rowLoop(N, A, O, S, K) {\n${lines.join('\n')}\nfor (let j = 0; j < N; j++) {\n${body.join('\n')}\n}\n};`;
+  const loop = new Function('fn', ...HELPER_NAMES, src)(spec.fn, ...HELPER_VALUES) as RowLoop;
+  cache.set(key, loop);
+  return loop;
+}

@@ -1,0 +1,98 @@
+/**
+ * The strided iterator (TensorIterator's CPU loop). Given a shape and, per operand, strides and a storage
+ * offset (in array elements), it orders dims fastest-first, drops size-1 dims, coalesces dims that are
+ * contiguous for every operand, and calls a 1-D `row` kernel with per-operand start offsets and strides.
+ * Broadcasting is stride 0, transposes and slices are just strides: no kernel ever needs a contiguous copy.
+ */
+import { iterationOrder } from '../../core/index.ts';
+
+/** A 1-D inner loop: `n` elements starting at `offsets[k]` stepping `strides[k]` for operand k. */
+export type RowKernel = (n: number, offsets: number[], strides: number[]) => void;
+
+export interface IterPlan {
+  /** Sizes fastest-first after coalescing; empty for a single element. */
+  readonly sizes: number[];
+  /** strides[k][d]: operand k's stride along coalesced dim d. */
+  readonly strides: number[][];
+}
+
+export function planIteration(shape: readonly number[], operandStrides: readonly (readonly number[])[]): IterPlan {
+  const perm = iterationOrder(shape, operandStrides);
+  const sizes: number[] = [];
+  const strides: number[][] = operandStrides.map(() => []);
+  for (const d of perm) {
+    if (shape[d] === 1) continue;
+    const last = sizes.length - 1;
+    if (last >= 0 && operandStrides.every((st, k) => st[d] === strides[k][last] * sizes[last])) {
+      sizes[last] *= shape[d];
+      continue;
+    }
+    sizes.push(shape[d]);
+    operandStrides.forEach((st, k) => {
+      strides[k].push(st[d]);
+    });
+  }
+  return { sizes, strides };
+}
+
+/** Runs `row` over every element of `shape` for operands starting at `offsets`. */
+export function forEachRow(
+  shape: readonly number[],
+  operandStrides: readonly (readonly number[])[],
+  offsets: readonly number[],
+  row: RowKernel,
+): void {
+  for (const s of shape) if (s === 0) return;
+  const { sizes, strides } = planIteration(shape, operandStrides);
+  const nOps = offsets.length;
+  const offs = [...offsets];
+  if (sizes.length === 0) {
+    row(1, offs, new Array(nOps).fill(0));
+    return;
+  }
+  const inner = sizes[0];
+  const innerStrides = strides.map((s) => s[0]);
+  if (sizes.length === 1) {
+    row(inner, offs, innerStrides);
+    return;
+  }
+  const outerDims = sizes.length - 1;
+  const counter = new Array<number>(outerDims).fill(0);
+  const base = [...offsets];
+  for (;;) {
+    for (let k = 0; k < nOps; k++) offs[k] = base[k];
+    row(inner, offs, innerStrides);
+    let d = 0;
+    for (; d < outerDims; d++) {
+      const dim = d + 1;
+      counter[d]++;
+      for (let k = 0; k < nOps; k++) base[k] += strides[k][dim];
+      if (counter[d] < sizes[dim]) break;
+      for (let k = 0; k < nOps; k++) base[k] -= strides[k][dim] * sizes[dim];
+      counter[d] = 0;
+    }
+    if (d === outerDims) return;
+  }
+}
+
+/** Storage indices (in logical elements) of every element of a strided tensor, in row-major logical order. */
+export function logicalOffsets(shape: readonly number[], strides: readonly number[], offset: number): Int32Array | Float64Array {
+  let n = 1;
+  for (const s of shape) n *= s;
+  const out = n < 2 ** 31 ? new Int32Array(n) : new Float64Array(n);
+  if (n === 0) return out;
+  const nd = shape.length;
+  const idx = new Array<number>(nd).fill(0);
+  let off = offset;
+  for (let i = 0; i < n; i++) {
+    out[i] = off;
+    for (let d = nd - 1; d >= 0; d--) {
+      idx[d]++;
+      off += strides[d];
+      if (idx[d] < shape[d]) break;
+      off -= strides[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return out;
+}

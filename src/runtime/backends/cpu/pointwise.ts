@@ -1,0 +1,35 @@
+/** Runs a compiled pointwise row loop over an output and its (broadcast, strided, any-dtype) inputs. */
+import { broadcastStridesFor, DTYPE_INFO, type Tensor } from '../../core/index.ts';
+import { compileRowLoop, type LoopSpec, type ScalarFn } from './codegen.ts';
+import { forEachRow } from './iterator.ts';
+
+export interface PointwiseCall {
+  readonly key: string;
+  readonly fn: ScalarFn;
+  readonly targets: readonly import('../../core/index.ts').DType[];
+  readonly value: import('../../core/index.ts').DType;
+  readonly scalars: readonly unknown[];
+  readonly scalarDomainComplex: boolean;
+}
+
+export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly Tensor[]): void {
+  const spec: LoopSpec = {
+    fn: call.fn,
+    inputs: inputs.map((t) => t.dtype),
+    targets: call.targets,
+    value: call.value,
+    out: out.dtype,
+    nScalars: call.scalars.length,
+    scalarDomainComplex: call.scalarDomainComplex,
+  };
+  const loop = compileRowLoop(call.key, spec);
+  const all = [out, ...inputs];
+  const arrays = all.map((t) => t.storage.data!);
+  const lanes = all.map((t) => DTYPE_INFO[t.dtype].lanes);
+  const strides = all.map((t, k) => {
+    const s = k === 0 ? t.strides : broadcastStridesFor(t.shape, t.strides, out.shape);
+    return lanes[k] === 1 ? s : s.map((x) => x * lanes[k]);
+  });
+  const offsets = all.map((t, k) => t.storageOffset * lanes[k]);
+  forEachRow(out.shape, strides, offsets, (n, offs, st) => loop(n, arrays, offs, st, call.scalars as unknown[]));
+}

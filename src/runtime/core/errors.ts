@@ -1,0 +1,133 @@
+/**
+ * Typed runtime errors. Every error carries a stable `code` and names the op, the argument, what it got and
+ * what was expected, so harnesses can match on `code` and humans can read the message.
+ */
+export type ErrorCode =
+  | 'E_SHAPE_MISMATCH'
+  | 'E_DIM_OUT_OF_RANGE'
+  | 'E_DTYPE_UNSUPPORTED'
+  | 'E_NOT_IMPLEMENTED'
+  | 'E_INVALID_VIEW'
+  | 'E_INPLACE_BROADCAST'
+  | 'E_INPLACE_VERSION'
+  | 'E_ZERO_DIVISION'
+  | 'E_RESULT_TYPE'
+  | 'E_INVALID_ARGUMENT'
+  | 'E_INDEX_OUT_OF_RANGE'
+  | 'E_NO_OVERLOAD'
+  | 'E_UNKNOWN_OP'
+  | 'E_DEVICE_MISMATCH'
+  | 'E_SCHEMA_PARSE'
+  | 'E_INTERNAL_OVERLAP';
+
+export interface ErrorDetails {
+  op?: string;
+  arg?: string;
+  got?: unknown;
+  expected?: unknown;
+}
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'bigint') return `${v}`;
+  if (Array.isArray(v)) return `[${v.map(show).join(', ')}]`;
+  return String(v);
+}
+
+export class OpgateError extends Error {
+  readonly code: ErrorCode;
+  readonly op: string | undefined;
+  readonly arg: string | undefined;
+  readonly got: unknown;
+  readonly expected: unknown;
+
+  constructor(code: ErrorCode, summary: string, details: ErrorDetails = {}) {
+    const parts = [details.op ? `${details.op}: ${summary}` : summary];
+    if (details.arg !== undefined) parts.push(`argument '${details.arg}'`);
+    if (details.got !== undefined) parts.push(`got ${show(details.got)}`);
+    if (details.expected !== undefined) parts.push(`expected ${show(details.expected)}`);
+    super(`${parts.join('; ')} [${code}]`);
+    this.name = new.target.name;
+    this.code = code;
+    this.op = details.op;
+    this.arg = details.arg;
+    this.got = details.got;
+    this.expected = details.expected;
+  }
+}
+
+export class ShapeMismatchError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_SHAPE_MISMATCH', summary, d);
+  }
+}
+export class DimOutOfRangeError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_DIM_OUT_OF_RANGE', summary, d);
+  }
+}
+export class DTypeUnsupportedError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_DTYPE_UNSUPPORTED', summary, d);
+  }
+}
+export class NotImplementedError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_NOT_IMPLEMENTED', summary, d);
+  }
+}
+export class InvalidViewError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_INVALID_VIEW', summary, d);
+  }
+}
+export class InplaceBroadcastError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_INPLACE_BROADCAST', summary, d);
+  }
+}
+export class ZeroDivisionError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_ZERO_DIVISION', summary, d);
+  }
+}
+export class ResultTypeError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_RESULT_TYPE', summary, d);
+  }
+}
+export class InvalidArgumentError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_INVALID_ARGUMENT', summary, d);
+  }
+}
+export class IndexOutOfRangeError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_INDEX_OUT_OF_RANGE', summary, d);
+  }
+}
+export class NoOverloadError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_NO_OVERLOAD', summary, d);
+  }
+}
+export class UnknownOpError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_UNKNOWN_OP', summary, d);
+  }
+}
+export class DeviceMismatchError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_DEVICE_MISMATCH', summary, d);
+  }
+}
+export class SchemaParseError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_SCHEMA_PARSE', summary, d);
+  }
+}
+export class InternalOverlapError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_INTERNAL_OVERLAP', summary, d);
+  }
+}

@@ -1,0 +1,69 @@
+export { DEVICE_TYPES, type DeviceType, parseDevice } from './device.ts';
+export {
+  type ComputeDomain,
+  DTYPE_GROUPS,
+  DTYPE_INFO,
+  DTYPES,
+  type DType,
+  type DTypeInfo,
+  type DTypeKind,
+  integralRange,
+  isComplexDType,
+  isDType,
+  isFloatingDType,
+  isIntegralDType,
+  type StorageArray,
+  toComplexDType,
+  toRealDType,
+} from './dtype.ts';
+export {
+  DeviceMismatchError,
+  DimOutOfRangeError,
+  DTypeUnsupportedError,
+  type ErrorCode,
+  type ErrorDetails,
+  IndexOutOfRangeError,
+  InplaceBroadcastError,
+  InternalOverlapError,
+  InvalidArgumentError,
+  InvalidViewError,
+  NoOverloadError,
+  NotImplementedError,
+  OpgateError,
+  ResultTypeError,
+  SchemaParseError,
+  ShapeMismatchError,
+  UnknownOpError,
+  ZeroDivisionError,
+} from './errors.ts';
+export { bf16BitsToNumber, f16BitsToNumber, numberToBf16Bits, numberToF16Bits } from './half.ts';
+export { broadcastStridesFor, iterationOrder, pointwiseOutputStrides, stridesInOrder } from './layout.ts';
+export {
+  canCast,
+  getDefaultDType,
+  type PromotionOperand,
+  promoteTypes,
+  resultType,
+  type ScalarKind,
+  scalarDType,
+  setDefaultDType,
+} from './promotion.ts';
+export { bool, complex, float, int, isScalarLike, Scalar, type ScalarLike, toScalar } from './scalar.ts';
+export {
+  broadcastAll,
+  broadcastShapes,
+  channelsLastStrides,
+  computeViewStrides,
+  contiguousStrides,
+  expandStrides,
+  inferSize,
+  isContiguousLayout,
+  numelOf,
+  type Shape,
+  sameShape,
+  viewError,
+  wrapDim,
+} from './shape.ts';
+export { Storage } from './storage.ts';
+export { type AutogradMeta, storageSpan, Tensor } from './tensor.ts';
+export { promotionOperand, scalarToTensor } from './wrap.ts';

@@ -1,0 +1,147 @@
+/**
+ * Binds a Python-style call (positional args + a keyword object) to one schema, converting values the way
+ * PyTorch's python_arg_parser does: numbers passed for Tensor arguments become wrapped-number tensors, bare
+ * numbers become Scalars (see core/scalar.ts for the int/float default), `int[1]` accepts a single int.
+ */
+import { isDType, isScalarLike, Scalar, scalarToTensor, Tensor, toScalar } from '../core/index.ts';
+import type { Argument, ArgType, Schema } from './schema.ts';
+
+export type BoundArgs = Record<string, unknown>;
+
+/** Why a value does not fit an argument; binding collects these to explain E_NO_OVERLOAD. */
+export class BindFailure {
+  constructor(readonly reason: string) {}
+}
+
+function describe(v: unknown): string {
+  if (v instanceof Tensor) return `Tensor(${v.dtype}, [${v.shape.join(', ')}])`;
+  if (v instanceof Scalar) return `${v.kind}`;
+  if (Array.isArray(v)) return `list of [${v.map(describe).join(', ')}]`;
+  if (v === null || v === undefined) return 'None';
+  return typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v;
+}
+
+function toInt(v: unknown): number | BindFailure {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Scalar && v.kind === 'int') return v.toNumber();
+  if (v instanceof Tensor && v.ndim === 0 && !v.isWrappedNumber && v.storage.data) {
+    const d = v.storage.data[v.storageOffset];
+    if (v.dtype !== 'bool' && (typeof d === 'bigint' || Number.isInteger(d))) return Number(d);
+  }
+  return new BindFailure(`expected int, got ${describe(v)}`);
+}
+
+function convertOne(arg: Argument, t: ArgType, v: unknown, isFirst: boolean): unknown {
+  switch (t.base) {
+    case 'Tensor':
+      if (v instanceof Tensor) return v;
+      if (!isFirst && isScalarLike(v)) return scalarToTensor(toScalar(v));
+      return new BindFailure(`expected Tensor, got ${describe(v)}`);
+    case 'Scalar':
+      if (isScalarLike(v)) return toScalar(v);
+      if (v instanceof Tensor && v.ndim === 0) return v;
+      return new BindFailure(`expected Scalar, got ${describe(v)}`);
+    case 'int':
+    case 'SymInt':
+      return toInt(v);
+    case 'float':
+      if (typeof v === 'number') return v;
+      if (v instanceof Scalar && v.kind !== 'complex') return v.toNumber();
+      return new BindFailure(`expected float, got ${describe(v)}`);
+    case 'bool':
+      return typeof v === 'boolean' ? v : new BindFailure(`expected bool, got ${describe(v)}`);
+    case 'ScalarType':
+      return isDType(v) ? v : new BindFailure(`expected a dtype, got ${describe(v)}`);
+    case 'str':
+    case 'Device':
+    case 'Layout':
+    case 'MemoryFormat':
+    case 'Dimname':
+      return typeof v === 'string' ? v : new BindFailure(`expected ${t.base}, got ${describe(v)}`);
+    case 'Generator':
+      return v;
+  }
+}
+
+function convert(arg: Argument, v: unknown, isFirst: boolean): unknown {
+  const t = arg.type;
+  if (v === null || v === undefined) {
+    if (t.optional) return null;
+    return new BindFailure(`argument '${arg.name}' must not be None`);
+  }
+  if (!t.isList) return convertOne(arg, t, v, isFirst);
+  if (!Array.isArray(v)) {
+    if (t.listSize !== null && (t.base === 'int' || t.base === 'SymInt')) {
+      const i = toInt(v);
+      return i instanceof BindFailure ? i : new Array(t.listSize).fill(i);
+    }
+    return new BindFailure(`expected a list of ${t.base}, got ${describe(v)}`);
+  }
+  const out: unknown[] = [];
+  for (const x of v) {
+    const c = convertOne(arg, { ...t, isList: false }, x, false);
+    if (c instanceof BindFailure) return c;
+    if (t.base === 'Tensor' && !(x instanceof Tensor)) return new BindFailure(`expected Tensor in list, got ${describe(x)}`);
+    out.push(c);
+  }
+  return out;
+}
+
+/** Returns the bound arguments, or a BindFailure explaining the mismatch. */
+export function bindArgs(schema: Schema, rawArgs: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): BoundArgs | BindFailure {
+  const positional = schema.args.filter((a) => !a.kwargOnly);
+  const args = packVarargs(positional, rawArgs);
+  if (args.length > positional.length) {
+    return new BindFailure(`takes ${positional.length} positional arguments but ${args.length} were given`);
+  }
+  for (const k of Object.keys(kwargs)) {
+    if (kwargs[k] === undefined) continue;
+    const a = schema.args.find((x) => x.name === k);
+    if (!a) return new BindFailure(`unexpected keyword argument '${k}'`);
+  }
+  const bound: BoundArgs = {};
+  for (let i = 0; i < schema.args.length; i++) {
+    const a = schema.args[i];
+    const pos = a.kwargOnly ? -1 : positional.indexOf(a);
+    let v: unknown;
+    let given = false;
+    if (pos >= 0 && pos < args.length) {
+      if (kwargs[a.name] !== undefined) return new BindFailure(`got multiple values for argument '${a.name}'`);
+      v = args[pos];
+      given = true;
+    } else if (kwargs[a.name] !== undefined) {
+      v = kwargs[a.name];
+      given = true;
+    }
+    if (!given) {
+      if (!a.hasDefault) return new BindFailure(`missing required argument '${a.name}'`);
+      bound[a.name] = defaultFor(a);
+      continue;
+    }
+    const c = convert(a, v, i === 0);
+    if (c instanceof BindFailure) return new BindFailure(`argument '${a.name}': ${c.reason}`);
+    bound[a.name] = c;
+  }
+  return bound;
+}
+
+/** Python's `t.view(2, 3)` / `zeros(2, 3)`: trailing ints fill an int-list argument (IntArrayRef varargs). */
+function packVarargs(positional: readonly Argument[], args: readonly unknown[]): readonly unknown[] {
+  const i = positional.findIndex((a) => a.type.isList && a.type.listSize === null && (a.type.base === 'int' || a.type.base === 'SymInt'));
+  if (i < 0 || i >= args.length || i !== positional.length - 1 - positional.slice(i + 1).filter((a) => a.hasDefault).length) {
+    if (i < 0 || i >= args.length) return args;
+  }
+  const rest = args.slice(i);
+  if (rest.length < 1 || !rest.every((x) => typeof x === 'number' && Number.isInteger(x))) return args;
+  if (rest.length === 1 && positional.length > i + 1) return args;
+  return [...args.slice(0, i), rest];
+}
+
+function defaultFor(a: Argument): unknown {
+  const d = a.defaultValue;
+  if (d === null) return null;
+  if (a.type.base === 'Scalar') return toScalar(d as number);
+  if (a.type.isList && a.type.listSize !== null && typeof d === 'number') return new Array(a.type.listSize).fill(d);
+  return Array.isArray(d) ? [...d] : d;
+}

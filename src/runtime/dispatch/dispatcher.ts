@@ -1,0 +1,106 @@
+/**
+ * The dispatcher: computes a DispatchKeySet from the tensor arguments and the thread-local state, then runs
+ * the kernel of the highest key. Wrapper keys without a kernel fall through; a backend key without a kernel
+ * (and no CompositeImplicit kernel) is E_NOT_IMPLEMENTED naming op, key and dtype.
+ */
+import { NoOverloadError, NotImplementedError, Tensor } from '../core/index.ts';
+import { BindFailure, type BoundArgs, bindArgs } from './binding.ts';
+import {
+  DEVICE_KEY,
+  DispatchKey,
+  DispatchKeySet,
+  isBackendKey,
+  KEY_NAMES,
+  localExcluded,
+  localIncluded,
+  TENSOR_WRAPPER_KEYS,
+} from './keys.ts';
+import { type OperatorEntry, operatorTable } from './table.ts';
+
+/** Wrapper keys with no kernel for an op are skipped (PyTorch registers fallthrough kernels for them). */
+const FALLTHROUGH = DispatchKeySet.of(DispatchKey.ADInplaceOrView, DispatchKey.Autograd, DispatchKey.Tracer);
+
+function tensorKeys(t: Tensor): number {
+  return (1 << DEVICE_KEY[t.device]) | TENSOR_WRAPPER_KEYS.bits;
+}
+
+/** Keys contributed by the arguments: each non-wrapped tensor's backend key plus the wrapper keys. */
+export function computeKeySet(op: OperatorEntry, args: BoundArgs): DispatchKeySet {
+  let bits = 0;
+  let sawWrapped = false;
+  for (const a of op.schema.args) {
+    const v = args[a.name];
+    if (v instanceof Tensor) {
+      if (v.isWrappedNumber) sawWrapped = true;
+      else bits |= tensorKeys(v);
+    } else if (Array.isArray(v)) {
+      for (const x of v) if (x instanceof Tensor) bits |= tensorKeys(x);
+    }
+  }
+  if (bits === 0) {
+    // Factories: the `device` argument picks the backend (cpu by default).
+    const device = (args.device as string | null | undefined) ?? 'cpu';
+    const key = DEVICE_KEY[device.split(':')[0] as keyof typeof DEVICE_KEY] ?? DispatchKey.CPU;
+    bits = (1 << key) | TENSOR_WRAPPER_KEYS.bits;
+    if (sawWrapped) bits = (1 << DispatchKey.CPU) | TENSOR_WRAPPER_KEYS.bits;
+  }
+  return new DispatchKeySet(bits).union(localIncluded()).minus(localExcluded());
+}
+
+function firstDType(op: OperatorEntry, args: BoundArgs): string {
+  for (const a of op.schema.args) {
+    const v = args[a.name];
+    if (v instanceof Tensor) return v.dtype;
+    if (Array.isArray(v) && v[0] instanceof Tensor) return v[0].dtype;
+  }
+  return (args.dtype as string | null) ?? 'default';
+}
+
+/** Runs the kernel for the highest key of `ks`; wrapper kernels call this again with their key removed. */
+export function redispatch(op: OperatorEntry, ks: DispatchKeySet, args: BoundArgs): unknown {
+  let set = ks;
+  for (;;) {
+    const key = set.highest();
+    if (key === null) {
+      throw new NotImplementedError('no kernel for an empty dispatch key set', { op: op.name, got: ks.toString() });
+    }
+    const kernel = op.kernels.get(key) ?? (isBackendKey(key) ? op.composite : null);
+    if (kernel) return kernel(set, args, op);
+    if (FALLTHROUGH.has(key)) {
+      set = set.remove(key);
+      continue;
+    }
+    throw new NotImplementedError(`could not run '${op.name}' with arguments from the '${KEY_NAMES[key]}' backend`, {
+      op: op.name,
+      arg: 'dispatch key',
+      got: `${KEY_NAMES[key]} (dtype ${firstDType(op, args)})`,
+      expected: `one of the registered kernels: ${op.kernelKeys().join(', ') || 'none'}`,
+    });
+  }
+}
+
+export function callEntry(op: OperatorEntry, args: BoundArgs): unknown {
+  return redispatch(op, computeKeySet(op, args), args);
+}
+
+/** Picks the overload a Python-style call binds to, trying overloads in registration order. */
+export function bindCall(name: string, args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): [OperatorEntry, BoundArgs] {
+  const overloads = operatorTable.resolve(name);
+  const failures: string[] = [];
+  for (const op of overloads) {
+    const bound = bindArgs(op.schema, args, kwargs);
+    if (!(bound instanceof BindFailure)) return [op, bound];
+    failures.push(`  ${op.schema.text}: ${bound.reason}`);
+  }
+  throw new NoOverloadError(`received an invalid combination of arguments:\n${failures.join('\n')}\n`, {
+    op: name,
+    got: `(${args.length} positional, keywords: ${Object.keys(kwargs).join(', ') || 'none'})`,
+    expected: 'one of the schemas above',
+  });
+}
+
+/** Calls any op by its PyTorch name with PyTorch's Python calling convention. */
+export function callOp(name: string, args: readonly unknown[] = [], kwargs: Readonly<Record<string, unknown>> = {}): unknown {
+  const [op, bound] = bindCall(name, args, kwargs);
+  return callEntry(op, bound);
+}

@@ -1,0 +1,17 @@
+export { BindFailure, type BoundArgs, bindArgs } from './binding.ts';
+export { bindCall, callEntry, callOp, computeKeySet, redispatch } from './dispatcher.ts';
+export {
+  BACKEND_KEYS,
+  DEVICE_KEY,
+  DispatchKey,
+  DispatchKeySet,
+  isBackendKey,
+  KEY_NAMES,
+  localExcluded,
+  localIncluded,
+  TENSOR_WRAPPER_KEYS,
+  withExcludedKeys,
+  withIncludedKeys,
+} from './keys.ts';
+export { type AliasInfo, type Argument, type ArgType, type BaseType, formatType, parseSchema, type Return, type Schema } from './schema.ts';
+export { type Kernel, OperatorEntry, OperatorTable, type OpTags, operatorTable } from './table.ts';

@@ -1,0 +1,100 @@
+/**
+ * The operator table: one entry per overload (`add.Tensor`, `add_.Tensor`, `add.out`), each with kernels per
+ * dispatch key and an optional CompositeImplicit kernel used by any backend without a kernel of its own.
+ */
+import { UnknownOpError } from '../core/index.ts';
+import type { BoundArgs } from './binding.ts';
+import { type DispatchKey, type DispatchKeySet, KEY_NAMES } from './keys.ts';
+import { parseSchema, type Schema } from './schema.ts';
+
+export type Kernel = (ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry) => unknown;
+
+/** Facts about an op that the listing and harnesses read (not needed by dispatch itself). */
+export interface OpTags {
+  /** 'pointwise' | 'reduction' | 'view' | 'factory' | 'shape' | 'linalg' | 'index' | ... */
+  readonly family: string;
+  readonly isView?: boolean;
+}
+
+export class OperatorEntry {
+  readonly schema: Schema;
+  readonly kernels = new Map<DispatchKey, Kernel>();
+  composite: Kernel | null = null;
+  tags: OpTags;
+
+  constructor(schema: Schema, tags: OpTags) {
+    this.schema = schema;
+    this.tags = tags;
+  }
+  get name(): string {
+    return this.schema.qualifiedName;
+  }
+  kernelKeys(): string[] {
+    const keys = [...this.kernels.keys()].map((k) => KEY_NAMES[k]);
+    if (this.composite) keys.push('CompositeImplicitAutograd');
+    return keys;
+  }
+}
+
+export class OperatorTable {
+  private readonly byQualified = new Map<string, OperatorEntry>();
+  private readonly byName = new Map<string, OperatorEntry[]>();
+  private readonly aliases = new Map<string, string>();
+
+  /** Registers a schema (idempotent per qualified name) and returns its entry. */
+  def(schemaText: string, tags: OpTags): OperatorEntry {
+    const schema = parseSchema(schemaText);
+    const existing = this.byQualified.get(schema.qualifiedName);
+    if (existing) return existing;
+    const entry = new OperatorEntry(schema, tags);
+    this.byQualified.set(schema.qualifiedName, entry);
+    const list = this.byName.get(schema.name) ?? [];
+    list.push(entry);
+    this.byName.set(schema.name, list);
+    return entry;
+  }
+
+  impl(qualifiedName: string, key: DispatchKey, kernel: Kernel): void {
+    this.get(qualifiedName).kernels.set(key, kernel);
+  }
+
+  implComposite(qualifiedName: string, kernel: Kernel): void {
+    this.get(qualifiedName).composite = kernel;
+  }
+
+  /** `nn.functional.relu` -> `relu`: PyTorch's Python names for aten ops. */
+  alias(name: string, target: string): void {
+    this.aliases.set(name, target);
+  }
+
+  get(qualifiedName: string): OperatorEntry {
+    const e = this.byQualified.get(qualifiedName);
+    if (!e) throw new UnknownOpError('no such operator overload', { got: qualifiedName });
+    return e;
+  }
+
+  /** All overloads callable by `name` (an op name, an alias, or a qualified `name.overload`). */
+  resolve(name: string): readonly OperatorEntry[] {
+    const target = this.aliases.get(name) ?? name;
+    const list = this.byName.get(target);
+    if (list) return list;
+    const q = this.byQualified.get(target);
+    if (q) return [q];
+    throw new UnknownOpError('unknown operator', { got: name, expected: 'an op name from the operator table' });
+  }
+
+  entries(): OperatorEntry[] {
+    return [...this.byQualified.values()];
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  aliasEntries(): [string, string][] {
+    return [...this.aliases.entries()];
+  }
+}
+
+/** The process-wide table (PyTorch's c10::Dispatcher singleton). */
+export const operatorTable = new OperatorTable();

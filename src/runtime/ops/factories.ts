@@ -1,0 +1,194 @@
+/** Factories (empty, zeros, ones, full, arange, linspace, eye, *_like) and fill_. */
+import {
+  contiguousStrides,
+  type DeviceType,
+  DTYPE_INFO,
+  type DType,
+  getDefaultDType,
+  InvalidArgumentError,
+  int,
+  parseDevice,
+  type Scalar,
+  scalarDType,
+  Tensor,
+  toComplexDType,
+} from '../core/index.ts';
+import { numberWriter, runPointwise } from '../backends/cpu/index.ts';
+import { type BoundArgs, callOp } from '../dispatch/index.ts';
+import { assertNoInternalOverlap, defineOp } from './structured.ts';
+
+const tags = { family: 'factory' } as const;
+const OPTS = 'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None';
+
+function deviceOf(a: BoundArgs, fallback: DeviceType = 'cpu'): DeviceType {
+  return a.device ? parseDevice(a.device as string) : fallback;
+}
+
+function checkSize(size: readonly number[], op: string): void {
+  for (const s of size) {
+    if (s < 0) throw new InvalidArgumentError(`Trying to create tensor with negative dimension ${s}: [${size.join(', ')}]`, { op, arg: 'size', got: [...size], expected: 'non-negative sizes' });
+  }
+}
+
+const fillReal = (k: unknown) => k;
+const fillComplex = (re: number, im: number) => [re, im];
+
+/** The value a Scalar stores into a tensor of `dtype`, in the compute domain of that dtype. */
+function fillValue(s: Scalar, dtype: DType): unknown {
+  const dom = DTYPE_INFO[dtype].domain;
+  if (dom === 'big') return s.toBigInt();
+  if (dom === 'complex') return [s.toNumber(), s.imag];
+  return s.toNumber();
+}
+
+export function fillTensor(t: Tensor, s: Scalar): void {
+  if (t.device === 'meta' || t.numel === 0) return;
+  const v = fillValue(s, t.dtype);
+  const complex = Array.isArray(v);
+  runPointwise(
+    { key: complex ? 'fill:c' : 'fill', fn: complex ? fillComplex : fillReal, targets: [], value: t.dtype, scalars: [v], scalarDomainComplex: complex },
+    t,
+    [],
+  );
+}
+
+function create(size: readonly number[], a: BoundArgs, op: string, dtype: DType, fill: Scalar | null, like?: Tensor): Tensor {
+  checkSize(size, op);
+  const device = deviceOf(a, like?.device ?? 'cpu');
+  const keepStrides = like && a.memory_format !== 'contiguous_format' && like.isContiguous() === false && denseNonOverlapping(like);
+  const t = Tensor.empty(size, dtype, device, keepStrides ? like!.strides : contiguousStrides(size));
+  if (fill) fillTensor(t, fill);
+  return t;
+}
+
+function denseNonOverlapping(t: Tensor): boolean {
+  const dims = t.shape.map((_, i) => i).filter((i) => t.shape[i] !== 1).sort((x, y) => t.strides[x] - t.strides[y]);
+  let expected = 1;
+  for (const d of dims) {
+    if (t.strides[d] !== expected) return false;
+    expected *= t.shape[d];
+  }
+  return true;
+}
+
+export function registerFactories(): void {
+  const simple = (name: string, fill: number | null) => {
+    const one = fill === null ? null : int(fill);
+    defineOp({
+      schema: `${name}(SymInt[] size, *, ${OPTS}) -> Tensor`,
+      tags,
+      composite: (a) => create(a.size as number[], a, name, (a.dtype as DType | null) ?? getDefaultDType(), one),
+    });
+    defineOp({
+      schema: `${name}_like(Tensor self, *, ${OPTS}, MemoryFormat? memory_format=None) -> Tensor`,
+      tags,
+      composite: (a) => {
+        const self = a.self as Tensor;
+        return create(self.shape, a, `${name}_like`, (a.dtype as DType | null) ?? self.dtype, one, self);
+      },
+    });
+  };
+  simple('empty', null);
+  simple('zeros', null);
+  simple('ones', 1);
+
+  defineOp({
+    schema: `full(SymInt[] size, Scalar fill_value, *, ${OPTS}) -> Tensor`,
+    tags,
+    composite: (a) => {
+      const v = a.fill_value as Scalar;
+      return create(a.size as number[], a, 'full', (a.dtype as DType | null) ?? scalarDType(v.kind), v);
+    },
+  });
+  defineOp({
+    schema: `full_like(Tensor self, Scalar fill_value, *, ${OPTS}, MemoryFormat? memory_format=None) -> Tensor`,
+    tags,
+    composite: (a) => {
+      const self = a.self as Tensor;
+      return create(self.shape, a, 'full_like', (a.dtype as DType | null) ?? self.dtype, a.fill_value as Scalar, self);
+    },
+  });
+  defineOp({
+    schema: `arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ${OPTS}) -> Tensor`,
+    tags,
+    composite: (a) => arange(a.start as Scalar, a.end as Scalar, a.step as Scalar, a),
+  });
+  defineOp({
+    schema: `arange(Scalar end, *, ${OPTS}) -> Tensor`,
+    tags,
+    composite: (a) => {
+      const end = a.end as Scalar;
+      return arange(int(0), end, int(1), a);
+    },
+  });
+  defineOp({
+    schema: `linspace(Scalar start, Scalar end, int steps, *, ${OPTS}) -> Tensor`,
+    tags,
+    composite: (a) => {
+      const steps = a.steps as number;
+      if (steps < 0) throw new InvalidArgumentError('number of steps must be non-negative', { op: 'linspace', arg: 'steps', got: steps, expected: '>= 0' });
+      const dtype = (a.dtype as DType | null) ?? getDefaultDType();
+      const start = (a.start as Scalar).toNumber();
+      const end = (a.end as Scalar).toNumber();
+      const t = create([steps], a, 'linspace', dtype, null);
+      if (t.device !== 'meta') {
+        // PyTorch fills the first half from start and the second half from end (symmetric rounding).
+        const step = steps > 1 ? (end - start) / (steps - 1) : 0;
+        const half = Math.floor(steps / 2);
+        writeSequence(t, (i) => (i < half ? start + step * i : end - step * (steps - i - 1)));
+      }
+      return t;
+    },
+  });
+  const eye = (n: number, m: number, a: BoundArgs) => {
+    if (n < 0 || m < 0) throw new InvalidArgumentError(`n must be greater or equal to 0, got ${Math.min(n, m)}`, { op: 'eye', arg: 'n', got: Math.min(n, m), expected: '>= 0' });
+    const t = create([n, m], a, 'eye', (a.dtype as DType | null) ?? getDefaultDType(), null);
+    if (t.device !== 'meta') {
+      const diag = callOp('diagonal', [t]) as Tensor;
+      fillTensor(diag, int(1));
+    }
+    return t;
+  };
+  defineOp({ schema: `eye(SymInt n, *, ${OPTS}) -> Tensor`, tags, composite: (a) => eye(a.n as number, a.n as number, a) });
+  defineOp({ schema: `eye.m(SymInt n, SymInt m, *, ${OPTS}) -> Tensor`, tags, composite: (a) => eye(a.n as number, a.m as number, a) });
+  defineOp({
+    schema: 'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)',
+    tags: { family: 'pointwise' },
+    composite: (a) => {
+      const self = a.self as Tensor;
+      assertNoInternalOverlap(self, 'fill_');
+      fillTensor(self, a.value as Scalar);
+      self.bumpVersion();
+      return self;
+    },
+  });
+  defineOp({
+    schema: 'zero_(Tensor(a!) self) -> Tensor(a!)',
+    tags: { family: 'pointwise' },
+    composite: (a) => callOp('fill_', [a.self, 0]),
+  });
+}
+
+function writeSequence(t: Tensor, at: (i: number) => number): void {
+  // t is freshly allocated and contiguous, so logical index i is storage index i.
+  const write = numberWriter(t.dtype);
+  const data = t.storage.data!;
+  for (let i = 0; i < t.numel; i++) write(data, i, at(i));
+}
+
+function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor {
+  const kinds = [start.kind, end.kind, step.kind];
+  const inferred: DType = kinds.includes('complex') ? toComplexDType(getDefaultDType()) : kinds.includes('float') ? getDefaultDType() : 'int64';
+  const dtype = (a.dtype as DType | null) ?? inferred;
+  const s = start.toNumber();
+  const e = end.toNumber();
+  const st = step.toNumber();
+  if (st === 0) throw new InvalidArgumentError('step must be nonzero', { op: 'arange', arg: 'step', got: 0, expected: 'nonzero' });
+  if ((e - s) / st < 0) {
+    throw new InvalidArgumentError('upper bound and larger bound inconsistent with step sign', { op: 'arange', arg: 'end', got: e, expected: st > 0 ? `>= ${s}` : `<= ${s}` });
+  }
+  const n = Math.ceil((e - s) / st);
+  const t = create([n], a, 'arange', dtype, null);
+  if (t.device !== 'meta') writeSequence(t, (i) => s + i * st);
+  return t;
+}

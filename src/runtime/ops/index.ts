@@ -1,0 +1,28 @@
+/**
+ * Registers every op into the operator table (once, at import). Each family file exports a `register*`
+ * function or a table of rows; adding a pointwise op is one row in pointwise/unary.ts or binary.ts.
+ */
+import { registerCopies } from './copy.ts';
+import { registerFactories } from './factories.ts';
+import { BINARY_ROWS } from './pointwise/binary.ts';
+import { definePointwise } from './pointwise/define.ts';
+import { UNARY_ROWS } from './pointwise/unary.ts';
+import { registerViews } from './views.ts';
+
+let registered = false;
+
+export function registerAllOps(): void {
+  if (registered) return;
+  registered = true;
+  for (const row of UNARY_ROWS) definePointwise(row);
+  for (const row of BINARY_ROWS) definePointwise(row);
+  registerViews();
+  registerFactories();
+  registerCopies();
+}
+
+export { type PointwiseRow, type PromotionKind } from './pointwise/row.ts';
+export { BINARY_ROWS } from './pointwise/binary.ts';
+export { UNARY_ROWS } from './pointwise/unary.ts';
+export { fillTensor } from './factories.ts';
+export { makeView, selectDim, sliceDim } from './views.ts';

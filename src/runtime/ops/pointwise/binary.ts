@@ -1,0 +1,268 @@
+/** Binary pointwise rows (add, sub, mul, div, comparisons, logical, bitwise, ...). */
+import { ZeroDivisionError } from '../../core/index.ts';
+import type { PointwiseRow } from './row.ts';
+
+const zeroDiv = (op: string) =>
+  new ZeroDivisionError('integer division by zero', { op, arg: 'other', got: 0, expected: 'a nonzero divisor' });
+
+/** Python's floor division on exact integers. */
+function floorDivNum(a: number, b: number): number {
+  if (b === 0) throw zeroDiv('div');
+  return Math.floor(a / b);
+}
+function floorDivBig(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw zeroDiv('div');
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
+function truncDivBig(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw zeroDiv('div');
+  return a / b;
+}
+/** Python remainder: the result has the sign of the divisor. */
+function remainderFloat(a: number, b: number): number {
+  const r = a % b;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
+}
+function intPowNum(a: number, b: number): number {
+  if (b < 0) {
+    if (a === 1) return 1;
+    if (a === -1) return b % 2 === 0 ? 1 : -1;
+    if (a === 0) throw new ZeroDivisionError('Integers to negative integer powers are not allowed.', { op: 'pow', arg: 'exponent', got: b });
+    return 0;
+  }
+  let r = 1;
+  let base = a;
+  let e = b;
+  while (e > 0) {
+    if (e & 1) r = Math.imul(r, base);
+    base = Math.imul(base, base);
+    e = Math.floor(e / 2);
+  }
+  return r;
+}
+function intPowBig(a: bigint, b: bigint): bigint {
+  if (b < 0n) {
+    if (a === 1n) return 1n;
+    if (a === -1n) return b % 2n === 0n ? 1n : -1n;
+    if (a === 0n) throw new ZeroDivisionError('Integers to negative integer powers are not allowed.', { op: 'pow', arg: 'exponent', got: b });
+    return 0n;
+  }
+  let r = 1n;
+  let base = a;
+  let e = b;
+  while (e > 0n) {
+    if (e & 1n) r = BigInt.asIntN(64, r * base);
+    base = BigInt.asIntN(64, base * base);
+    e >>= 1n;
+  }
+  return r;
+}
+function cmul(ar: number, ai: number, br: number, bi: number): [number, number] {
+  return [ar * br - ai * bi, ar * bi + ai * br];
+}
+function cdiv(ar: number, ai: number, br: number, bi: number): [number, number] {
+  // Smith's algorithm, as in c10::complex.
+  if (Math.abs(br) >= Math.abs(bi)) {
+    if (br === 0 && bi === 0) return [ar / Math.abs(br), ai / Math.abs(bi)];
+    const r = bi / br;
+    const d = br + bi * r;
+    return [(ar + ai * r) / d, (ai - ar * r) / d];
+  }
+  const r = br / bi;
+  const d = bi + br * r;
+  return [(ar * r + ai) / d, (ai * r - ar) / d];
+}
+/** Float maximum/minimum propagate NaN (unlike Math.max, also distinguish nothing for ±0 like PyTorch). */
+const fmaxNaN = (a: number, b: number) => (a !== a || b !== b ? Number.NaN : a > b ? a : b);
+const fminNaN = (a: number, b: number) => (a !== a || b !== b ? Number.NaN : a < b ? a : b);
+
+const DIV_TRUE: PointwiseRow = { name: 'div', arity: 2, promotion: 'intToFloat', num: (a: number, b: number) => a / b, complex: cdiv };
+const DIV_TRUNC: PointwiseRow = {
+  name: 'div_trunc',
+  arity: 2,
+  promotion: 'default',
+  num: (a: number, b: number) => Math.trunc(a / b),
+  int: (a: number, b: number) => {
+    if (b === 0) throw zeroDiv('div');
+    return Math.trunc(a / b);
+  },
+  big: truncDivBig,
+  kinds: ['bool', 'int', 'float'],
+};
+const DIV_FLOOR: PointwiseRow = {
+  name: 'div_floor',
+  arity: 2,
+  promotion: 'default',
+  num: (a: number, b: number) => (b === 0 ? a / b : Math.floor(a / b)),
+  int: floorDivNum,
+  big: floorDivBig,
+  kinds: ['bool', 'int', 'float'],
+};
+
+export const BINARY_ROWS: readonly PointwiseRow[] = [
+  {
+    name: 'add',
+    schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
+    arity: 2,
+    promotion: 'default',
+    scalars: ['alpha'],
+    num: (a: number, b: number, alpha: number) => (alpha === 1 ? a + b : a + alpha * b),
+    int: (a: number, b: number, alpha: number) => a + Math.imul(alpha, b),
+    big: (a: bigint, b: bigint, alpha: bigint) => a + alpha * b,
+    complex: (ar: number, ai: number, br: number, bi: number, xr: number, xi: number) => {
+      const [sr, si] = cmul(br, bi, xr, xi);
+      return [ar + sr, ai + si];
+    },
+  },
+  {
+    name: 'sub',
+    schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
+    arity: 2,
+    promotion: 'default',
+    scalars: ['alpha'],
+    refuse: {
+      bool: 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
+    },
+    num: (a: number, b: number, alpha: number) => (alpha === 1 ? a - b : a - alpha * b),
+    int: (a: number, b: number, alpha: number) => a - Math.imul(alpha, b),
+    big: (a: bigint, b: bigint, alpha: bigint) => a - alpha * b,
+    complex: (ar: number, ai: number, br: number, bi: number, xr: number, xi: number) => {
+      const [sr, si] = cmul(br, bi, xr, xi);
+      return [ar - sr, ai - si];
+    },
+  },
+  {
+    name: 'mul',
+    arity: 2,
+    promotion: 'default',
+    num: (a: number, b: number) => a * b,
+    // Math.imul keeps int8..int32 products exact modulo 2^32 (a * b would round above 2^53).
+    int: Math.imul,
+    big: (a: bigint, b: bigint) => a * b,
+    complex: cmul,
+  },
+  {
+    name: 'div',
+    schema: 'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor',
+    arity: 2,
+    promotion: 'intToFloat',
+    num: (a: number, b: number) => a / b,
+    complex: cdiv,
+    select: (args) => (args.rounding_mode === 'trunc' ? DIV_TRUNC : args.rounding_mode === 'floor' ? DIV_FLOOR : DIV_TRUE),
+  },
+  {
+    name: 'remainder',
+    arity: 2,
+    promotion: 'default',
+    num: remainderFloat,
+    int: (a: number, b: number) => {
+      if (b === 0) throw zeroDiv('remainder');
+      return remainderFloat(a, b);
+    },
+    big: (a: bigint, b: bigint) => {
+      if (b === 0n) throw zeroDiv('remainder');
+      const r = a % b;
+      return r !== 0n && r < 0n !== b < 0n ? r + b : r;
+    },
+    kinds: ['int', 'float'],
+  },
+  {
+    name: 'fmod',
+    arity: 2,
+    promotion: 'default',
+    num: (a: number, b: number) => a % b,
+    int: (a: number, b: number) => {
+      if (b === 0) throw zeroDiv('fmod');
+      return a % b;
+    },
+    big: (a: bigint, b: bigint) => {
+      if (b === 0n) throw zeroDiv('fmod');
+      return a % b;
+    },
+    kinds: ['int', 'float'],
+  },
+  {
+    name: 'pow',
+    schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
+    arity: 2,
+    promotion: 'default',
+    num: (a: number, b: number) => a ** b,
+    int: intPowNum,
+    big: intPowBig,
+    complex: (ar: number, ai: number, br: number, bi: number) => {
+      if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
+      const logr = Math.log(Math.hypot(ar, ai));
+      const th = Math.atan2(ai, ar);
+      const mag = Math.exp(br * logr - bi * th);
+      const ang = bi * logr + br * th;
+      return [mag * Math.cos(ang), mag * Math.sin(ang)];
+    },
+    kinds: ['int', 'float', 'complex'],
+  },
+  { name: 'maximum', arity: 2, promotion: 'default', num: fmaxNaN, big: (a: bigint, b: bigint) => (a > b ? a : b), kinds: ['bool', 'int', 'float'] },
+  { name: 'minimum', arity: 2, promotion: 'default', num: fminNaN, big: (a: bigint, b: bigint) => (a < b ? a : b), kinds: ['bool', 'int', 'float'] },
+  { name: 'atan2', arity: 2, promotion: 'intToFloat', num: Math.atan2, kinds: ['float'] },
+  { name: 'hypot', arity: 2, promotion: 'default', num: Math.hypot, kinds: ['float'] },
+  {
+    name: 'copysign',
+    arity: 2,
+    promotion: 'intToFloat',
+    num: (a: number, b: number) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
+    kinds: ['float'],
+  },
+  ...comparisonRows(),
+  ...logicalRows(),
+  ...bitwiseRows(),
+];
+
+function comparisonRows(): PointwiseRow[] {
+  const row = (name: string, num: (a: number, b: number) => boolean, complex?: (ar: number, ai: number, br: number, bi: number) => boolean): PointwiseRow => ({
+    name,
+    arity: 2,
+    promotion: 'alwaysBool',
+    num,
+    big: num as unknown as (a: bigint, b: bigint) => boolean,
+    complex,
+  });
+  return [
+    row('eq', (a, b) => a === b, (ar, ai, br, bi) => ar === br && ai === bi),
+    row('ne', (a, b) => a !== b, (ar, ai, br, bi) => ar !== br || ai !== bi),
+    row('lt', (a, b) => a < b),
+    row('le', (a, b) => a <= b),
+    row('gt', (a, b) => a > b),
+    row('ge', (a, b) => a >= b),
+  ];
+}
+
+function logicalRows(): PointwiseRow[] {
+  const truthy = (x: number) => x !== 0; // NaN is true, ±0 false, like C++ bool()
+  const bigTruthy = (x: bigint) => x !== 0n;
+  const row = (name: string, f: (a: boolean, b: boolean) => boolean): PointwiseRow => ({
+    name,
+    arity: 2,
+    promotion: 'alwaysBool',
+    num: (a: number, b: number) => f(truthy(a), truthy(b)),
+    big: (a: bigint, b: bigint) => f(bigTruthy(a), bigTruthy(b)),
+    complex: (ar: number, ai: number, br: number, bi: number) => f(truthy(ar) || truthy(ai), truthy(br) || truthy(bi)),
+  });
+  return [row('logical_and', (a, b) => a && b), row('logical_or', (a, b) => a || b), row('logical_xor', (a, b) => a !== b)];
+}
+
+function bitwiseRows(): PointwiseRow[] {
+  const row = (name: string, num: (a: number, b: number) => number, big: (a: bigint, b: bigint) => bigint): PointwiseRow => ({
+    name,
+    arity: 2,
+    promotion: 'default',
+    num,
+    big,
+    kinds: ['bool', 'int'],
+  });
+  return [
+    row('bitwise_and', (a, b) => a & b, (a, b) => a & b),
+    row('bitwise_or', (a, b) => a | b, (a, b) => a | b),
+    row('bitwise_xor', (a, b) => a ^ b, (a, b) => a ^ b),
+  ];
+}
+
+

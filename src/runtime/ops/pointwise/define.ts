@@ -1,0 +1,115 @@
+/** Wires a PointwiseRow into the operator table: promotion + meta (broadcast shape, layout) + CPU loop. */
+import {
+  type DType,
+  DTYPE_INFO,
+  DTypeUnsupportedError,
+  getDefaultDType,
+  pointwiseOutputStrides,
+  promotionOperand,
+  resultType,
+  broadcastAll,
+  type Scalar,
+  Tensor,
+  toRealDType,
+} from '../../core/index.ts';
+import { runPointwise } from '../../backends/cpu/index.ts';
+import { type BoundArgs, operatorTable, parseSchema } from '../../dispatch/index.ts';
+import { defineStructured, type OutSpec } from '../structured.ts';
+import type { PointwiseRow } from './row.ts';
+
+export function defaultSchema(row: PointwiseRow): string {
+  if (row.schema) return row.schema;
+  if (row.arity === 1) return `${row.name}(Tensor self) -> Tensor`;
+  return `${row.name}.Tensor(Tensor self, Tensor other) -> Tensor`;
+}
+
+interface Plan {
+  readonly row: PointwiseRow;
+  readonly inputs: Tensor[];
+  readonly compute: DType;
+  readonly value: DType;
+}
+
+function supportedKinds(row: PointwiseRow) {
+  if (row.kinds) return row.kinds;
+  const k: string[] = [];
+  if (row.num) k.push('bool', 'int', 'float');
+  if (row.complex) k.push('complex');
+  return k;
+}
+
+export function pointwisePlan(baseRow: PointwiseRow, tensorArgs: readonly string[], args: BoundArgs, op: string): Plan {
+  const row = baseRow.select ? baseRow.select(args) : baseRow;
+  const inputs = tensorArgs.map((n) => args[n] as Tensor);
+  const promoted = inputs.filter((_, i) => !row.boolInputs?.includes(i));
+  let compute = resultType(promoted.map(promotionOperand));
+  const kind = DTYPE_INFO[compute].kind;
+  if ((row.promotion === 'intToFloat' || row.promotion === 'intToFloatComplexToFloat') && (kind === 'int' || kind === 'bool')) {
+    compute = getDefaultDType();
+  }
+  const refused = row.refuse?.[compute];
+  if (refused) throw new DTypeUnsupportedError(refused, { op, arg: 'self', got: compute });
+  if (!supportedKinds(row).includes(DTYPE_INFO[compute].kind) || (compute === 'int64' && !row.big && kind !== 'bool')) {
+    throw new DTypeUnsupportedError(`"${op}" not implemented for '${DTYPE_INFO[compute].torchName}'`, {
+      op,
+      arg: 'self',
+      got: compute,
+      expected: `a dtype of kind ${supportedKinds(row).join('/')}`,
+    });
+  }
+  let value = compute;
+  if (row.promotion === 'alwaysBool') value = 'bool';
+  else if ((row.promotion === 'complexToFloat' || row.promotion === 'intToFloatComplexToFloat') && DTYPE_INFO[compute].kind === 'complex') {
+    value = toRealDType(compute);
+  }
+  return { row, inputs, compute, value };
+}
+
+function scalarParam(s: Scalar | Tensor, compute: DType): unknown {
+  const sc = s as Scalar;
+  const dom = DTYPE_INFO[compute].domain;
+  if (dom === 'big') return sc.toBigInt();
+  if (dom === 'complex') return [sc.toNumber(), sc.imag];
+  return sc.toNumber();
+}
+
+export function definePointwise(row: PointwiseRow): void {
+  const schema = defaultSchema(row);
+  const parsed = parseSchema(schema);
+  const tensorArgs = parsed.args.filter((a) => a.type.base === 'Tensor').map((a) => a.name);
+  const scalarNames = row.scalars ?? [];
+  const meta = (args: BoundArgs, op: string): OutSpec => {
+    const { inputs, value } = pointwisePlan(row, tensorArgs, args, op);
+    const shape = broadcastAll(inputs.map((t) => t.shape), op);
+    const real = inputs.filter((t) => !t.isWrappedNumber);
+    return { shape, dtype: value, strides: pointwiseOutputStrides(shape, real) };
+  };
+  const cpu = (args: BoundArgs, out: Tensor, op: string) => {
+    const { row: r, inputs, compute, value } = pointwisePlan(row, tensorArgs, args, op);
+    const dom = DTYPE_INFO[compute].domain;
+    const intLike = DTYPE_INFO[compute].kind !== 'float';
+    const fn = dom === 'big' ? r.big : dom === 'complex' ? r.complex : compute === 'bool' && r.bool ? r.bool : intLike && r.int ? r.int : r.num;
+    const targets = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : compute));
+    runPointwise(
+      {
+        key: `${r.name}${r === row ? '' : `:${r.name}`}${fn === r.int ? ':int' : fn === r.bool ? ':bool' : ''}`,
+        fn: fn!,
+        targets,
+        value,
+        scalars: scalarNames.map((n) => scalarParam(args[n] as Scalar, compute)),
+        scalarDomainComplex: dom === 'complex',
+      },
+      out,
+      inputs,
+    );
+  };
+  defineStructured({
+    schema,
+    tags: { family: 'pointwise' },
+    inplace: row.inplace ?? true,
+    out: row.out ?? true,
+    meta,
+    impl: { cpu },
+  });
+  for (const a of row.aliases ?? []) operatorTable.alias(a, row.name);
+}

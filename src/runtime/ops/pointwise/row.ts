@@ -1,0 +1,43 @@
+/**
+ * A pointwise op is one table row: its scalar functions per compute domain, its promotion kind and which
+ * dtype kinds it supports. `definePointwise` turns a row into the functional, in-place and out overloads.
+ */
+import type { DType, DTypeKind } from '../../core/index.ts';
+import type { ScalarFn } from '../../backends/cpu/index.ts';
+
+/** PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND. */
+export type PromotionKind = 'default' | 'intToFloat' | 'alwaysBool' | 'complexToFloat' | 'intToFloatComplexToFloat';
+
+export interface PointwiseRow {
+  /** aten name, e.g. 'add'. */
+  readonly name: string;
+  /** Functional schema; defaults to `name(Tensor self) -> Tensor` / `name.Tensor(Tensor self, Tensor other) -> Tensor`. */
+  readonly schema?: string;
+  readonly arity: 1 | 2 | 3;
+  readonly promotion: PromotionKind;
+  /** Scalar function on JS numbers (bool, small ints, floats). Ints wrap on store; int math must stay exact. */
+  readonly num?: ScalarFn;
+  /** Override of `num` when the compute dtype is bool or int8..int32 (exact int math, e.g. Math.imul). */
+  readonly int?: ScalarFn;
+  /** Override when the compute dtype is bool. */
+  readonly bool?: ScalarFn;
+  /** Picks the effective row from the bound arguments (div's rounding_mode). */
+  readonly select?: (args: Readonly<Record<string, unknown>>) => PointwiseRow;
+  /** Scalar function on bigints (int64); results wrap to 64 bits on store. */
+  readonly big?: ScalarFn;
+  /** Complex function on (re, im) pairs flattened: (ar, ai, br, bi, ...scalars) -> [re, im] (or a real). */
+  readonly complex?: ScalarFn;
+  /** Dtype kinds the op accepts for its compute dtype; default: the kinds a function exists for. */
+  readonly kinds?: readonly DTypeKind[];
+  /** Compute dtypes refused with a PyTorch-specific message (e.g. bool subtraction). */
+  readonly refuse?: Partial<Record<DType, string>>;
+  /** Names of Scalar schema arguments passed to the functions after the element values. */
+  readonly scalars?: readonly string[];
+  /** Inputs (by position) loaded as bool rather than the compute dtype (the condition of `where`). */
+  readonly boolInputs?: readonly number[];
+  /** Extra Python names (e.g. 'nn.functional.relu'). */
+  readonly aliases?: readonly string[];
+  /** Whether in-place / out= overloads exist (default true). */
+  readonly inplace?: boolean;
+  readonly out?: boolean;
+}

@@ -1,0 +1,191 @@
+/** Unary pointwise rows. Float functions take float64 and the store rounds to the compute dtype. */
+import type { PointwiseRow } from './row.ts';
+
+type F = (x: number) => number;
+
+/** A float-only unary op that promotes ints to the default float dtype (exp, sin, ...). */
+const floatOp = (name: string, num: F, complex?: (re: number, im: number) => [number, number], aliases?: string[]): PointwiseRow => ({
+  name,
+  arity: 1,
+  promotion: 'intToFloat',
+  num,
+  complex,
+  aliases,
+});
+
+// Abramowitz-Stegun is not accurate enough for float64 references; this is W. J. Cody's rational erf.
+function erf(x: number): number {
+  if (Number.isNaN(x)) return x;
+  const ax = Math.abs(x);
+  if (ax > 6) return Math.sign(x);
+  // Series for small |x|, continued fraction (via erfc) for large.
+  if (ax < 2.5) {
+    let sum = x;
+    let term = x;
+    const x2 = x * x;
+    for (let n = 1; n < 200; n++) {
+      term *= -x2 / n;
+      const add = term / (2 * n + 1);
+      sum += add;
+      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
+    }
+    return (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  // erfc continued fraction (Lentz), accurate for x >= 2.5.
+  let f = ax;
+  let c = ax;
+  let d = 0;
+  for (let n = 1; n < 300; n++) {
+    const an = n / 2;
+    d = ax + an * d;
+    d = d === 0 ? 1e-300 : 1 / d;
+    c = ax + an / c;
+    const delta = c * d;
+    f *= delta;
+    if (Math.abs(delta - 1) < 1e-16) break;
+  }
+  const erfc = Math.exp(-ax * ax) / (f * Math.sqrt(Math.PI));
+  return Math.sign(x) * (1 - erfc);
+}
+
+/** Round half to even (torch.round). */
+function roundHalfEven(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r === 0 ? x * 0 : r;
+}
+
+const identity = (x: number) => x;
+const cexp = (re: number, im: number): [number, number] => {
+  const m = Math.exp(re);
+  return [m * Math.cos(im), m * Math.sin(im)];
+};
+const clog = (re: number, im: number): [number, number] => [Math.log(Math.hypot(re, im)), Math.atan2(im, re)];
+
+export const UNARY_ROWS: readonly PointwiseRow[] = [
+  {
+    name: 'abs',
+    arity: 1,
+    promotion: 'complexToFloat',
+    num: Math.abs,
+    big: (x: bigint) => (x < 0n ? -x : x),
+    complex: (re: number, im: number) => Math.hypot(re, im),
+    kinds: ['int', 'float', 'complex'],
+  },
+  {
+    name: 'neg',
+    arity: 1,
+    promotion: 'default',
+    num: (x: number) => -x,
+    big: (x: bigint) => -x,
+    complex: (re: number, im: number) => [-re, -im],
+    refuse: { bool: 'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.' },
+    aliases: ['negative'],
+  },
+  floatOp('exp', Math.exp, cexp),
+  floatOp('exp2', (x) => 2 ** x),
+  floatOp('expm1', Math.expm1),
+  floatOp('log', Math.log, clog),
+  floatOp('log2', Math.log2),
+  floatOp('log10', Math.log10),
+  floatOp('log1p', Math.log1p),
+  floatOp('sqrt', Math.sqrt, (re, im) => {
+    const m = Math.hypot(re, im);
+    const r = Math.sqrt((m + re) / 2);
+    const i = Math.sqrt((m - re) / 2);
+    return [r, im < 0 || (im === 0 && Object.is(im, -0)) ? -i : i];
+  }),
+  floatOp('rsqrt', (x) => 1 / Math.sqrt(x)),
+  floatOp('sin', Math.sin, (re, im) => [Math.sin(re) * Math.cosh(im), Math.cos(re) * Math.sinh(im)]),
+  floatOp('cos', Math.cos, (re, im) => [Math.cos(re) * Math.cosh(im), -Math.sin(re) * Math.sinh(im)]),
+  floatOp('tan', Math.tan),
+  floatOp('asin', Math.asin, undefined, ['arcsin']),
+  floatOp('acos', Math.acos, undefined, ['arccos']),
+  floatOp('atan', Math.atan, undefined, ['arctan']),
+  floatOp('sinh', Math.sinh),
+  floatOp('cosh', Math.cosh),
+  floatOp('tanh', Math.tanh),
+  floatOp('sigmoid', (x) => 1 / (1 + Math.exp(-x)), undefined, ['special.expit']),
+  floatOp('erf', erf, undefined, ['special.erf']),
+  floatOp('silu', (x) => x / (1 + Math.exp(-x)), undefined, ['nn.functional.silu']),
+  {
+    name: 'relu',
+    arity: 1,
+    promotion: 'default',
+    num: (x: number) => (x > 0 ? x : x !== x ? x : 0),
+    big: (x: bigint) => (x > 0n ? x : 0n),
+    kinds: ['int', 'float'],
+    aliases: ['nn.functional.relu'],
+  },
+  { name: 'floor', arity: 1, promotion: 'default', num: Math.floor, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'] },
+  { name: 'ceil', arity: 1, promotion: 'default', num: Math.ceil, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'] },
+  { name: 'trunc', arity: 1, promotion: 'default', num: Math.trunc, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'], aliases: ['fix'] },
+  { name: 'round', arity: 1, promotion: 'default', num: roundHalfEven, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'] },
+  { name: 'frac', arity: 1, promotion: 'default', num: (x: number) => x - Math.trunc(x), kinds: ['float'] },
+  {
+    name: 'sign',
+    arity: 1,
+    promotion: 'default',
+    num: (x: number) => (x > 0 ? 1 : x < 0 ? -1 : x),
+    big: (x: bigint) => (x > 0n ? 1n : x < 0n ? -1n : 0n),
+    kinds: ['bool', 'int', 'float'],
+  },
+  {
+    name: 'reciprocal',
+    arity: 1,
+    promotion: 'intToFloat',
+    num: (x: number) => 1 / x,
+    complex: (re: number, im: number) => {
+      const d = re * re + im * im;
+      return [re / d, -im / d];
+    },
+  },
+  {
+    name: 'square',
+    arity: 1,
+    promotion: 'default',
+    num: (x: number) => x * x,
+    int: (x: number) => Math.imul(x, x),
+    big: (x: bigint) => x * x,
+    complex: (re: number, im: number) => [re * re - im * im, 2 * re * im],
+    refuse: { bool: 'square is not supported for bool tensors (PyTorch promotes bool to int64 here); use logical ops instead' },
+  },
+  {
+    name: 'logical_not',
+    arity: 1,
+    promotion: 'alwaysBool',
+    num: (x: number) => x === 0,
+    big: (x: bigint) => x === 0n,
+    complex: (re: number, im: number) => re === 0 && im === 0,
+  },
+  {
+    name: 'bitwise_not',
+    arity: 1,
+    promotion: 'default',
+    num: (x: number) => ~x,
+    bool: (x: number) => (x === 0 ? 1 : 0),
+    big: (x: bigint) => ~x,
+    kinds: ['bool', 'int'],
+  },
+  { name: 'isnan', arity: 1, promotion: 'alwaysBool', num: (x: number) => x !== x, big: () => false, complex: (re: number, im: number) => re !== re || im !== im, inplace: false, out: false },
+  {
+    name: 'isinf',
+    arity: 1,
+    promotion: 'alwaysBool',
+    num: (x: number) => x === Number.POSITIVE_INFINITY || x === Number.NEGATIVE_INFINITY,
+    big: () => false,
+    inplace: false,
+    out: false,
+    kinds: ['bool', 'int', 'float'],
+  },
+  {
+    name: 'isfinite',
+    arity: 1,
+    promotion: 'alwaysBool',
+    num: Number.isFinite,
+    big: () => true,
+    complex: (re: number, im: number) => Number.isFinite(re) && Number.isFinite(im),
+    inplace: false,
+    out: false,
+  },
+];

@@ -1,0 +1,187 @@
+/**
+ * Structured ops (PyTorch's structured kernels): one definition = a meta function (output shape, dtype,
+ * strides) + a backend impl that fills a given output. From it we register the functional overload, the
+ * in-place `name_` overload and the `.out` overload, with PyTorch's rules for each.
+ */
+import {
+  canCast,
+  DeviceMismatchError,
+  type DeviceType,
+  DTYPE_INFO,
+  type DType,
+  InplaceBroadcastError,
+  InternalOverlapError,
+  ResultTypeError,
+  sameShape,
+  Storage,
+  storageSpan,
+  contiguousStrides,
+  Tensor,
+} from '../core/index.ts';
+import { type BoundArgs, DispatchKey, type OperatorEntry, type OpTags, operatorTable, parseSchema } from '../dispatch/index.ts';
+
+export interface OutSpec {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  readonly strides?: readonly number[];
+}
+
+export type BackendImpl = (args: BoundArgs, out: Tensor, op: string) => void;
+
+export interface StructuredDef {
+  /** The functional schema, e.g. `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`. */
+  readonly schema: string;
+  readonly tags: OpTags;
+  readonly inplace?: boolean;
+  readonly out?: boolean;
+  readonly meta: (args: BoundArgs, op: string) => OutSpec;
+  readonly impl: { readonly cpu: BackendImpl };
+}
+
+const torchName = (d: DType) => DTYPE_INFO[d].torchName;
+
+/** Every non-wrapped tensor argument must live on one device (0-dim cpu tensors may join any device). */
+export function commonDevice(op: OperatorEntry, args: BoundArgs): DeviceType {
+  let device: DeviceType | null = null;
+  let sawCpuScalar = false;
+  const visit = (t: Tensor, name: string) => {
+    if (t.isWrappedNumber) return;
+    if (t.device === 'cpu' && t.ndim === 0) {
+      sawCpuScalar = true;
+      return;
+    }
+    if (device === null) device = t.device;
+    else if (device !== t.device) {
+      throw new DeviceMismatchError('Expected all tensors to be on the same device', { op: op.name, arg: name, got: t.device, expected: device });
+    }
+  };
+  for (const a of op.schema.args) {
+    const v = args[a.name];
+    if (v instanceof Tensor) visit(v, a.name);
+    else if (Array.isArray(v)) for (const x of v) if (x instanceof Tensor) visit(x, a.name);
+  }
+  return device ?? (sawCpuScalar ? 'cpu' : 'cpu');
+}
+
+/** In-place writes into a tensor whose elements alias each other (stride 0 over size > 1) are refused. */
+export function assertNoInternalOverlap(t: Tensor, op: string): void {
+  for (let d = 0; d < t.ndim; d++) {
+    if (t.strides[d] === 0 && t.shape[d] > 1) {
+      throw new InternalOverlapError(
+        'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.',
+        { op, arg: 'self', got: `strides [${t.strides.join(', ')}]`, expected: 'no stride-0 dims of size > 1' },
+      );
+    }
+  }
+}
+
+/** resize_ semantics for out=: a tensor of another shape is re-pointed at fresh contiguous memory. */
+export function resizeOut(out: Tensor, shape: readonly number[]): void {
+  if (sameShape(out.shape, shape)) return;
+  const strides = contiguousStrides(shape);
+  const need = storageSpan(shape, strides);
+  const storage = need <= out.storage.numel && out.isContiguous() && out.storageOffset === 0 ? out.storage : new Storage(out.dtype, out.device, need);
+  out.setStrided(storage, shape, strides, 0);
+}
+
+export function checkOutDType(op: string, result: DType, out: DType, arg = 'out'): void {
+  if (!canCast(result, out)) {
+    throw new ResultTypeError(`result type ${torchName(result)} can't be cast to the desired output type ${torchName(out)}`, {
+      op,
+      arg,
+      got: out,
+      expected: `a dtype ${result} can be cast to`,
+    });
+  }
+}
+
+function inplaceSchema(functional: string): string {
+  const s = parseSchema(functional);
+  const args = s.text.slice(s.text.indexOf('(') + 1, s.text.lastIndexOf(')')).replace(/^Tensor self/, 'Tensor(a!) self');
+  return `${s.name}_${s.overload ? `.${s.overload}` : ''}(${args}) -> Tensor(a!)`;
+}
+
+function outSchema(functional: string): string {
+  const s = parseSchema(functional);
+  const args = s.text.slice(s.text.indexOf('(') + 1, s.text.lastIndexOf(')'));
+  const sep = args.includes('*') ? ', ' : ', *, ';
+  return `${s.name}.out(${args}${sep}Tensor(a!) out) -> Tensor(a!)`;
+}
+
+export function defineStructured(def: StructuredDef): void {
+  const fn = operatorTable.def(def.schema, def.tags);
+  const functional = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
+    const device = commonDevice(op, args);
+    const spec = def.meta(args, op.schema.name);
+    const out = Tensor.empty(spec.shape, spec.dtype, device, spec.strides);
+    if (device !== 'meta') def.impl.cpu(args, out, op.schema.name);
+    return out;
+  };
+  fn.kernels.set(DispatchKey.CPU, functional);
+  fn.kernels.set(DispatchKey.Meta, functional);
+
+  if (def.inplace) {
+    const ip = operatorTable.def(inplaceSchema(def.schema), def.tags);
+    const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
+      const self = args.self as Tensor;
+      commonDevice(op, args);
+      const spec = def.meta(args, op.schema.name);
+      if (!sameShape(spec.shape, self.shape)) {
+        throw new InplaceBroadcastError(
+          `output with shape [${self.shape.join(', ')}] doesn't match the broadcast shape [${spec.shape.join(', ')}]`,
+          { op: op.schema.name, arg: 'self', got: [...self.shape], expected: [...spec.shape] },
+        );
+      }
+      checkOutDType(op.schema.name, spec.dtype, self.dtype, 'self');
+      assertNoInternalOverlap(self, op.schema.name);
+      if (self.device !== 'meta') def.impl.cpu(args, self, op.schema.name);
+      self.bumpVersion();
+      return self;
+    };
+    ip.kernels.set(DispatchKey.CPU, kernel);
+    ip.kernels.set(DispatchKey.Meta, kernel);
+  }
+
+  if (def.out) {
+    const o = operatorTable.def(outSchema(def.schema), def.tags);
+    const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
+      const out = args.out as Tensor;
+      const device = commonDevice(op, args);
+      const spec = def.meta(args, op.schema.name);
+      checkOutDType(op.schema.name, spec.dtype, out.dtype);
+      resizeOut(out, spec.shape);
+      if (device !== 'meta') def.impl.cpu(args, out, op.schema.name);
+      out.bumpVersion();
+      return out;
+    };
+    o.kernels.set(DispatchKey.CPU, kernel);
+    o.kernels.set(DispatchKey.Meta, kernel);
+  }
+}
+
+/** A non-structured op: kernels per backend (cpu, meta) or one composite kernel for all backends. */
+export interface OpDef {
+  readonly schema: string;
+  readonly tags: OpTags;
+  readonly cpu?: (args: BoundArgs, op: OperatorEntry) => unknown;
+  readonly meta?: (args: BoundArgs, op: OperatorEntry) => unknown;
+  /** CompositeImplicit: written in other ops (or pure metadata), so it works on every backend. */
+  readonly composite?: (args: BoundArgs, op: OperatorEntry) => unknown;
+}
+
+export function defineOp(def: OpDef): OperatorEntry {
+  const e = operatorTable.def(def.schema, def.tags);
+  if (def.cpu) {
+    const k = def.cpu;
+    e.kernels.set(DispatchKey.CPU, (_ks, args, op) => k(args, op));
+  }
+  if (def.meta) {
+    const k = def.meta;
+    e.kernels.set(DispatchKey.Meta, (_ks, args, op) => k(args, op));
+  }
+  if (def.composite) {
+    const k = def.composite;
+    e.composite = (_ks, args, op) => k(args, op);
+  }
+  return e;
+}
