@@ -6,7 +6,13 @@ import { registerCopies } from './copy.ts';
 import { registerFactories } from './factories.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { definePointwise } from './pointwise/define.ts';
+import { TERNARY_ROWS } from './pointwise/ternary.ts';
 import { UNARY_ROWS } from './pointwise/unary.ts';
+import { registerIndexing } from './indexing.ts';
+import { registerLinalg } from './linalg.ts';
+import { registerReductions } from './reductions/index.ts';
+import { registerShapeOps } from './shape.ts';
+import { registerSorting } from './sorting.ts';
 import { registerViews } from './views.ts';
 
 let registered = false;
@@ -16,9 +22,15 @@ export function registerAllOps(): void {
   registered = true;
   for (const row of UNARY_ROWS) definePointwise(row);
   for (const row of BINARY_ROWS) definePointwise(row);
+  for (const row of TERNARY_ROWS) definePointwise(row);
   registerViews();
   registerFactories();
   registerCopies();
+  registerReductions();
+  registerShapeOps();
+  registerIndexing();
+  registerLinalg();
+  registerSorting();
 }
 
 export { type PointwiseRow, type PromotionKind } from './pointwise/row.ts';
