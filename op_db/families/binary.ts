@@ -1,0 +1,53 @@
+/**
+ * Sample generators for binary pointwise ops: same shape, broadcast rhs / both, Python scalar rhs, 0-dim rhs,
+ * zero-size, 4-D (channels_last), 0-dim both, and a special-values cross product for floats.
+ */
+import { DTYPE_INFO, type DType, float } from '../../src/runtime/index.ts';
+import { type MakeOptions, maker, SPECIAL_FLOATS } from '../make.ts';
+import type { SampleContext, SampleInput } from '../types.ts';
+import { sample } from './unary.ts';
+
+export interface BinaryOptions {
+  readonly lhs?: MakeOptions;
+  readonly rhs?: MakeOptions;
+  readonly kwargs?: Readonly<Record<string, unknown>>;
+  /** No Python-scalar rhs sample (ops whose schema takes Tensor only, e.g. bitwise on floats). */
+  readonly noScalar?: boolean;
+  readonly noSpecials?: boolean;
+}
+
+/** A Python scalar of the dtype's kind (int for ints, float for floats, bool for bool). */
+function pythonScalar(dtype: DType): unknown {
+  const kind = DTYPE_INFO[dtype].kind;
+  if (kind === 'bool') return true;
+  if (kind === 'int') return 3;
+  return float(2.5);
+}
+
+export const binarySamples =
+  (o: BinaryOptions = {}) =>
+  (ctx: SampleContext): SampleInput[] => {
+    const make = maker(ctx);
+    const kw = o.kwargs ?? {};
+    const pair = (a: readonly number[], b: readonly number[], name: string, broadcastsInput = false) =>
+      sample(make(a, o.lhs), [make(b, o.rhs)], { ...kw }, { name, broadcastsInput });
+    const out = [
+      pair([3, 4], [3, 4], 'same shape'),
+      pair([3, 4], [4], 'broadcast rhs'),
+      pair([2, 1, 4], [3, 1], 'broadcast both', true),
+      pair([3, 4], [], '0-dim rhs'),
+      pair([0, 4], [4], 'zero-size'),
+      pair([2, 3, 2, 2], [2, 3, 2, 2], '4-D'),
+      pair([], [], '0-dim both'),
+    ];
+    if (!o.noScalar && !(o.rhs?.excludeZero && DTYPE_INFO[ctx.dtype].kind === 'bool')) {
+      out.push(sample(make([3, 4], o.lhs), [pythonScalar(ctx.dtype)], { ...kw }, { name: 'python scalar rhs' }));
+    }
+    if (!o.noSpecials && DTYPE_INFO[ctx.dtype].kind === 'float') {
+      const n = SPECIAL_FLOATS.length;
+      const a = SPECIAL_FLOATS.flatMap((x) => new Array(n).fill(x));
+      const b = Array.from({ length: n * n }, (_, i) => SPECIAL_FLOATS[i % n]);
+      out.push(sample(make.values(a), [make.values(b)], { ...kw }, { name: 'special values' }));
+    }
+    return out;
+  };

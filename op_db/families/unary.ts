@@ -1,0 +1,29 @@
+/** Sample generators for unary pointwise ops: shapes incl. 0-dim, zero-size and 4-D, plus special floats. */
+import { DTYPE_INFO } from '../../src/runtime/index.ts';
+import { type MakeOptions, maker, SPECIAL_FLOATS } from '../make.ts';
+import type { SampleContext, SampleInput } from '../types.ts';
+
+export const UNARY_SHAPES: readonly (readonly number[])[] = [[], [7], [3, 5], [2, 3, 4], [0, 4], [2, 3, 2, 2]];
+
+export interface UnaryOptions extends MakeOptions {
+  /** Extra kwargs for every sample. */
+  readonly kwargs?: Readonly<Record<string, unknown>>;
+  /** Skip the special-values sample (ops whose reference is ill-defined there). */
+  readonly noSpecials?: boolean;
+}
+
+export function sample(input: SampleInput['input'], args: unknown[] = [], kwargs: Record<string, unknown> = {}, extra: Partial<SampleInput> = {}): SampleInput {
+  return { input, args, kwargs, ...extra };
+}
+
+export const unarySamples =
+  (o: UnaryOptions = {}) =>
+  (ctx: SampleContext): SampleInput[] => {
+    const make = maker(ctx);
+    const kw = o.kwargs ?? {};
+    const out = UNARY_SHAPES.map((s) => sample(make(s, o), [], { ...kw }, { name: `shape [${s.join(', ')}]` }));
+    if (!o.noSpecials && DTYPE_INFO[ctx.dtype].kind === 'float') {
+      out.push(sample(make.values(SPECIAL_FLOATS), [], { ...kw }, { name: 'special values' }));
+    }
+    return out;
+  };

@@ -1,0 +1,36 @@
+/**
+ * The op database: one OpInfo per runtime op. `opDb` is the list the matrix expands; the families' sample
+ * generators, the references and the tensor maker are exported for harnesses and tests.
+ */
+import { BINARY_OPINFOS } from './ops/binary.ts';
+import { UNARY_OPINFOS } from './ops/unary.ts';
+import type { OpInfo } from './types.ts';
+
+export const opDb: readonly OpInfo[] = [...UNARY_OPINFOS, ...BINARY_OPINFOS];
+
+export function findOpInfo(name: string): OpInfo | undefined {
+  return opDb.find((o) => o.name === name || o.op === name || o.aliases.includes(name));
+}
+
+export { opInfo, type OpInfoSpec } from './info.ts';
+export { hashString, maker, type Maker, type MakeOptions, rng, SPECIAL_FLOATS } from './make.ts';
+export { asRef, elementwise } from './refs/pointwise.ts';
+export { castValue, fromRuntime, numelOf, type RefTensor, refTensor, unravel } from './refs/tensor.ts';
+export {
+  type ErrorInput,
+  LAYOUTS,
+  type Layout,
+  MODES,
+  type Mode,
+  type OpFlags,
+  type OpInfo,
+  ORACLES,
+  type Oracle,
+  type RefFn,
+  type RefSample,
+  type SampleContext,
+  type SampleInput,
+  type SkipRule,
+  type Tolerance,
+  type Variant,
+} from './types.ts';

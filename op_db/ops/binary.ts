@@ -1,0 +1,96 @@
+/** OpInfos for binary pointwise ops: one line each (name, reference, claimed dtypes, sample options). */
+import { DTYPE_GROUPS, type DType } from '../../src/runtime/index.ts';
+import { type BinaryOptions, binarySamples } from '../families/binary.ts';
+import { opInfo } from '../info.ts';
+import { binaryRef } from '../refs/pointwise.ts';
+import type { OpInfo, RefSample } from '../types.ts';
+
+const ALL = DTYPE_GROUPS.all;
+const NO_COMPLEX = DTYPE_GROUPS.allButComplex;
+const NO_BOOL = DTYPE_GROUPS.allButBool;
+const REAL_NUMERIC = DTYPE_GROUPS.realNumeric;
+const FLOATS = DTYPE_GROUPS.floating;
+const INT_BOOL = DTYPE_GROUPS.integralAndBool;
+
+type CRef = (ar: number, ai: number, br: number, bi: number, s: RefSample) => [number, number];
+
+interface BinarySpec {
+  readonly dtypes: readonly DType[];
+  readonly complexRef?: CRef;
+  readonly samples?: BinaryOptions;
+  readonly intToFloat?: boolean;
+  readonly inplace?: boolean;
+  readonly name?: string;
+}
+
+function binary(op: string, ref: (a: number, b: number, s: RefSample) => number, spec: BinarySpec): OpInfo {
+  return opInfo({
+    name: spec.name ?? op,
+    op,
+    family: 'binary',
+    dtypes: spec.dtypes,
+    sampleInputs: binarySamples(spec.samples),
+    ref: binaryRef(ref, spec.complexRef),
+    variants: { method: true, inplace: spec.inplace ?? true, out: spec.inplace ?? true },
+    flags: { promotesIntToFloat: spec.intToFloat ?? false },
+  });
+}
+
+const alpha = (s: RefSample) => (s.kwargs.alpha === undefined ? 1 : Number(s.kwargs.alpha));
+const nonZeroRhs = { rhs: { excludeZero: true } };
+const nanAware = (f: (a: number, b: number) => number) => (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : f(a, b));
+const pyRemainder = (a: number, b: number) => {
+  const r = a % b;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
+};
+const cmp = (f: (a: number, b: number) => boolean) => (a: number, b: number) => (f(a, b) ? 1 : 0);
+const truthy = (x: number) => x !== 0;
+
+export const BINARY_OPINFOS: readonly OpInfo[] = [
+  binary('add', (a, b, s) => a + alpha(s) * b, { dtypes: ALL, complexRef: (ar, ai, br, bi, s) => [ar + alpha(s) * br, ai + alpha(s) * bi] }),
+  binary('sub', (a, b, s) => a - alpha(s) * b, { dtypes: NO_BOOL, complexRef: (ar, ai, br, bi, s) => [ar - alpha(s) * br, ai - alpha(s) * bi] }),
+  binary('mul', (a, b) => a * b, { dtypes: ALL, complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br] }),
+  binary('div', (a, b, s) => {
+    const q = a / b;
+    if (s.kwargs.rounding_mode === 'trunc') return Math.trunc(q);
+    if (s.kwargs.rounding_mode === 'floor') return b === 0 ? q : Math.floor(q);
+    return q;
+  }, {
+    dtypes: ALL,
+    intToFloat: true,
+    complexRef: (ar, ai, br, bi) => {
+      const d = br * br + bi * bi;
+      return [(ar * br + ai * bi) / d, (ai * br - ar * bi) / d];
+    },
+  }),
+  binary('remainder', pyRemainder, { dtypes: REAL_NUMERIC, samples: nonZeroRhs }),
+  binary('fmod', (a, b) => a % b, { dtypes: REAL_NUMERIC, samples: nonZeroRhs }),
+  binary('pow', (a, b) => a ** b, {
+    dtypes: NO_BOOL,
+    samples: { rhs: { low: 0, high: 4 }, lhs: { low: -4, high: 4 } },
+    complexRef: (ar, ai, br, bi) => {
+      if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
+      const lr = Math.log(Math.sqrt(ar * ar + ai * ai));
+      const th = Math.atan2(ai, ar);
+      const mag = Math.exp(br * lr - bi * th);
+      return [mag * Math.cos(bi * lr + br * th), mag * Math.sin(bi * lr + br * th)];
+    },
+  }),
+  binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, inplace: false }),
+  binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, inplace: false }),
+  binary('atan2', Math.atan2, { dtypes: NO_COMPLEX, intToFloat: true }),
+  binary('hypot', (a, b) => Math.hypot(a, b), { dtypes: FLOATS }),
+  binary('copysign', (a, b) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)), { dtypes: NO_COMPLEX, intToFloat: true }),
+  binary('eq', cmp((a, b) => a === b), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [ar === br && ai === bi ? 1 : 0, 0] }),
+  binary('ne', cmp((a, b) => a !== b), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [ar !== br || ai !== bi ? 1 : 0, 0] }),
+  binary('lt', cmp((a, b) => a < b), { dtypes: NO_COMPLEX }),
+  binary('le', cmp((a, b) => a <= b), { dtypes: NO_COMPLEX }),
+  binary('gt', cmp((a, b) => a > b), { dtypes: NO_COMPLEX }),
+  binary('ge', cmp((a, b) => a >= b), { dtypes: NO_COMPLEX }),
+  binary('logical_and', cmp((a, b) => truthy(a) && truthy(b)), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) && (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
+  binary('logical_or', cmp((a, b) => truthy(a) || truthy(b)), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [truthy(ar) || truthy(ai) || truthy(br) || truthy(bi) ? 1 : 0, 0] }),
+  binary('logical_xor', cmp((a, b) => truthy(a) !== truthy(b)), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) !== (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
+  binary('bitwise_and', (a, b) => a & b, { dtypes: INT_BOOL }),
+  binary('bitwise_or', (a, b) => a | b, { dtypes: INT_BOOL }),
+  binary('bitwise_xor', (a, b) => a ^ b, { dtypes: INT_BOOL }),
+];

@@ -1,0 +1,108 @@
+/**
+ * The OpInfo contract: one declaration per op (DESIGN.md §4), modelled on PyTorch's OpInfo with the key facts
+ * per backend (a `dtypes` map keyed by device). op_db is data: samples, references, dtypes, tolerances and
+ * skips — it never implements kernels.
+ */
+import type { DeviceType, DType, ErrorCode, Tensor } from '../src/runtime/index.ts';
+import type { Arbitrary } from 'fast-check';
+import type { RefTensor } from './refs/tensor.ts';
+
+export const ORACLES = ['reference', 'gradcheck', 'gradgradcheck', 'crossbackend', 'compile', 'metadata', 'errors', 'dtypes', 'property'] as const;
+export type Oracle = (typeof ORACLES)[number];
+
+export const LAYOUTS = ['contiguous', 'transposed', 'strided', 'expanded', 'offset', 'channels_last'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+export const MODES = ['eager', 'compile'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** Which calling form of the op a sample exercises. */
+export type Variant = 'function' | 'method' | 'inplace' | 'out';
+
+/** One call of the op: `op(input, ...args, kwargs)`. Tensors anywhere in args/kwargs are inputs too. */
+export interface SampleInput {
+  readonly input: Tensor;
+  readonly args: readonly unknown[];
+  readonly kwargs: Readonly<Record<string, unknown>>;
+  /** A short description for failure messages, e.g. 'broadcast rhs'. */
+  readonly name?: string;
+  /** The op broadcasts `input` to a larger shape: the in-place variant is not valid for this sample. */
+  readonly broadcastsInput?: boolean;
+}
+
+export interface ErrorInput {
+  readonly sample: SampleInput;
+  readonly code: ErrorCode;
+  readonly regex: RegExp;
+}
+
+export interface SampleContext {
+  readonly device: DeviceType;
+  readonly dtype: DType;
+  readonly requiresGrad: boolean;
+  /** Deterministic per instance: samples are a pure function of (op, dtype, seed). */
+  readonly seed: number;
+}
+
+export interface Tolerance {
+  readonly rtol: number;
+  readonly atol: number;
+}
+
+/** A skip or expected failure, as data. `reason` is mandatory; `issue` links the tracker. */
+export interface SkipRule {
+  readonly kind: 'skip' | 'xfail';
+  readonly oracle?: Oracle;
+  readonly device?: DeviceType;
+  readonly dtype?: DType;
+  readonly layout?: Layout;
+  readonly mode?: Mode;
+  readonly reason: string;
+  readonly issue?: number;
+}
+
+export interface OpFlags {
+  readonly supportsAutograd: boolean;
+  readonly supportsGradgrad: boolean;
+  readonly supportsCompile: boolean;
+  readonly promotesIntToFloat: boolean;
+  /** The output is a view of `input` (shares storage). */
+  readonly isView: boolean;
+  /** The function variant writes to one of its inputs (e.g. fill_). */
+  readonly mutates: boolean;
+  /** The op's output values are not a function of the inputs alone (empty, empty_like). */
+  readonly nondeterministicValues: boolean;
+}
+
+/** A sample as references see it: tensors (also inside lists/kwargs) become RefTensors, Scalars numbers. */
+export interface RefSample {
+  readonly input: RefTensor;
+  readonly args: readonly unknown[];
+  readonly kwargs: Readonly<Record<string, unknown>>;
+}
+
+/** A reference: float64 over logical values. Returns one RefTensor or several (values, indices). */
+export type RefFn = (s: RefSample) => RefTensor | readonly RefTensor[];
+
+export interface OpInfo {
+  /** PyTorch's OpInfo name, e.g. 'add', 'nn.functional.relu', 'linalg.vector_norm'. */
+  readonly name: string;
+  /** The name callOp resolves (defaults to `name`). */
+  readonly op: string;
+  readonly aliases: readonly string[];
+  readonly family: string;
+  readonly variants: Readonly<Record<Variant, boolean>>;
+  /** Claimed dtypes per device. */
+  readonly dtypes: Readonly<Record<DeviceType, readonly DType[]>>;
+  readonly backwardDtypes: Readonly<Record<DeviceType, readonly DType[]>>;
+  readonly sampleInputs: (ctx: SampleContext) => SampleInput[];
+  readonly referenceInputs: (ctx: SampleContext) => SampleInput[];
+  readonly errorInputs: (ctx: SampleContext) => ErrorInput[];
+  /** Property-based samples: a fast-check arbitrary of sample inputs for a dtype. */
+  readonly arbitrary: ((ctx: SampleContext) => Arbitrary<SampleInput>) | null;
+  readonly ref: RefFn | null;
+  readonly flags: OpFlags;
+  /** Tolerance overrides per dtype (and optionally per device). */
+  readonly tolerances: Readonly<Partial<Record<DType, Tolerance>>>;
+  readonly skips: readonly SkipRule[];
+}

@@ -1,0 +1,127 @@
+/**
+ * Matrix expansion: OpInfo × oracle × device × dtype × layout × mode -> instances with stable PyTorch-style ids
+ * (`test_<oracle>_<op>_<device>_<dtype>_<layout>_<mode>`), tiers, filters, and skip/xfail rules matched as data
+ * (a rule that matches nothing is reported as stale).
+ */
+import {
+  type DType,
+  DTYPES,
+} from '../runtime/index.ts';
+import { hashString, LAYOUTS, type Layout, type Mode, type OpInfo, type Oracle, opDb, type SkipRule } from '../../op_db/index.ts';
+import { type Instance, ORACLE_RUNNERS } from '../oracles/index.ts';
+
+export type Tier = 'pull' | 'full';
+
+export interface MatrixInstance extends Instance {
+  readonly op: string;
+  /** The matching skip/xfail rule, if any. */
+  readonly rule: SkipRule | null;
+}
+
+export interface Filters {
+  readonly op?: readonly string[];
+  readonly device?: readonly string[];
+  readonly dtype?: readonly string[];
+  readonly oracle?: readonly string[];
+  readonly layout?: readonly string[];
+  /** Substring or /regex/ matched against the id. */
+  readonly pattern?: string;
+}
+
+export function instanceId(oracle: Oracle, opName: string, device: string, dtype: string, layout: Layout, mode: Mode): string {
+  return `test_${oracle}_${opName.replace(/\./g, '_')}_${device}_${dtype}_${layout}_${mode}`;
+}
+
+interface Axis {
+  readonly device: Instance['device'];
+  readonly dtypes: (info: OpInfo) => readonly DType[];
+  readonly layouts: readonly Layout[];
+}
+
+/** Which devices, dtypes and layouts each oracle runs per tier. */
+function axes(oracle: Oracle, tier: Tier): Axis[] {
+  const claimed = (info: OpInfo) => info.dtypes.cpu;
+  switch (oracle) {
+    case 'reference':
+      return [{ device: 'cpu', dtypes: claimed, layouts: LAYOUTS }];
+    case 'metadata':
+      return [{ device: 'meta', dtypes: claimed, layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'offset'] }];
+    case 'errors':
+      return [{ device: 'cpu', dtypes: (i) => i.dtypes.cpu.slice(0, 1), layouts: ['contiguous'] }];
+    case 'dtypes':
+      return [
+        { device: 'cpu', dtypes: () => DTYPES, layouts: ['contiguous'] },
+        { device: 'meta', dtypes: () => DTYPES, layouts: ['contiguous'] },
+      ];
+    case 'property':
+      return [{ device: 'cpu', dtypes: (i) => (tier === 'full' ? claimed(i) : claimed(i).filter((d) => d === 'float32' || d === 'int64')), layouts: ['contiguous'] }];
+    default:
+      return [];
+  }
+}
+
+function applies(info: OpInfo, oracle: Oracle): boolean {
+  if (oracle === 'reference') return info.ref !== null;
+  if (oracle === 'property') return info.ref !== null && info.arbitrary !== null;
+  if (oracle === 'errors') return info.errorInputs({ device: 'cpu', dtype: info.dtypes.cpu[0] ?? 'float32', requiresGrad: false, seed: 0 }).length > 0;
+  return true;
+}
+
+export function ruleMatches(r: SkipRule, i: { oracle: Oracle; device: string; dtype: string; layout: Layout; mode: Mode }): boolean {
+  return (
+    (r.oracle === undefined || r.oracle === i.oracle) &&
+    (r.device === undefined || r.device === i.device) &&
+    (r.dtype === undefined || r.dtype === i.dtype) &&
+    (r.layout === undefined || r.layout === i.layout) &&
+    (r.mode === undefined || r.mode === i.mode)
+  );
+}
+
+function passes(f: Filters, i: MatrixInstance): boolean {
+  const inList = (list: readonly string[] | undefined, v: string) => !list || list.length === 0 || list.includes(v);
+  if (!inList(f.op, i.info.name) && !(f.op ?? []).includes(i.info.op)) return false;
+  if (!inList(f.device, i.device) || !inList(f.dtype, i.dtype) || !inList(f.oracle, i.oracle) || !inList(f.layout, i.layout)) return false;
+  if (f.pattern) {
+    const m = /^\/(.*)\/$/.exec(f.pattern);
+    if (m ? !new RegExp(m[1]).test(i.id) : !i.id.includes(f.pattern)) return false;
+  }
+  return true;
+}
+
+export function expandMatrix(tier: Tier, filters: Filters = {}, db: readonly OpInfo[] = opDb): MatrixInstance[] {
+  const out: MatrixInstance[] = [];
+  for (const info of db) {
+    for (const oracle of Object.keys(ORACLE_RUNNERS) as Oracle[]) {
+      if (!applies(info, oracle)) continue;
+      for (const axis of axes(oracle, tier)) {
+        for (const dtype of axis.dtypes(info)) {
+          for (const layout of axis.layouts) {
+            const mode: Mode = 'eager';
+            const id = instanceId(oracle, info.name, axis.device, dtype, layout, mode);
+            const key = { oracle, device: axis.device, dtype, layout, mode };
+            const rule = info.skips.find((r) => ruleMatches(r, key)) ?? null;
+            const inst: MatrixInstance = { id, oracle, info, op: info.name, device: axis.device, dtype, layout, mode, seed: hashString(id), rule };
+            if (passes(filters, inst)) out.push(inst);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Skip/xfail rules that match no instance of the full matrix (stale data to clean up). */
+export function staleRules(db: readonly OpInfo[] = opDb): { op: string; rule: SkipRule }[] {
+  const all = expandMatrix('full', {}, db);
+  const stale: { op: string; rule: SkipRule }[] = [];
+  for (const info of db) {
+    for (const rule of info.skips) {
+      if (!all.some((i) => i.info === info && i.rule === rule)) stale.push({ op: info.name, rule });
+    }
+  }
+  return stale;
+}
+
+export function findInstance(id: string): MatrixInstance | undefined {
+  return expandMatrix('full', { pattern: id }).find((i) => i.id === id);
+}

@@ -1,0 +1,45 @@
+/**
+ * Value comparison with PyTorch's assertEqual rules: |a - e| <= atol + rtol * |e|; NaN matches only NaN; ±Inf must
+ * match exactly (tfjs's "both non-finite => close" is deliberately not copied); integer and bool outputs are
+ * compared exactly after casting the reference to the output dtype (wrap-around).
+ */
+import { DTYPE_INFO, type DType } from '../runtime/index.ts';
+import { castValue, type RefTensor } from '../../op_db/index.ts';
+import type { Tolerance } from '../../op_db/index.ts';
+
+export interface Mismatch {
+  /** Logical (row-major) index of the first mismatching element. */
+  readonly index: number;
+  readonly actual: number;
+  readonly expected: number;
+  readonly part: 're' | 'im';
+  readonly count: number;
+  readonly total: number;
+}
+
+export function close(actual: number, expected: number, tol: Tolerance): boolean {
+  if (Number.isNaN(expected)) return Number.isNaN(actual);
+  if (!Number.isFinite(expected) || !Number.isFinite(actual)) return actual === expected;
+  return Math.abs(actual - expected) <= tol.atol + tol.rtol * Math.abs(expected);
+}
+
+/** Compares values (shape checked by the caller). Returns null when all elements are close. */
+export function compareValues(actual: RefTensor, expected: RefTensor, outDType: DType, tol: Tolerance): Mismatch | null {
+  const exact = DTYPE_INFO[outDType].kind === 'bool' || DTYPE_INFO[outDType].kind === 'int';
+  const n = actual.re.length;
+  let first: Omit<Mismatch, 'count' | 'total'> | null = null;
+  let count = 0;
+  const check = (i: number, a: number, e: number, part: 're' | 'im') => {
+    const want = castValue(e, outDType);
+    const ok = exact ? a === want || (Number.isNaN(a) && Number.isNaN(want)) : close(a, want, tol);
+    if (!ok) {
+      count++;
+      if (!first) first = { index: i, actual: a, expected: want, part };
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    check(i, actual.re[i], expected.re[i], 're');
+    if (actual.im) check(i, actual.im[i], expected.im ? expected.im[i] : 0, 'im');
+  }
+  return first ? { ...(first as Omit<Mismatch, 'count' | 'total'>), count, total: n } : null;
+}

@@ -1,0 +1,36 @@
+/** The oracles (reference, metadata, errors, dtypes, property) and what they share. */
+import type { Oracle } from '../../op_db/index.ts';
+import { runDtypes } from './dtypes.ts';
+import { runErrors } from './errors.ts';
+import { type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { runMetadata } from './metadata.ts';
+import { runProperty } from './property.ts';
+import { runReference } from './reference.ts';
+
+type Runner = (inst: Instance, sample?: number) => OracleResult;
+
+/** Oracles implemented so far; the matrix only expands these. */
+export const ORACLE_RUNNERS: Partial<Record<Oracle, Runner>> = {
+  reference: runReference,
+  metadata: runMetadata,
+  errors: runErrors,
+  dtypes: runDtypes,
+  property: (inst) => runProperty(inst),
+};
+
+export function runOracle(inst: Instance, sample?: number): OracleResult {
+  const run = ORACLE_RUNNERS[inst.oracle];
+  if (!run) throw new OracleFailure(inst, null, undefined, `oracle '${inst.oracle}' is not implemented yet`);
+  return run(inst, sample);
+}
+
+export { applyLayout } from './layouts.ts';
+export { close, compareValues, type Mismatch } from './compare.ts';
+export { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+export { runDtypes } from './dtypes.ts';
+export { runErrors } from './errors.ts';
+export { runMetadata } from './metadata.ts';
+export { runProperty } from './property.ts';
+export { runReference } from './reference.ts';
+export { metaMirror, toRefSample, withLayout } from './sample_io.ts';
+export { DEFAULT_TOLERANCES, toleranceFor } from './tolerances.ts';

@@ -1,0 +1,42 @@
+/** What an oracle run is given (one matrix instance) and how it fails (sample index, seed, repro). */
+import type { DeviceType, DType } from '../runtime/index.ts';
+import type { Layout, Mode, OpInfo, Oracle } from '../../op_db/index.ts';
+
+export interface Instance {
+  readonly id: string;
+  readonly oracle: Oracle;
+  readonly info: OpInfo;
+  readonly device: DeviceType;
+  readonly dtype: DType;
+  readonly layout: Layout;
+  readonly mode: Mode;
+  readonly seed: number;
+}
+
+export interface OracleResult {
+  /** Sample-level comparisons made. */
+  readonly checks: number;
+  /** Notes that are not failures (e.g. a layout that did not apply to any sample). */
+  readonly notes?: readonly string[];
+}
+
+export class OracleFailure extends Error {
+  readonly id: string;
+  readonly sample: number | null;
+  readonly seed: number;
+
+  constructor(inst: Pick<Instance, 'id' | 'seed'>, sample: number | null, sampleName: string | undefined, detail: string) {
+    const where = sample === null ? '' : `sample #${sample}${sampleName ? ` (${sampleName})` : ''} `;
+    const repro = `npx opgate repro ${inst.id}${sample === null ? '' : ` --sample ${sample}`}`;
+    super(`${inst.id}: ${where}failed (seed ${inst.seed}): ${detail}\n  repro: ${repro}`);
+    this.name = 'OracleFailure';
+    this.id = inst.id;
+    this.sample = sample;
+    this.seed = inst.seed;
+  }
+}
+
+export function describeError(e: unknown): string {
+  if (e instanceof Error) return `${e.name}${'code' in e ? ` [${String((e as { code: unknown }).code)}]` : ''}: ${e.message}`;
+  return String(e);
+}

@@ -1,0 +1,80 @@
+/**
+ * Oracle 5, metadata: the op on the meta device against the op on cpu (same sizes, strides, offsets): shape,
+ * dtype, significant strides, storage offset, device, aliasing per the schema's annotations, and inputs not
+ * declared mutable left unchanged bit for bit (PyTorch's test_meta + TestFakeTensor + mutation checks).
+ */
+import { bindCall, callOp, type Tensor } from './runtime_face.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { mapSample, metaMirror, outputsOf, sameBytes, sampleTensors, snapshot, withLayout } from './sample_io.ts';
+
+function significantStrides(t: Tensor): string {
+  if (t.numel === 0) return '';
+  return t.shape.map((s, i) => (s > 1 ? String(t.strides[i]) : '*')).join(',');
+}
+
+/** For each output position, the input argument it aliases per the schema (`Tensor(a)` on both sides). */
+function aliasMap(name: string, args: unknown[], kwargs: Record<string, unknown>): { writes: Set<string>; aliases: (string | null)[] } {
+  const [entry] = bindCall(name, args, kwargs);
+  const writes = new Set<string>();
+  const bySet = new Map<string, string>();
+  for (const a of entry.schema.args) {
+    if (a.type.alias) {
+      bySet.set(a.type.alias.set, a.name);
+      if (a.type.alias.isWrite) writes.add(a.name);
+    }
+  }
+  const aliases = entry.schema.returns.map((r) => (r.type.alias ? (bySet.get(r.type.alias.set) ?? null) : null));
+  return { writes, aliases };
+}
+
+export function runMetadata(inst: Instance, only?: number): OracleResult {
+  const { info } = inst;
+  const samples = info.sampleInputs({ device: 'cpu', dtype: inst.dtype, requiresGrad: false, seed: inst.seed });
+  let checks = 0;
+  samples.forEach((s0, k) => {
+    if (only !== undefined && k !== only) return;
+    const cpu = withLayout(s0, inst.layout);
+    const meta = mapSample(cpu, metaMirror);
+    const inputs = sampleTensors(cpu);
+    const before = inputs.map(snapshot);
+    const args = [cpu.input, ...cpu.args];
+    const { writes, aliases } = aliasMap(info.op, args, { ...cpu.kwargs });
+    let outCpu: Tensor[];
+    let outMeta: Tensor[];
+    try {
+      outCpu = outputsOf(callOp(info.op, args, { ...cpu.kwargs }));
+    } catch (e) {
+      throw new OracleFailure(inst, k, s0.name, `cpu raised ${describeError(e)}`);
+    }
+    try {
+      outMeta = outputsOf(callOp(info.op, [meta.input, ...meta.args], { ...meta.kwargs }));
+    } catch (e) {
+      throw new OracleFailure(inst, k, s0.name, `meta raised ${describeError(e)} (cpu succeeded)`);
+    }
+    if (outCpu.length !== outMeta.length) throw new OracleFailure(inst, k, s0.name, `meta returned ${outMeta.length} outputs, cpu ${outCpu.length}`);
+    outCpu.forEach((c, j) => {
+      const m = outMeta[j];
+      const diffs: string[] = [];
+      if (m.device !== 'meta') diffs.push(`device ${m.device} (expected meta)`);
+      if (c.shape.join(',') !== m.shape.join(',')) diffs.push(`shape [${m.shape}] vs cpu [${c.shape}]`);
+      if (c.dtype !== m.dtype) diffs.push(`dtype ${m.dtype} vs cpu ${c.dtype}`);
+      if (significantStrides(c) !== significantStrides(m)) diffs.push(`strides (${m.strides}) vs cpu (${c.strides})`);
+      if (c.numel > 0 && c.storageOffset !== m.storageOffset) diffs.push(`storage offset ${m.storageOffset} vs cpu ${c.storageOffset}`);
+      const aliased = aliases[Math.min(j, aliases.length - 1)] ?? null;
+      const cpuInput = aliased === 'self' ? cpu.input : null;
+      const metaInput = aliased === 'self' ? meta.input : null;
+      if (cpuInput && c.storage !== cpuInput.storage) diffs.push(`cpu output does not alias '${aliased}' as its schema declares`);
+      if (metaInput && m.storage !== metaInput.storage) diffs.push(`meta output does not alias '${aliased}' as its schema declares`);
+      if (!aliased && inputs.some((t) => t.storage === c.storage)) diffs.push('cpu output aliases an input its schema does not declare');
+      if (diffs.length) throw new OracleFailure(inst, k, s0.name, `output ${j}: ${diffs.join('; ')}`);
+    });
+    inputs.forEach((t, i) => {
+      const declared = i === 0 ? writes.has('self') : false;
+      if (!declared && !info.flags.mutates && !sameBytes(before[i], snapshot(t))) {
+        throw new OracleFailure(inst, k, s0.name, `input ${i} was modified but the schema does not mark it mutable`);
+      }
+    });
+    checks++;
+  });
+  return { checks };
+}

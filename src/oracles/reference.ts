@@ -1,0 +1,94 @@
+/**
+ * Oracle 1, reference: the op's output (function variant) against the OpInfo's float64 reference on the same
+ * inputs, with per-dtype tolerances; then variant consistency: method, in-place and out= give the function's
+ * result (PyTorch's test_numpy_ref + test_variant_consistency_eager + test_out).
+ */
+import { callOp, canCast, sameShapeOf, type Tensor } from './runtime_face.ts';
+import { fromRuntime, type RefTensor, type SampleInput } from '../../op_db/index.ts';
+import { compareValues } from './compare.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { outputsOf, toRefSample, withLayout } from './sample_io.ts';
+import { toleranceFor } from './tolerances.ts';
+
+function fmtShape(s: readonly number[]): string {
+  return `[${s.join(', ')}]`;
+}
+
+function checkOutputs(inst: Instance, k: number, s: SampleInput, actual: Tensor[], expected: readonly RefTensor[], what: string): void {
+  if (actual.length !== expected.length) {
+    throw new OracleFailure(inst, k, s.name, `${what}: ${actual.length} outputs, reference has ${expected.length}`);
+  }
+  actual.forEach((t, j) => {
+    const e = expected[j];
+    if (!sameShapeOf(t.shape, e.shape)) {
+      throw new OracleFailure(inst, k, s.name, `${what} output ${j}: shape ${fmtShape(t.shape)} != reference ${fmtShape(e.shape)}`);
+    }
+    const tol = toleranceFor(t.dtype, inst.info.tolerances);
+    const m = compareValues(fromRuntime(t), e, t.dtype, tol);
+    if (m) {
+      throw new OracleFailure(
+        inst,
+        k,
+        s.name,
+        `${what} output ${j} (${t.dtype}): ${m.count}/${m.total} elements differ; first at index ${m.index} (${m.part}): got ${m.actual}, expected ${m.expected} (rtol ${tol.rtol}, atol ${tol.atol})`,
+      );
+    }
+  });
+}
+
+function call(inst: Instance, k: number, s: SampleInput, name: string, args: unknown[], kwargs: Record<string, unknown>): unknown {
+  try {
+    return callOp(name, args, kwargs);
+  } catch (e) {
+    throw new OracleFailure(inst, k, s.name, `${name} raised ${describeError(e)}`);
+  }
+}
+
+export function runReference(inst: Instance, only?: number): OracleResult {
+  const { info } = inst;
+  if (!info.ref) throw new OracleFailure(inst, null, undefined, `OpInfo ${info.name} has no reference`);
+  const samples = info.sampleInputs({ device: 'cpu', dtype: inst.dtype, requiresGrad: false, seed: inst.seed });
+  let checks = 0;
+  samples.forEach((s0, k) => {
+    if (only !== undefined && k !== only) return;
+    const s = withLayout(s0, inst.layout);
+    const result = outputsOf(call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs }));
+    if (info.flags.nondeterministicValues) return;
+    const ref = info.ref!(toRefSample(s));
+    const expected = Array.isArray(ref) ? (ref as RefTensor[]) : [ref as RefTensor];
+    checkOutputs(inst, k, s, result, expected, 'function');
+    checks++;
+    const asRef = result.map(fromRuntime);
+    if (info.variants.method) {
+      const method = (s.input as unknown as Record<string, unknown>)[info.op];
+      if (typeof method !== 'function') throw new OracleFailure(inst, k, s.name, `Tensor has no method '${info.op}'`);
+      let m: Tensor[];
+      try {
+        m = outputsOf(method.call(s.input, ...s.args, { ...s.kwargs }));
+      } catch (e) {
+        throw new OracleFailure(inst, k, s.name, `method ${info.op} raised ${describeError(e)}`);
+      }
+      checkOutputs(inst, k, s, m, asRef, 'method');
+      checks++;
+    }
+    const single = result.length === 1 ? result[0] : null;
+    if (info.variants.inplace && single && !s.broadcastsInput && sameShapeOf(single.shape, s.input.shape) && canCast(single.dtype, s.input.dtype)) {
+      // Write into a fresh copy (never the sample's own input, which out= still reads); the expanded layout
+      // changed the input's values, so it gets a dense copy of exactly those values.
+      const fresh = callOp('clone', [s0.input]) as Tensor;
+      const target = inst.layout === 'expanded' ? (callOp('clone', [s.input]) as Tensor) : withLayout({ ...s0, input: fresh, args: [], kwargs: {} }, inst.layout, true).input;
+      const r = call(inst, k, s, `${info.op}_`, [target, ...s.args], { ...s.kwargs }) as Tensor;
+      if (r !== target) throw new OracleFailure(inst, k, s.name, 'in-place variant did not return its input');
+      if (single.dtype === target.dtype) checkOutputs(inst, k, s, [r], asRef, 'in-place');
+      checks++;
+    }
+    if (info.variants.out && single) {
+      const out = callOp('empty', [[0]], { dtype: single.dtype }) as Tensor;
+      const r = call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs, out }) as Tensor;
+      if (r !== out) throw new OracleFailure(inst, k, s.name, 'out= variant did not return `out`');
+      checkOutputs(inst, k, s, [r], asRef, 'out=');
+      checks++;
+    }
+  });
+  return { checks };
+}

@@ -1,0 +1,71 @@
+/** Moving samples between forms: layouts applied, the meta mirror, the RefSample references see. */
+import { callOp, Scalar, Tensor } from '../runtime/index.ts';
+import { fromRuntime, type Layout, type RefSample, type SampleInput } from '../../op_db/index.ts';
+import { applyLayout } from './layouts.ts';
+
+function mapDeep(x: unknown, f: (t: Tensor) => unknown, g: (s: unknown) => unknown = (s) => s): unknown {
+  if (x instanceof Tensor) return f(x);
+  if (Array.isArray(x)) return x.map((v) => mapDeep(v, f, g));
+  return g(x);
+}
+
+function mapKw(kw: Readonly<Record<string, unknown>>, f: (t: Tensor) => unknown, g?: (s: unknown) => unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(kw).map(([k, v]) => [k, mapDeep(v, f, g)]));
+}
+
+export function mapSample(s: SampleInput, f: (t: Tensor, isInput: boolean) => Tensor): SampleInput {
+  return { ...s, input: f(s.input, true), args: s.args.map((a) => mapDeep(a, (t) => f(t, false))), kwargs: mapKw(s.kwargs, (t) => f(t, false)) };
+}
+
+/** The sample with every tensor in `layout`; `inputWritable` keeps stride-0 layouts off the input. */
+export function withLayout(s: SampleInput, layout: Layout, inputWritable = false): SampleInput {
+  return mapSample(s, (t, isInput) => applyLayout(t, layout, isInput && inputWritable));
+}
+
+/** A meta tensor with exactly `t`'s sizes, strides and storage offset. */
+export function metaMirror(t: Tensor): Tensor {
+  const base = callOp('empty', [[Math.max(t.storage.numel, 1)]], { dtype: t.dtype, device: 'meta' }) as Tensor;
+  return callOp('as_strided', [base, t.shape, t.strides, t.storageOffset]) as Tensor;
+}
+
+export function toRefSample(s: SampleInput): RefSample {
+  const scalar = (v: unknown) => (v instanceof Scalar ? v.toNumber() : v);
+  return {
+    input: fromRuntime(s.input),
+    args: s.args.map((a) => mapDeep(a, fromRuntime, scalar)),
+    kwargs: mapKw(s.kwargs, fromRuntime, scalar),
+  };
+}
+
+/** Every tensor in a sample (input first). */
+export function sampleTensors(s: SampleInput): Tensor[] {
+  const out: Tensor[] = [s.input];
+  const visit = (x: unknown) => {
+    if (x instanceof Tensor) out.push(x);
+    else if (Array.isArray(x)) x.forEach(visit);
+  };
+  s.args.forEach(visit);
+  Object.values(s.kwargs).forEach(visit);
+  return out;
+}
+
+/** A bit-exact snapshot of a tensor's whole storage (to prove an op did not write it). */
+export function snapshot(t: Tensor): Uint8Array | null {
+  const d = t.storage.data;
+  if (!d) return null;
+  return new Uint8Array(d.buffer.slice(d.byteOffset, d.byteOffset + d.byteLength));
+}
+
+export function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Flattens an op result (a tensor, or a list/tuple of tensors) to a list. */
+export function outputsOf(r: unknown): Tensor[] {
+  if (r instanceof Tensor) return [r];
+  if (Array.isArray(r)) return r.filter((x): x is Tensor => x instanceof Tensor);
+  return [];
+}

@@ -1,0 +1,53 @@
+/**
+ * Expands the op_db matrix for one oracle into vitest tests: one test per instance, named by its stable id.
+ * Skips become test.skip, xfails test.fails (an unexpected pass fails the run); the number of sample-level
+ * checks and the instance's axes go into task.meta for the results reporter.
+ */
+import { test } from 'vitest';
+import type { Oracle } from '../../op_db/index.ts';
+import { expandMatrix, filtersFromEnv, tierFromEnv } from '../../src/ci/index.ts';
+import { runOracle } from '../../src/oracles/index.ts';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    opgate?: {
+      oracle: string;
+      op: string;
+      device: string;
+      dtype: string;
+      layout: string;
+      mode: string;
+      seed: number;
+      checks: number;
+      expected: 'pass' | 'fail' | 'skip';
+      sample?: number | null;
+    };
+  }
+}
+
+export function defineMatrixTests(oracle: Oracle): void {
+  const filters = filtersFromEnv();
+  if (filters.oracle && filters.oracle.length > 0 && !filters.oracle.includes(oracle)) {
+    test.skip(`no ${oracle} instances selected`, () => {});
+    return;
+  }
+  const instances = expandMatrix(tierFromEnv(), { ...filters, oracle: [oracle] });
+  if (instances.length === 0) test.skip(`no ${oracle} instances selected`, () => {});
+  for (const inst of instances) {
+    const expected = inst.rule?.kind === 'xfail' ? 'fail' : inst.rule?.kind === 'skip' ? 'skip' : 'pass';
+    const body = (ctx: { task: { meta: Record<string, unknown> } }) => {
+      const meta = { oracle, op: inst.op, device: inst.device, dtype: inst.dtype, layout: inst.layout, mode: inst.mode, seed: inst.seed, checks: 0, expected };
+      ctx.task.meta.opgate = meta;
+      try {
+        meta.checks = runOracle(inst).checks;
+      } catch (e) {
+        const sample = (e as { sample?: number | null }).sample;
+        if (sample !== undefined) Object.assign(meta, { sample });
+        throw e;
+      }
+    };
+    if (expected === 'skip') test.skip(inst.id, body);
+    else if (expected === 'fail') test.fails(inst.id, body);
+    else test(inst.id, body);
+  }
+}
