@@ -35,19 +35,16 @@ export function defineMatrixTests(oracle: Oracle): void {
   if (instances.length === 0) test.skip(`no ${oracle} instances selected`, () => {});
   for (const inst of instances) {
     const expected = inst.rule?.kind === 'xfail' ? 'fail' : inst.rule?.kind === 'skip' ? 'skip' : 'pass';
-    const body = (ctx: { task: { meta: Record<string, unknown> } }) => {
-      const meta = { oracle, op: inst.op, device: inst.device, dtype: inst.dtype, layout: inst.layout, mode: inst.mode, seed: inst.seed, checks: 0, expected };
-      ctx.task.meta.opgate = meta;
+    const meta = { oracle, op: inst.op, device: inst.device, dtype: inst.dtype, layout: inst.layout, mode: inst.mode, seed: inst.seed, checks: 0, expected } as const;
+    test(inst.id, { meta: { opgate: { ...meta } }, skip: expected === 'skip', fails: expected === 'fail' }, (ctx) => {
+      const m = ctx.task.meta.opgate!;
       try {
-        meta.checks = runOracle(inst).checks;
+        m.checks = runOracle(inst).checks;
       } catch (e) {
         const sample = (e as { sample?: number | null }).sample;
-        if (sample !== undefined) Object.assign(meta, { sample });
+        if (sample !== undefined) m.sample = sample;
         throw e;
       }
-    };
-    if (expected === 'skip') test.skip(inst.id, body);
-    else if (expected === 'fail') test.fails(inst.id, body);
-    else test(inst.id, body);
+    });
   }
 }

@@ -1,0 +1,127 @@
+/**
+ * The `opgate` command line (commander): ops, run, repro, list, stale.
+ */
+import { writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { opDb } from '../../../op_db/index.ts';
+import { runOracle } from '../../oracles/index.ts';
+import { expandMatrix, findInstance, staleRules, type Filters, type Tier } from '../matrix.ts';
+import { toJUnit } from '../run/junit.ts';
+import { runMatrix } from '../run/run.ts';
+import { formatSummary, isFailing } from '../run/summary.ts';
+import { DEFAULT_DB } from '../store/store.ts';
+
+const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)];
+
+function filtersOf(o: Record<string, unknown>): Filters {
+  return {
+    op: o.op as string[] | undefined,
+    device: o.device as string[] | undefined,
+    dtype: o.dtype as string[] | undefined,
+    oracle: o.oracle as string[] | undefined,
+    layout: o.layout as string[] | undefined,
+    pattern: o.pattern as string | undefined,
+  };
+}
+
+function withFilters(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--tier <tier>', 'matrix tier').choices(['pull', 'full']).default('pull'))
+    .option('--op <names>', 'only these ops (comma-separated, repeatable)', list)
+    .option('--device <devices>', 'only these devices', list)
+    .option('--dtype <dtypes>', 'only these dtypes', list)
+    .option('--oracle <oracles>', 'only these oracles', list)
+    .option('--layout <layouts>', 'only these layouts', list)
+    .option('--pattern <text>', 'only ids containing text (or matching /regex/)');
+}
+
+export function buildCli(): Command {
+  const program = new Command('opgate').description('Conformance matrix for the tensor runtime (op_db x oracles)');
+
+  program
+    .command('ops')
+    .description('list the op_db: each OpInfo with its dtypes per device and oracles')
+    .option('--json', 'print JSON')
+    .action((o: { json?: boolean }) => {
+      const rows = opDb.map((info) => ({
+        name: info.name,
+        op: info.op,
+        family: info.family,
+        dtypes: info.dtypes,
+        oracles: [...new Set(expandMatrix('full', { op: [info.name] }).map((i) => i.oracle))],
+        skips: info.skips.length,
+      }));
+      if (o.json) console.log(JSON.stringify(rows, null, 2));
+      else for (const r of rows) console.log(`${r.name.padEnd(28)} ${r.family.padEnd(10)} cpu: ${r.dtypes.cpu.join(',')}  oracles: ${r.oracles.join(',')}`);
+    });
+
+  withFilters(program.command('run'))
+    .description('run the matrix through vitest, store results in SQLite, print a summary')
+    .option('--db <path>', 'SQLite results database', DEFAULT_DB)
+    .option('--json', 'print the summary as JSON')
+    .option('--junit <file>', 'also write JUnit XML')
+    .option('--shard <i/n>', 'shard label recorded with the run', '1/1')
+    .action(async (o: Record<string, unknown>) => {
+      const { summary, reporter, runId } = await runMatrix({
+        tier: o.tier as Tier,
+        filters: filtersOf(o),
+        db: o.db as string,
+        progress: !o.json && process.stderr.isTTY === true,
+        shard: o.shard as string,
+      });
+      if (o.junit) writeFileSync(o.junit as string, toJUnit(reporter.rows));
+      if (o.json) console.log(JSON.stringify({ runId, ...summary }, null, 2));
+      else {
+        console.log(formatSummary(summary));
+        for (const r of reporter.rows.filter((x) => x.status === 'fail' || x.status === 'xpass').slice(0, 20)) {
+          console.log(`\nFAIL ${r.id}\n${r.message ?? ''}`);
+        }
+      }
+      process.exitCode = isFailing(summary) ? 1 : 0;
+    });
+
+  program
+    .command('repro <id>')
+    .description('re-run one instance (optionally one sample) in-process and print the outcome')
+    .option('--sample <k>', 'only sample k', (v) => Number(v))
+    .action((id: string, o: { sample?: number }) => {
+      const inst = findInstance(id);
+      if (!inst) {
+        console.error(`unknown instance id: ${id}`);
+        process.exitCode = 2;
+        return;
+      }
+      try {
+        const r = runOracle(inst, o.sample);
+        console.log(`PASS ${id}${o.sample === undefined ? '' : ` sample ${o.sample}`} (${r.checks} checks)`);
+      } catch (e) {
+        console.log(`FAIL ${e instanceof Error ? e.message : String(e)}`);
+        process.exitCode = 1;
+      }
+    });
+
+  withFilters(program.command('list'))
+    .description('list the instance ids the matrix expands to')
+    .action((o: Record<string, unknown>) => {
+      for (const i of expandMatrix(o.tier as Tier, filtersOf(o))) console.log(i.rule ? `${i.id}  [${i.rule.kind}: ${i.rule.reason}]` : i.id);
+    });
+
+  program
+    .command('stale')
+    .description('skip/xfail rules in op_db that match no instance')
+    .action(() => {
+      const stale = staleRules();
+      for (const s of stale) console.log(`${s.op}: ${JSON.stringify(s.rule)}`);
+      process.exitCode = stale.length ? 1 : 0;
+    });
+
+  return program;
+}
+
+// `opgate list | head` closes stdout early; that is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+await buildCli().parseAsync(process.argv);

@@ -1,0 +1,40 @@
+/**
+ * The results schema, versioned with SQLite's user_version: migration i brings a database from version i to
+ * i + 1. Never edit a shipped migration; append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE runs (
+     run_id INTEGER PRIMARY KEY AUTOINCREMENT,
+     commit_sha TEXT NOT NULL,
+     branch TEXT NOT NULL,
+     platform TEXT NOT NULL,
+     shard TEXT NOT NULL DEFAULT '1/1',
+     tier TEXT NOT NULL,
+     filters TEXT NOT NULL DEFAULT '{}',
+     started_at TEXT NOT NULL,
+     ended_at TEXT,
+     status TEXT NOT NULL DEFAULT 'running'
+   );
+   CREATE TABLE results (
+     run_id INTEGER NOT NULL REFERENCES runs(run_id),
+     id TEXT NOT NULL,
+     op TEXT NOT NULL,
+     oracle TEXT NOT NULL,
+     device TEXT NOT NULL,
+     dtype TEXT NOT NULL,
+     layout TEXT NOT NULL,
+     mode TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pass','fail','skip','xfail','xpass','flaky','error')),
+     duration_ms REAL NOT NULL DEFAULT 0,
+     attempts INTEGER NOT NULL DEFAULT 1,
+     message TEXT,
+     sample INTEGER,
+     seed INTEGER,
+     checks INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (run_id, id)
+   );
+   CREATE INDEX results_by_id ON results(id);
+   CREATE INDEX results_by_status ON results(run_id, status);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
