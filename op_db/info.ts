@@ -24,6 +24,7 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
     errorInputs: () => [],
     arbitrary: null,
     ref: null,
+    resultDType: null,
     tolerances: {},
     skips: [],
     ...rest,
@@ -38,6 +39,7 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
       isView: false,
       mutates: false,
       nondeterministicValues: false,
+      exactRounding: false,
       ...flags,
     },
   };

@@ -36,7 +36,7 @@ export const SPECIAL_FLOATS = [
 
 function draw(dtype: DType, r: () => number, o: MakeOptions): number | boolean {
   const kind = DTYPE_INFO[dtype].kind;
-  if (kind === 'bool') return r() < 0.5;
+  if (kind === 'bool') return o.excludeZero ? true : r() < 0.5;
   const low = o.low ?? (dtype === 'uint8' ? 0 : -9);
   const high = o.high ?? 9;
   let v = kind === 'int' ? Math.floor(low + r() * (high - low + 1)) : low + r() * (high - low);

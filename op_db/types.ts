@@ -72,6 +72,12 @@ export interface OpFlags {
   readonly mutates: boolean;
   /** The op's output values are not a function of the inputs alone (empty, empty_like). */
   readonly nondeterministicValues: boolean;
+  /**
+   * Real floating outputs are the correctly rounded value of the exact result (add, mul, div, sqrt, ...): they
+   * must equal the reference rounded to the dtype bit for bit. PyTorch's float16 tolerance (rtol 1e-3) is wider
+   * than a float16 ulp, so without this a rounding bug would pass.
+   */
+  readonly exactRounding: boolean;
 }
 
 /** A sample as references see it: tensors (also inside lists/kwargs) become RefTensors, Scalars numbers. */
@@ -101,6 +107,8 @@ export interface OpInfo {
   /** Property-based samples: a fast-check arbitrary of sample inputs for a dtype. */
   readonly arbitrary: ((ctx: SampleContext) => Arbitrary<SampleInput>) | null;
   readonly ref: RefFn | null;
+  /** The output dtype PyTorch gives for a sample (from recorded tables, not the runtime's promotion code). */
+  readonly resultDType: ((s: SampleInput) => DType) | null;
   readonly flags: OpFlags;
   /** Tolerance overrides per dtype (and optionally per device). */
   readonly tolerances: Readonly<Partial<Record<DType, Tolerance>>>;

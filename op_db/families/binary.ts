@@ -51,3 +51,15 @@ export const binarySamples =
     }
     return out;
   };
+
+/** Shapes that do not broadcast; an in-place self that would need broadcasting. */
+export const binaryErrors =
+  () =>
+  (ctx: SampleContext): import('../types.ts').ErrorInput[] => {
+    const make = maker(ctx);
+    const errs: import('../types.ts').ErrorInput[] = [
+      { sample: sample(make([3, 4]), [make([5])]), code: 'E_SHAPE_MISMATCH', regex: /The size of tensor a \(4\) must match the size of tensor b \(5\) at non-singleton dimension 1/ },
+      { sample: sample(make([2, 3]), [make([3, 2])]), code: 'E_SHAPE_MISMATCH', regex: /must match the size of tensor b/ },
+    ];
+    return errs;
+  };

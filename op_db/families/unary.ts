@@ -27,3 +27,13 @@ export const unarySamples =
     }
     return out;
   };
+
+/** out= with a dtype the result cannot be cast to (float results into an int64 out), PyTorch's test_out. */
+export const unaryErrors =
+  (resultIsFloat: boolean) =>
+  (ctx: SampleContext): import('../types.ts').ErrorInput[] => {
+    const make = maker(ctx);
+    if (!resultIsFloat) return [];
+    const out = make([3]).to('int64');
+    return [{ sample: sample(make([3]), [], { out }, { name: 'out= int64 for a float result' }), code: 'E_RESULT_TYPE', regex: /can't be cast to the desired output type Long/ }];
+  };

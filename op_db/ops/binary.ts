@@ -1,9 +1,12 @@
 /** OpInfos for binary pointwise ops: one line each (name, reference, claimed dtypes, sample options). */
-import { DTYPE_GROUPS, type DType } from '../../src/runtime/index.ts';
-import { type BinaryOptions, binarySamples } from '../families/binary.ts';
+import { DTYPE_GROUPS, DTYPE_INFO, type DType, float } from '../../src/runtime/index.ts';
+import { intPowWrap } from '../refs/special.ts';
+import { binaryArbitrary } from '../families/arbitraries.ts';
+import { type BinaryOptions, binaryErrors, binarySamples } from '../families/binary.ts';
 import { opInfo } from '../info.ts';
 import { binaryRef } from '../refs/pointwise.ts';
 import type { OpInfo, RefSample } from '../types.ts';
+import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
 
 const ALL = DTYPE_GROUPS.all;
 const NO_COMPLEX = DTYPE_GROUPS.allButComplex;
@@ -21,18 +24,26 @@ interface BinarySpec {
   readonly intToFloat?: boolean;
   readonly inplace?: boolean;
   readonly name?: string;
+  readonly rule?: PromotionRule;
+  readonly exact?: boolean;
 }
 
 function binary(op: string, ref: (a: number, b: number, s: RefSample) => number, spec: BinarySpec): OpInfo {
+  const lhs = spec.samples?.lhs;
+  const rhs = spec.samples?.rhs;
+  const bounds = (o?: { low?: number; high?: number; excludeZero?: boolean }) => ({ min: o?.low, max: o?.high, excludeZero: o?.excludeZero });
   return opInfo({
     name: spec.name ?? op,
     op,
     family: 'binary',
     dtypes: spec.dtypes,
     sampleInputs: binarySamples(spec.samples),
+    errorInputs: binaryErrors(),
+    arbitrary: binaryArbitrary(bounds(lhs), bounds(rhs), spec.samples?.kwargs),
     ref: binaryRef(ref, spec.complexRef),
     variants: { method: true, inplace: spec.inplace ?? true, out: spec.inplace ?? true },
-    flags: { promotesIntToFloat: spec.intToFloat ?? false },
+    resultDType: (s) => pointwiseResultDType(s, spec.rule ?? (spec.intToFloat ? 'intToFloat' : 'promote')),
+    flags: { promotesIntToFloat: spec.intToFloat ?? false, exactRounding: spec.exact ?? false },
   });
 }
 
@@ -46,11 +57,36 @@ const pyRemainder = (a: number, b: number) => {
 const cmp = (f: (a: number, b: number) => boolean) => (a: number, b: number) => (f(a, b) ? 1 : 0);
 const truthy = (x: number) => x !== 0;
 
+/** Extra sample sets with keyword arguments, appended to an OpInfo's samples where the dtype allows them. */
+function withKwargSamples(info: OpInfo, variants: readonly { kwargs: Record<string, unknown>; opts?: BinaryOptions; when?: (d: DType) => boolean }[]): OpInfo {
+  return {
+    ...info,
+    sampleInputs: (ctx) => [
+      ...info.sampleInputs(ctx),
+      ...variants.filter((v) => !v.when || v.when(ctx.dtype)).flatMap((v) => binarySamples({ noSpecials: true, noScalar: true, ...v.opts, kwargs: v.kwargs })(ctx).slice(0, 3)),
+    ],
+  };
+}
+/** div keeps integer dtypes when it rounds (trunc/floor) and promotes them to float otherwise. */
+const withDivRule = (info: OpInfo): OpInfo => ({
+  ...info,
+  resultDType: (s) => pointwiseResultDType(s, s.kwargs.rounding_mode ? 'promote' : 'intToFloat'),
+});
+const realDType = (d: DType) => DTYPE_INFO[d].kind !== 'complex';
+const intAlpha = (d: DType) => DTYPE_INFO[d].kind === 'int';
+const floatAlpha = (d: DType) => DTYPE_INFO[d].kind === 'float' || DTYPE_INFO[d].kind === 'complex';
+
 export const BINARY_OPINFOS: readonly OpInfo[] = [
-  binary('add', (a, b, s) => a + alpha(s) * b, { dtypes: ALL, complexRef: (ar, ai, br, bi, s) => [ar + alpha(s) * br, ai + alpha(s) * bi] }),
-  binary('sub', (a, b, s) => a - alpha(s) * b, { dtypes: NO_BOOL, complexRef: (ar, ai, br, bi, s) => [ar - alpha(s) * br, ai - alpha(s) * bi] }),
-  binary('mul', (a, b) => a * b, { dtypes: ALL, complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br] }),
-  binary('div', (a, b, s) => {
+  withKwargSamples(binary('add', (a, b, s) => a + alpha(s) * b, { dtypes: ALL, exact: true, complexRef: (ar, ai, br, bi, s) => [ar + alpha(s) * br, ai + alpha(s) * bi] }), [
+    { kwargs: { alpha: 2 }, when: intAlpha },
+    { kwargs: { alpha: float(0.5) }, when: floatAlpha },
+  ]),
+  withKwargSamples(binary('sub', (a, b, s) => a - alpha(s) * b, { dtypes: NO_BOOL, exact: true, complexRef: (ar, ai, br, bi, s) => [ar - alpha(s) * br, ai - alpha(s) * bi] }), [
+    { kwargs: { alpha: -3 }, when: intAlpha },
+    { kwargs: { alpha: float(1.5) }, when: floatAlpha },
+  ]),
+  binary('mul', (a, b) => a * b, { dtypes: ALL, exact: true, complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br] }),
+  withDivRule(withKwargSamples(binary('div', (a, b, s) => {
     const q = a / b;
     if (s.kwargs.rounding_mode === 'trunc') return Math.trunc(q);
     if (s.kwargs.rounding_mode === 'floor') return b === 0 ? q : Math.floor(q);
@@ -58,14 +94,18 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   }, {
     dtypes: ALL,
     intToFloat: true,
+    exact: true,
     complexRef: (ar, ai, br, bi) => {
       const d = br * br + bi * bi;
       return [(ar * br + ai * bi) / d, (ai * br - ar * bi) / d];
     },
-  }),
+  }), [
+    { kwargs: { rounding_mode: 'trunc' }, opts: { rhs: { excludeZero: true } }, when: realDType },
+    { kwargs: { rounding_mode: 'floor' }, opts: { rhs: { excludeZero: true } }, when: realDType },
+  ])),
   binary('remainder', pyRemainder, { dtypes: REAL_NUMERIC, samples: nonZeroRhs }),
-  binary('fmod', (a, b) => a % b, { dtypes: REAL_NUMERIC, samples: nonZeroRhs }),
-  binary('pow', (a, b) => a ** b, {
+  binary('fmod', (a, b) => a % b, { dtypes: REAL_NUMERIC, exact: true, samples: nonZeroRhs }),
+  binary('pow', (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : a ** b), {
     dtypes: NO_BOOL,
     samples: { rhs: { low: 0, high: 4 }, lhs: { low: -4, high: 4 } },
     complexRef: (ar, ai, br, bi) => {
@@ -76,20 +116,20 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       return [mag * Math.cos(bi * lr + br * th), mag * Math.sin(bi * lr + br * th)];
     },
   }),
-  binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, inplace: false }),
-  binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, inplace: false }),
+  binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, exact: true, inplace: false }),
+  binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, exact: true, inplace: false }),
   binary('atan2', Math.atan2, { dtypes: NO_COMPLEX, intToFloat: true }),
   binary('hypot', (a, b) => Math.hypot(a, b), { dtypes: FLOATS }),
-  binary('copysign', (a, b) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)), { dtypes: NO_COMPLEX, intToFloat: true }),
-  binary('eq', cmp((a, b) => a === b), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [ar === br && ai === bi ? 1 : 0, 0] }),
-  binary('ne', cmp((a, b) => a !== b), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [ar !== br || ai !== bi ? 1 : 0, 0] }),
-  binary('lt', cmp((a, b) => a < b), { dtypes: NO_COMPLEX }),
-  binary('le', cmp((a, b) => a <= b), { dtypes: NO_COMPLEX }),
-  binary('gt', cmp((a, b) => a > b), { dtypes: NO_COMPLEX }),
-  binary('ge', cmp((a, b) => a >= b), { dtypes: NO_COMPLEX }),
-  binary('logical_and', cmp((a, b) => truthy(a) && truthy(b)), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) && (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
-  binary('logical_or', cmp((a, b) => truthy(a) || truthy(b)), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [truthy(ar) || truthy(ai) || truthy(br) || truthy(bi) ? 1 : 0, 0] }),
-  binary('logical_xor', cmp((a, b) => truthy(a) !== truthy(b)), { dtypes: ALL, complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) !== (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
+  binary('copysign', (a, b) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)), { dtypes: NO_COMPLEX, intToFloat: true, exact: true }),
+  binary('eq', cmp((a, b) => a === b), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [ar === br && ai === bi ? 1 : 0, 0] }),
+  binary('ne', cmp((a, b) => a !== b), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [ar !== br || ai !== bi ? 1 : 0, 0] }),
+  binary('lt', cmp((a, b) => a < b), { dtypes: NO_COMPLEX, rule: 'bool' }),
+  binary('le', cmp((a, b) => a <= b), { dtypes: NO_COMPLEX, rule: 'bool' }),
+  binary('gt', cmp((a, b) => a > b), { dtypes: NO_COMPLEX, rule: 'bool' }),
+  binary('ge', cmp((a, b) => a >= b), { dtypes: NO_COMPLEX, rule: 'bool' }),
+  binary('logical_and', cmp((a, b) => truthy(a) && truthy(b)), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) && (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
+  binary('logical_or', cmp((a, b) => truthy(a) || truthy(b)), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [truthy(ar) || truthy(ai) || truthy(br) || truthy(bi) ? 1 : 0, 0] }),
+  binary('logical_xor', cmp((a, b) => truthy(a) !== truthy(b)), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) !== (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
   binary('bitwise_and', (a, b) => a & b, { dtypes: INT_BOOL }),
   binary('bitwise_or', (a, b) => a | b, { dtypes: INT_BOOL }),
   binary('bitwise_xor', (a, b) => a ^ b, { dtypes: INT_BOOL }),

@@ -38,3 +38,16 @@ export function roundHalfEvenRef(x: number): number {
   if (d > 0.5) return f + 1;
   return f % 2 === 0 ? f : f + 1;
 }
+
+/** Integer power with 64-bit wrap-around (square-and-multiply, exact via BigInt). */
+export function intPowWrap(a: number, b: number): number {
+  let r = 1n;
+  let base = BigInt(a);
+  let e = BigInt(b);
+  while (e > 0n) {
+    if (e & 1n) r = BigInt.asIntN(64, r * base);
+    base = BigInt.asIntN(64, base * base);
+    e >>= 1n;
+  }
+  return Number(r);
+}

@@ -84,16 +84,40 @@ export function castValue(v: number, dtype: DType): number {
   if (bits !== undefined) {
     if (!Number.isFinite(v)) return v;
     const t = Math.trunc(v);
-    if (bits === 64) return t;
+    if (bits === 64) return Math.abs(t) < 2 ** 63 ? t : Number(BigInt.asIntN(64, BigInt(t)));
     const m = 2 ** bits;
     let w = ((t % m) + m) % m;
     if (dtype !== 'uint8' && w >= m / 2) w -= m;
     return w;
   }
   if (dtype === 'float32' || dtype === 'complex64') return Math.fround(v);
-  // Overflow past the largest finite value plus half an ulp rounds to infinity (values are compared with
-  // tolerances, so only the range matters here).
-  if (dtype === 'float16') return Math.abs(v) >= 65520 ? Math.sign(v) * Number.POSITIVE_INFINITY : v;
-  if (dtype === 'bfloat16') return Math.abs(v) >= 3.3961775292304e38 ? Math.sign(v) * Number.POSITIVE_INFINITY : v;
+  if (dtype === 'float16') return roundToBinary(v, 11, -14, 15);
+  if (dtype === 'bfloat16') return roundToBinary(v, 8, -126, 127);
   return v;
+}
+
+/**
+ * Rounds to a binary float with `precision` significant bits and exponents in [minExp, maxExp] (round half to
+ * even, gradual underflow, overflow to infinity) — an independent model of float16/bfloat16 storage.
+ */
+export function roundToBinary(v: number, precision: number, minExp: number, maxExp: number): number {
+  if (!Number.isFinite(v) || v === 0) return v;
+  const a = Math.abs(v);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  e = Math.max(e, minExp);
+  const ulp = 2 ** (e - (precision - 1));
+  const q = a / ulp;
+  let r = Math.floor(q);
+  const d = q - r;
+  if (d > 0.5 || (d === 0.5 && r % 2 === 1)) r += 1;
+  const out = r * ulp;
+  const maxFinite = (2 - 2 ** (1 - precision)) * 2 ** maxExp;
+  return Math.sign(v) * (out > maxFinite ? Number.POSITIVE_INFINITY : out);
+}
+
+/** A reference input as the op sees it after casting to the compute dtype (int -> float32 rounds, ...). */
+export function castRef(t: RefTensor, dtype: DType): RefTensor {
+  if (t.dtype === dtype) return t;
+  return { ...t, dtype, re: t.re.map((x) => castValue(x, dtype)), im: t.im ? t.im.map((x) => castValue(x, dtype)) : null };
 }

@@ -1,7 +1,8 @@
 /**
  * Value comparison with PyTorch's assertEqual rules: |a - e| <= atol + rtol * |e|; NaN matches only NaN; ±Inf must
  * match exactly (tfjs's "both non-finite => close" is deliberately not copied); integer and bool outputs are
- * compared exactly after casting the reference to the output dtype (wrap-around).
+ * compared exactly after casting the reference to the output dtype (wrap-around). Ops flagged exactRounding
+ * compare real floating outputs exactly against the reference rounded to the dtype.
  */
 import { DTYPE_INFO, type DType } from '../runtime/index.ts';
 import { castValue, type RefTensor } from '../../op_db/index.ts';
@@ -24,8 +25,9 @@ export function close(actual: number, expected: number, tol: Tolerance): boolean
 }
 
 /** Compares values (shape checked by the caller). Returns null when all elements are close. */
-export function compareValues(actual: RefTensor, expected: RefTensor, outDType: DType, tol: Tolerance): Mismatch | null {
-  const exact = DTYPE_INFO[outDType].kind === 'bool' || DTYPE_INFO[outDType].kind === 'int';
+export function compareValues(actual: RefTensor, expected: RefTensor, outDType: DType, tol: Tolerance, exactRounding = false): Mismatch | null {
+  const kind = DTYPE_INFO[outDType].kind;
+  const exact = kind === 'bool' || kind === 'int' || (exactRounding && kind === 'float');
   const n = actual.re.length;
   let first: Omit<Mismatch, 'count' | 'total'> | null = null;
   let count = 0;

@@ -9,7 +9,7 @@ import { fromRuntime } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
 import { callOp, sameShapeOf, type Tensor } from './runtime_face.ts';
-import { outputsOf, toRefSample } from './sample_io.ts';
+import { outputsOf, refSampleFor } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
 function describeSample(s: SampleInput): string {
@@ -31,11 +31,11 @@ function check(inst: Instance, s: SampleInput): string | null {
   } catch (e) {
     return `raised ${describeError(e)}`;
   }
-  const ref = inst.info.ref!(toRefSample(s));
+  const ref = inst.info.ref!(refSampleFor(inst.info, s, out[0]?.dtype));
   const expected = Array.isArray(ref) ? (ref as RefTensor[]) : [ref as RefTensor];
   for (let j = 0; j < out.length; j++) {
     if (!sameShapeOf(out[j].shape, expected[j].shape)) return `output ${j} shape [${out[j].shape}] != reference [${expected[j].shape}]`;
-    const m = compareValues(fromRuntime(out[j]), expected[j], out[j].dtype, toleranceFor(out[j].dtype, inst.info.tolerances));
+    const m = compareValues(fromRuntime(out[j]), expected[j], out[j].dtype, toleranceFor(out[j].dtype, inst.info.tolerances), inst.info.flags.exactRounding);
     if (m) return `output ${j} index ${m.index}: got ${m.actual}, expected ${m.expected}`;
   }
   return null;
@@ -64,7 +64,7 @@ export function runProperty(inst: Instance, numRuns = 25): OracleResult {
       inst,
       null,
       undefined,
-      `property failed after ${details.numRuns} runs, shrunk ${details.numShrinks} times (fast-check seed ${details.seed}, path ${details.counterexamplePath}): ${lastFailure}`,
+      `property failed after ${details.numRuns} runs, shrunk ${details.numShrinks} times (fast-check seed ${details.seed}, path ${details.counterexamplePath}): ${lastFailure || describeError(details.errorInstance)}`,
     );
   }
   return { checks };

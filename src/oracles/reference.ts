@@ -7,7 +7,7 @@ import { callOp, canCast, sameShapeOf, type Tensor } from './runtime_face.ts';
 import { fromRuntime, type RefTensor, type SampleInput } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
-import { outputsOf, toRefSample, withLayout } from './sample_io.ts';
+import { outputsOf, refSampleFor, withLayout } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
 function fmtShape(s: readonly number[]): string {
@@ -24,7 +24,7 @@ function checkOutputs(inst: Instance, k: number, s: SampleInput, actual: Tensor[
       throw new OracleFailure(inst, k, s.name, `${what} output ${j}: shape ${fmtShape(t.shape)} != reference ${fmtShape(e.shape)}`);
     }
     const tol = toleranceFor(t.dtype, inst.info.tolerances);
-    const m = compareValues(fromRuntime(t), e, t.dtype, tol);
+    const m = compareValues(fromRuntime(t), e, t.dtype, tol, inst.info.flags.exactRounding);
     if (m) {
       throw new OracleFailure(
         inst,
@@ -53,8 +53,12 @@ export function runReference(inst: Instance, only?: number): OracleResult {
     if (only !== undefined && k !== only) return;
     const s = withLayout(s0, inst.layout);
     const result = outputsOf(call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs }));
+    if (info.resultDType && result.length === 1) {
+      const want = info.resultDType(s);
+      if (result[0].dtype !== want) throw new OracleFailure(inst, k, s.name, `result dtype ${result[0].dtype}, PyTorch gives ${want}`);
+    }
     if (info.flags.nondeterministicValues) return;
-    const ref = info.ref!(toRefSample(s));
+    const ref = info.ref!(refSampleFor(info, s, result[0]?.dtype));
     const expected = Array.isArray(ref) ? (ref as RefTensor[]) : [ref as RefTensor];
     checkOutputs(inst, k, s, result, expected, 'function');
     checks++;

@@ -1,6 +1,7 @@
 /** Moving samples between forms: layouts applied, the meta mirror, the RefSample references see. */
 import { callOp, Scalar, Tensor } from '../runtime/index.ts';
-import { fromRuntime, type Layout, type RefSample, type SampleInput } from '../../op_db/index.ts';
+import { castRef, fromRuntime, type Layout, type OpInfo, type RefSample, type RefTensor, type SampleInput } from '../../op_db/index.ts';
+import { DTYPE_INFO, type DType } from '../runtime/index.ts';
 import { applyLayout } from './layouts.ts';
 
 function mapDeep(x: unknown, f: (t: Tensor) => unknown, g: (s: unknown) => unknown = (s) => s): unknown {
@@ -35,6 +36,18 @@ export function toRefSample(s: SampleInput): RefSample {
     args: s.args.map((a) => mapDeep(a, fromRuntime, scalar)),
     kwargs: mapKw(s.kwargs, fromRuntime, scalar),
   };
+}
+
+/**
+ * Pointwise ops cast their inputs to the compute dtype before computing (int -> float32 for exp, float16
+ * inputs stay float16): the reference sees the inputs as cast to the output dtype when that is a float.
+ */
+export function refSampleFor(info: OpInfo, s: SampleInput, outDType: DType | undefined): RefSample {
+  const rs = toRefSample(s);
+  const pointwise = info.family === 'unary' || info.family === 'binary' || info.family === 'ternary';
+  if (!pointwise || outDType === undefined || (DTYPE_INFO[outDType].kind !== 'float' && DTYPE_INFO[outDType].kind !== 'complex')) return rs;
+  const cast = (x: unknown): unknown => (x && typeof x === 'object' && 're' in x ? castRef(x as RefTensor, outDType) : Array.isArray(x) ? x.map(cast) : x);
+  return { input: castRef(rs.input, outDType), args: rs.args.map(cast), kwargs: Object.fromEntries(Object.entries(rs.kwargs).map(([k, v]) => [k, cast(v)])) };
 }
 
 /** Every tensor in a sample (input first). */

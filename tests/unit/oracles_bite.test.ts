@@ -1,0 +1,131 @@
+/**
+ * The oracles must catch wrong kernels: each test injects a bug through the dispatcher (replacing the CPU
+ * kernel of one overload), asserts the matching oracle fails with a message naming the sample, seed and repro
+ * command, and restores the real kernel (the same instance passes before and after).
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
+import { expandMatrix } from '../../src/ci/index.ts';
+import { compareValues, OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
+import { callOp, DispatchKey, type Kernel, operatorTable, type Tensor, tensor } from '../../src/runtime/index.ts';
+
+const restore: (() => void)[] = [];
+afterEach(() => {
+  while (restore.length) restore.pop()!();
+});
+
+/** Replaces the CPU kernel of `qualified`; the wrapper gets the real kernel to build on. */
+function inject(qualified: string, make: (real: Kernel) => Kernel): void {
+  const entry = operatorTable.get(qualified);
+  const real = entry.kernels.get(DispatchKey.CPU)!;
+  entry.kernels.set(DispatchKey.CPU, make(real));
+  restore.push(() => entry.kernels.set(DispatchKey.CPU, real));
+}
+
+function instance(op: string, oracle: Oracle, dtype: string, layout: Layout) {
+  const [inst] = expandMatrix('full', { op: [op], oracle: [oracle], dtype: [dtype], layout: [layout] });
+  expect(inst, `${op} ${oracle} ${dtype} ${layout} instance`).toBeDefined();
+  return inst;
+}
+
+function expectFailure(run: () => unknown, pattern: RegExp): OracleFailure {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(OracleFailure);
+    const f = e as OracleFailure;
+    expect(f.message).toMatch(pattern);
+    expect(f.message).toMatch(/repro: npx opgate repro test_\w+/);
+    expect(f.message).toMatch(/seed \d+/);
+    return f;
+  }
+  throw new Error('expected the oracle to fail, but it passed');
+}
+
+/** An add kernel that reads both inputs as if they were contiguous (ignores strides and broadcasting). */
+const stridesIgnored: Kernel = (_ks, args) => {
+  const a = args.self as Tensor;
+  const b = args.other as Tensor;
+  const shape = a.numel >= b.numel ? a.shape : b.shape;
+  const out = callOp('empty', [shape], { dtype: a.dtype }) as Tensor;
+  const A = a.storage.data as Float32Array;
+  const B = b.storage.data as Float32Array;
+  const O = out.storage.data as Float32Array;
+  for (let i = 0; i < out.numel; i++) O[i] = A[a.storageOffset + (a.numel === 1 ? 0 : i)] + B[b.storageOffset + (b.numel === 1 ? 0 : i)];
+  return out;
+};
+
+describe('injected bugs are caught', () => {
+  test('a CPU kernel that ignores strides fails the reference oracle on non-contiguous layouts', () => {
+    const transposed = instance('add', 'reference', 'float32', 'transposed');
+    const strided = instance('add', 'reference', 'float32', 'strided');
+    expect(runOracle(transposed).checks).toBeGreaterThan(0);
+    inject('add.Tensor', () => stridesIgnored);
+    const f = expectFailure(() => runOracle(transposed), /function output 0 \(float32\): \d+\/\d+ elements differ/);
+    expect(f.sample).not.toBeNull();
+    expectFailure(() => runOracle(strided), /elements differ/);
+  });
+
+  test('an off-by-one-ulp float16 rounding fails the reference oracle (exact rounding), though PyTorch tolerances miss it', () => {
+    const inst = instance('add', 'reference', 'float16', 'contiguous');
+    inject('add.Tensor', (real) => (ks, args, op) => {
+      const out = real(ks, args, op) as Tensor;
+      if (out.dtype === 'float16') {
+        const bits = out.storage.data as Uint16Array;
+        for (let i = 0; i < bits.length; i++) if ((bits[i] & 0x7c00) !== 0x7c00 && (bits[i] & 0x7fff) !== 0) bits[i] += 1;
+      }
+      return out;
+    });
+    // PyTorch's float16 tolerance (rtol 1e-3) is wider than one ulp: a plain tolerance comparison passes.
+    const a = tensor([1.5, 2.25, 3], { dtype: 'float16' });
+    const sum = callOp('add', [a, a]) as Tensor;
+    const exact = fromRuntime(callOp('add', [a.to('float64'), a.to('float64')]) as Tensor);
+    expect(compareValues(fromRuntime(sum), exact, 'float16', toleranceFor('float16'))).toBeNull();
+    expect(compareValues(fromRuntime(sum), exact, 'float16', toleranceFor('float16'), true)).not.toBeNull();
+    expectFailure(() => runOracle(inst), /float16\): \d+\/\d+ elements differ/);
+  });
+
+  test('a wrong promotion fails the reference oracle (dtype from PyTorch tables) and the metadata oracle', () => {
+    const ref = instance('mul', 'reference', 'float16', 'contiguous');
+    const meta = instance('mul', 'metadata', 'float16', 'contiguous');
+    expect(runOracle(meta).checks).toBeGreaterThan(0);
+    // A missing downcast: float16 products come back as float32.
+    inject('mul.Tensor', (real) => (ks, args, op) => {
+      const out = real(ks, args, op) as Tensor;
+      return out.dtype === 'float16' ? (callOp('to', [out, 'float32']) as Tensor) : out;
+    });
+    expectFailure(() => runOracle(ref), /result dtype float32, PyTorch gives float16/);
+    expectFailure(() => runOracle(meta), /dtype float16 vs cpu float32/);
+  });
+
+  test('a kernel that writes into its input fails the metadata oracle (mutation check)', () => {
+    const inst = instance('exp', 'metadata', 'float32', 'contiguous');
+    inject('exp', (real) => (ks, args, op) => {
+      const out = real(ks, args, op) as Tensor;
+      const self = args.self as Tensor;
+      if (self.numel > 0) callOp('fill_', [self, 0]);
+      return out;
+    });
+    expectFailure(() => runOracle(inst), /input 0 was modified but the schema does not mark it mutable/);
+  });
+
+  test('an op that accepts an unclaimed dtype fails the dtypes oracle ("works but not claimed")', () => {
+    const inst = instance('bitwise_and', 'dtypes', 'float32', 'contiguous');
+    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    inject('bitwise_and.Tensor', (real) => (ks, args, op) => {
+      const a = args.self as Tensor;
+      if (a.dtype === 'float32') return callOp('add', [a, args.other as Tensor]);
+      return real(ks, args, op);
+    });
+    expectFailure(() => runOracle(inst), /works but not claimed/);
+  });
+
+  test('a slightly wrong float32 transcendental fails the reference and property oracles', () => {
+    inject('exp', (real) => (ks, args, op) => {
+      const out = real(ks, args, op) as Tensor;
+      return out.dtype === 'float32' ? (callOp('mul', [out, 1.0001]) as Tensor) : out;
+    });
+    expectFailure(() => runOracle(instance('exp', 'reference', 'float32', 'offset')), /elements differ/);
+    expectFailure(() => runOracle(instance('exp', 'property', 'float32', 'contiguous')), /property failed .* shrunk \d+ times \(fast-check seed -?\d+, path/);
+  });
+});
