@@ -3,10 +3,21 @@
  * generators, the references and the tensor maker are exported for harnesses and tests.
  */
 import { BINARY_OPINFOS } from './ops/binary.ts';
+import { FACTORY_OPINFOS } from './ops/factories.ts';
+import { REDUCTION_OPINFOS } from './ops/reductions.ts';
+import { SHAPE_OPINFOS } from './ops/shape.ts';
 import { UNARY_OPINFOS } from './ops/unary.ts';
+import { VIEW_OPINFOS } from './ops/views.ts';
 import type { OpInfo } from './types.ts';
 
-export const opDb: readonly OpInfo[] = [...UNARY_OPINFOS, ...BINARY_OPINFOS];
+export const opDb: readonly OpInfo[] = [
+  ...UNARY_OPINFOS,
+  ...BINARY_OPINFOS,
+  ...VIEW_OPINFOS,
+  ...FACTORY_OPINFOS,
+  ...REDUCTION_OPINFOS,
+  ...SHAPE_OPINFOS,
+];
 
 export function findOpInfo(name: string): OpInfo | undefined {
   return opDb.find((o) => o.name === name || o.op === name || o.aliases.includes(name));
@@ -19,6 +30,7 @@ export { applyRule, pointwiseResultDType, type PromotionRule, tableResultType } 
 export { castRef, castValue, fromRuntime, roundToBinary, numelOf, type RefTensor, refTensor, unravel } from './refs/tensor.ts';
 export {
   type ErrorInput,
+  type FactoryInput,
   LAYOUTS,
   type Layout,
   MODES,

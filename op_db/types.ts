@@ -19,9 +19,12 @@ export type Mode = (typeof MODES)[number];
 /** Which calling form of the op a sample exercises. */
 export type Variant = 'function' | 'method' | 'inplace' | 'out';
 
-/** One call of the op: `op(input, ...args, kwargs)`. Tensors anywhere in args/kwargs are inputs too. */
+/**
+ * One call of the op: `op(input, ...args, kwargs)`. Tensors anywhere in args/kwargs are inputs too. `input` is
+ * a Tensor except for factories, whose first argument is a size list or a scalar (as in PyTorch's SampleInput).
+ */
 export interface SampleInput {
-  readonly input: Tensor;
+  readonly input: Tensor | FactoryInput;
   readonly args: readonly unknown[];
   readonly kwargs: Readonly<Record<string, unknown>>;
   /** A short description for failure messages, e.g. 'broadcast rhs'. */
@@ -29,6 +32,9 @@ export interface SampleInput {
   /** The op broadcasts `input` to a larger shape: the in-place variant is not valid for this sample. */
   readonly broadcastsInput?: boolean;
 }
+
+/** The first argument of a factory: a size list (`zeros([2, 3])`) or a scalar (`arange(5)`, `eye(3)`). */
+export type FactoryInput = readonly number[] | number;
 
 export interface ErrorInput {
   readonly sample: SampleInput;
@@ -82,6 +88,7 @@ export interface OpFlags {
 
 /** A sample as references see it: tensors (also inside lists/kwargs) become RefTensors, Scalars numbers. */
 export interface RefSample {
+  /** The input as a RefTensor (for factories: the size list or scalar, unchanged; see FactoryInput). */
   readonly input: RefTensor;
   readonly args: readonly unknown[];
   readonly kwargs: Readonly<Record<string, unknown>>;

@@ -44,8 +44,9 @@ export function applyRule(common: DType, rule: PromotionRule): DType {
 }
 
 /** The result dtype of a pointwise sample: input with its first tensor/scalar argument, then the rule. */
-export function pointwiseResultDType(s: { input: { dtype: DType; ndim: number }; args: readonly unknown[] }, rule: PromotionRule): DType {
-  const a = { dtype: s.input.dtype, dim: s.input.ndim };
+export function pointwiseResultDType(s: { input: unknown; args: readonly unknown[] }, rule: PromotionRule): DType {
+  const input = s.input as { dtype: DType; ndim: number };
+  const a = { dtype: input.dtype, dim: input.ndim };
   const other = s.args[0];
   if (other === undefined) return applyRule(a.dtype, rule);
   return applyRule(tableResultType(a, operandOf(other)), rule);

@@ -3,7 +3,7 @@
  * dtype, significant strides, storage offset, device, aliasing per the schema's annotations, and inputs not
  * declared mutable left unchanged bit for bit (PyTorch's test_meta + TestFakeTensor + mutation checks).
  */
-import { bindCall, callOp, type Tensor } from './runtime_face.ts';
+import { bindCall, callOp, Tensor } from './runtime_face.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
 import { mapSample, metaMirror, outputsOf, sameBytes, sampleTensors, snapshot, withLayout } from './sample_io.ts';
 
@@ -34,7 +34,8 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
   samples.forEach((s0, k) => {
     if (only !== undefined && k !== only) return;
     const cpu = withLayout(s0, inst.layout);
-    const meta = mapSample(cpu, metaMirror);
+    // Factories have no tensor inputs: the meta run asks for device='meta' instead.
+    const meta = cpu.input instanceof Tensor ? mapSample(cpu, metaMirror) : { ...cpu, kwargs: { ...cpu.kwargs, device: 'meta' } };
     const inputs = sampleTensors(cpu);
     const before = inputs.map(snapshot);
     const args = [cpu.input, ...cpu.args];
@@ -61,8 +62,8 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
       if (significantStrides(c) !== significantStrides(m)) diffs.push(`strides (${m.strides}) vs cpu (${c.strides})`);
       if (c.numel > 0 && c.storageOffset !== m.storageOffset) diffs.push(`storage offset ${m.storageOffset} vs cpu ${c.storageOffset}`);
       const aliased = aliases[Math.min(j, aliases.length - 1)] ?? null;
-      const cpuInput = aliased === 'self' ? cpu.input : null;
-      const metaInput = aliased === 'self' ? meta.input : null;
+      const cpuInput = aliased === 'self' && cpu.input instanceof Tensor ? cpu.input : null;
+      const metaInput = aliased === 'self' && meta.input instanceof Tensor ? meta.input : null;
       if (cpuInput && c.storage !== cpuInput.storage) diffs.push(`cpu output does not alias '${aliased}' as its schema declares`);
       if (metaInput && m.storage !== metaInput.storage) diffs.push(`meta output does not alias '${aliased}' as its schema declares`);
       if (!aliased && inputs.some((t) => t.storage === c.storage)) diffs.push('cpu output aliases an input its schema does not declare');

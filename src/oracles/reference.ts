@@ -3,7 +3,7 @@
  * inputs, with per-dtype tolerances; then variant consistency: method, in-place and out= give the function's
  * result (PyTorch's test_numpy_ref + test_variant_consistency_eager + test_out).
  */
-import { callOp, canCast, sameShapeOf, type Tensor } from './runtime_face.ts';
+import { callOp, canCast, sameShapeOf, Tensor } from './runtime_face.ts';
 import { fromRuntime, type RefTensor, type SampleInput } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
@@ -76,7 +76,8 @@ export function runReference(inst: Instance, only?: number): OracleResult {
       checks++;
     }
     const single = result.length === 1 ? result[0] : null;
-    if (info.variants.inplace && single && !s.broadcastsInput && sameShapeOf(single.shape, s.input.shape) && canCast(single.dtype, s.input.dtype)) {
+    const input = s.input instanceof Tensor ? s.input : null;
+    if (info.variants.inplace && single && input && !s.broadcastsInput && sameShapeOf(single.shape, input.shape) && canCast(single.dtype, input.dtype)) {
       // Write into a fresh copy (never the sample's own input, which out= still reads); the expanded layout
       // changed the input's values, so it gets a dense copy of exactly those values.
       const fresh = callOp('clone', [s0.input]) as Tensor;

@@ -15,7 +15,7 @@ function mapKw(kw: Readonly<Record<string, unknown>>, f: (t: Tensor) => unknown,
 }
 
 export function mapSample(s: SampleInput, f: (t: Tensor, isInput: boolean) => Tensor): SampleInput {
-  return { ...s, input: f(s.input, true), args: s.args.map((a) => mapDeep(a, (t) => f(t, false))), kwargs: mapKw(s.kwargs, (t) => f(t, false)) };
+  return { ...s, input: s.input instanceof Tensor ? f(s.input, true) : s.input, args: s.args.map((a) => mapDeep(a, (t) => f(t, false))), kwargs: mapKw(s.kwargs, (t) => f(t, false)) };
 }
 
 /** The sample with every tensor in `layout`; `inputWritable` keeps stride-0 layouts off the input. */
@@ -32,7 +32,7 @@ export function metaMirror(t: Tensor): Tensor {
 export function toRefSample(s: SampleInput): RefSample {
   const scalar = (v: unknown) => (v instanceof Scalar ? v.toNumber() : v);
   return {
-    input: fromRuntime(s.input),
+    input: (s.input instanceof Tensor ? fromRuntime(s.input) : s.input) as RefTensor,
     args: s.args.map((a) => mapDeep(a, fromRuntime, scalar)),
     kwargs: mapKw(s.kwargs, fromRuntime, scalar),
   };
@@ -47,16 +47,17 @@ export function refSampleFor(info: OpInfo, s: SampleInput, outDType: DType | und
   const pointwise = info.family === 'unary' || info.family === 'binary' || info.family === 'ternary';
   if (!pointwise || outDType === undefined || (DTYPE_INFO[outDType].kind !== 'float' && DTYPE_INFO[outDType].kind !== 'complex')) return rs;
   const cast = (x: unknown): unknown => (x && typeof x === 'object' && 're' in x ? castRef(x as RefTensor, outDType) : Array.isArray(x) ? x.map(cast) : x);
-  return { input: castRef(rs.input, outDType), args: rs.args.map(cast), kwargs: Object.fromEntries(Object.entries(rs.kwargs).map(([k, v]) => [k, cast(v)])) };
+  return { input: cast(rs.input) as RefTensor, args: rs.args.map(cast), kwargs: Object.fromEntries(Object.entries(rs.kwargs).map(([k, v]) => [k, cast(v)])) };
 }
 
 /** Every tensor in a sample (input first). */
 export function sampleTensors(s: SampleInput): Tensor[] {
-  const out: Tensor[] = [s.input];
+  const out: Tensor[] = [];
   const visit = (x: unknown) => {
     if (x instanceof Tensor) out.push(x);
     else if (Array.isArray(x)) x.forEach(visit);
   };
+  visit(s.input);
   s.args.forEach(visit);
   Object.values(s.kwargs).forEach(visit);
   return out;

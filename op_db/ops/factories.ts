@@ -1,0 +1,4 @@
+/** (being written) */
+import type { OpInfo } from '../types.ts';
+
+export const FACTORY_OPINFOS: readonly OpInfo[] = [];

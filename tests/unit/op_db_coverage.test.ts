@@ -1,0 +1,50 @@
+/** op_db completeness: exactly one OpInfo per operator-table op; skips carry reasons; no stale rules. */
+import { describe, expect, test } from 'vitest';
+import { opDb } from '../../op_db/index.ts';
+import { expandMatrix, staleRules } from '../../src/ci/index.ts';
+import { operatorTable } from '../../src/runtime/index.ts';
+
+/** Op names in the table, with in-place `name_` folded into `name` when the functional op exists. */
+function tableOps(): string[] {
+  const names = new Set(operatorTable.names());
+  return [...names].filter((n) => !(n.endsWith('_') && names.has(n.slice(0, -1)))).sort();
+}
+
+describe('op_db', () => {
+  test('every op in the operator table has exactly one OpInfo (missing ones listed by name)', () => {
+    const covered = new Map<string, string[]>();
+    for (const info of opDb) covered.set(info.op, [...(covered.get(info.op) ?? []), info.name]);
+    const missing = tableOps().filter((n) => !covered.has(n));
+    const duplicated = [...covered].filter(([, infos]) => infos.length > 1);
+    const unknown = [...covered.keys()].filter((n) => !tableOps().includes(n));
+    expect({ missing, duplicated, unknown }).toEqual({ missing: [], duplicated: [], unknown: [] });
+  });
+
+  test('OpInfo names are unique and ids are stable PyTorch-style', () => {
+    const names = opDb.map((o) => o.name);
+    expect(new Set(names).size).toBe(names.length);
+    const [inst] = expandMatrix('full', { op: ['add'], oracle: ['reference'], dtype: ['float32'], layout: ['transposed'] });
+    expect(inst.id).toBe('test_reference_add_cpu_float32_transposed_eager');
+    const [relu] = expandMatrix('full', { op: ['nn.functional.relu'], oracle: ['reference'], dtype: ['float32'], layout: ['contiguous'] });
+    expect(relu.id).toBe('test_reference_nn_functional_relu_cpu_float32_contiguous_eager');
+  });
+
+  test('every skip/xfail has a reason, and none is stale', () => {
+    for (const info of opDb) for (const r of info.skips) expect(r.reason.trim().length, `${info.name} ${JSON.stringify(r)}`).toBeGreaterThan(10);
+    expect(staleRules()).toEqual([]);
+  });
+
+  test('a stale rule is reported, an xfail rule marks its instances', () => {
+    const [add] = opDb.filter((o) => o.name === 'add');
+    const fake = { ...add, skips: [{ kind: 'xfail' as const, dtype: 'float32' as const, layout: 'strided' as const, reason: 'test rule matching instances' }, { kind: 'skip' as const, device: 'webgpu' as const, oracle: 'reference' as const, reason: 'test rule that matches no instance' }] };
+    const stale = staleRules([fake]);
+    expect(stale.map((s) => s.rule.reason)).toEqual(['test rule that matches no instance']);
+    const marked = expandMatrix('full', {}, [fake]).filter((i) => i.rule?.kind === 'xfail');
+    expect(marked.length).toBeGreaterThan(0);
+    expect(marked.every((i) => i.dtype === 'float32' && i.layout === 'strided')).toBe(true);
+  });
+
+  test('the pull tier has at least 10,000 instances', () => {
+    expect(expandMatrix('pull').length).toBeGreaterThanOrEqual(10_000);
+  });
+});
