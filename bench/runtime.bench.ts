@@ -32,11 +32,35 @@ interface Case {
 
 const cases: Case[] = [
   { name: 'add 1-element (eager)', fn: () => T.add(one, one), unit: 'us', pytorch: '1.5 us' },
-  { name: 'add 1M float32', fn: () => T.add(big, big2), bytes: 3 * 4 * (1 << 20), unit: 'ms', pytorch: '0.124 ms' },
-  { name: 'add 1024x1024 non-contiguous', fn: () => T.add(sqT, sq2), bytes: 3 * 4 * (1 << 20), unit: 'ms', pytorch: '0.10 ms' },
+  {
+    name: 'add 1M float32',
+    fn: () => T.add(big, big2),
+    bytes: 3 * 4 * (1 << 20),
+    unit: 'ms',
+    pytorch: '0.124 ms',
+  },
+  {
+    name: 'add 1024x1024 non-contiguous',
+    fn: () => T.add(sqT, sq2),
+    bytes: 3 * 4 * (1 << 20),
+    unit: 'ms',
+    pytorch: '0.10 ms',
+  },
   { name: 'sum 1024x1024', fn: () => T.sum(rnd), bytes: 4 * (1 << 20), unit: 'ms', pytorch: '—' },
-  { name: 'softmax 1024x1024 (dim -1)', fn: () => T.softmax(rnd, -1), bytes: 2 * 4 * (1 << 20), unit: 'ms', pytorch: '0.77 ms' },
-  { name: 'matmul 256x256 float32', fn: () => T.matmul(m1, m2), flops: 2 * 256 ** 3, unit: 'ms', pytorch: '5.4 ms' },
+  {
+    name: 'softmax 1024x1024 (dim -1)',
+    fn: () => T.softmax(rnd, -1),
+    bytes: 2 * 4 * (1 << 20),
+    unit: 'ms',
+    pytorch: '0.77 ms',
+  },
+  {
+    name: 'matmul 256x256 float32',
+    fn: () => T.matmul(m1, m2),
+    flops: 2 * 256 ** 3,
+    unit: 'ms',
+    pytorch: '5.4 ms',
+  },
 ];
 void sq;
 
@@ -50,7 +74,11 @@ const rows = bench.tasks.map((task, i) => {
   if (!r.latency) return { case: c.name, result: `error: ${String(r.error)}`, rate: '', pytorch: c.pytorch };
   const ms = r.latency.mean;
   const result = c.unit === 'us' ? `${(ms * 1000).toFixed(2)} us/op` : `${ms.toFixed(3)} ms`;
-  const rate = c.bytes ? `${(c.bytes / (ms / 1000) / 1e9).toFixed(2)} GB/s` : c.flops ? `${(c.flops / (ms / 1000) / 1e9).toFixed(2)} GFLOP/s` : '';
+  const rate = c.bytes
+    ? `${(c.bytes / (ms / 1000) / 1e9).toFixed(2)} GB/s`
+    : c.flops
+      ? `${(c.flops / (ms / 1000) / 1e9).toFixed(2)} GFLOP/s`
+      : '';
   return { case: c.name, result, rate, pytorch: c.pytorch, meanMs: ms };
 });
 

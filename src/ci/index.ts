@@ -1,2 +1,11 @@
 export { ENV_FILTERS, ENV_TIER, filtersFromEnv, tierFromEnv } from './env.ts';
-export { expandMatrix, type Filters, findInstance, instanceId, type MatrixInstance, ruleMatches, staleRules, type Tier } from './matrix.ts';
+export {
+  expandMatrix,
+  type Filters,
+  findInstance,
+  instanceId,
+  type MatrixInstance,
+  ruleMatches,
+  staleRules,
+  type Tier,
+} from './matrix.ts';

@@ -3,12 +3,19 @@
  * (`test_<oracle>_<op>_<device>_<dtype>_<layout>_<mode>`), tiers, filters, and skip/xfail rules matched as data
  * (a rule that matches nothing is reported as stale).
  */
+
 import {
-  type DType,
-  DTYPES,
-} from '../runtime/index.ts';
-import { hashString, LAYOUTS, type Layout, type Mode, type OpInfo, type Oracle, opDb, type SkipRule } from '../../op_db/index.ts';
+  hashString,
+  LAYOUTS,
+  type Layout,
+  type Mode,
+  type OpInfo,
+  type Oracle,
+  opDb,
+  type SkipRule,
+} from '../../op_db/index.ts';
 import { type Instance, ORACLE_RUNNERS } from '../oracles/index.ts';
+import { DTYPES, type DType } from '../runtime/index.ts';
 
 export type Tier = 'pull' | 'full';
 
@@ -28,7 +35,14 @@ export interface Filters {
   readonly pattern?: string;
 }
 
-export function instanceId(oracle: Oracle, opName: string, device: string, dtype: string, layout: Layout, mode: Mode): string {
+export function instanceId(
+  oracle: Oracle,
+  opName: string,
+  device: string,
+  dtype: string,
+  layout: Layout,
+  mode: Mode,
+): string {
   return `test_${oracle}_${opName.replace(/\./g, '_')}_${device}_${dtype}_${layout}_${mode}`;
 }
 
@@ -45,7 +59,13 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
     case 'reference':
       return [{ device: 'cpu', dtypes: claimed, layouts: LAYOUTS }];
     case 'metadata':
-      return [{ device: 'meta', dtypes: claimed, layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'offset'] }];
+      return [
+        {
+          device: 'meta',
+          dtypes: claimed,
+          layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'offset'],
+        },
+      ];
     case 'errors':
       return [{ device: 'cpu', dtypes: (i) => i.dtypes.cpu.slice(0, 1), layouts: ['contiguous'] }];
     case 'dtypes':
@@ -54,7 +74,14 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
         { device: 'meta', dtypes: () => DTYPES, layouts: ['contiguous'] },
       ];
     case 'property':
-      return [{ device: 'cpu', dtypes: (i) => (tier === 'full' ? claimed(i) : claimed(i).filter((d) => d === 'float32' || d === 'int64')), layouts: ['contiguous'] }];
+      return [
+        {
+          device: 'cpu',
+          dtypes: (i) =>
+            tier === 'full' ? claimed(i) : claimed(i).filter((d) => d === 'float32' || d === 'int64'),
+          layouts: ['contiguous'],
+        },
+      ];
     default:
       return [];
   }
@@ -63,11 +90,22 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
 function applies(info: OpInfo, oracle: Oracle): boolean {
   if (oracle === 'reference') return info.ref !== null;
   if (oracle === 'property') return info.ref !== null && info.arbitrary !== null;
-  if (oracle === 'errors') return info.errorInputs({ device: 'cpu', dtype: info.dtypes.cpu[0] ?? 'float32', requiresGrad: false, seed: 0 }).length > 0;
+  if (oracle === 'errors')
+    return (
+      info.errorInputs({
+        device: 'cpu',
+        dtype: info.dtypes.cpu[0] ?? 'float32',
+        requiresGrad: false,
+        seed: 0,
+      }).length > 0
+    );
   return true;
 }
 
-export function ruleMatches(r: SkipRule, i: { oracle: Oracle; device: string; dtype: string; layout: Layout; mode: Mode }): boolean {
+export function ruleMatches(
+  r: SkipRule,
+  i: { oracle: Oracle; device: string; dtype: string; layout: Layout; mode: Mode },
+): boolean {
   return (
     (r.oracle === undefined || r.oracle === i.oracle) &&
     (r.device === undefined || r.device === i.device) &&
@@ -78,9 +116,16 @@ export function ruleMatches(r: SkipRule, i: { oracle: Oracle; device: string; dt
 }
 
 function passes(f: Filters, i: MatrixInstance): boolean {
-  const inList = (list: readonly string[] | undefined, v: string) => !list || list.length === 0 || list.includes(v);
+  const inList = (list: readonly string[] | undefined, v: string) =>
+    !list || list.length === 0 || list.includes(v);
   if (!inList(f.op, i.info.name) && !(f.op ?? []).includes(i.info.op)) return false;
-  if (!inList(f.device, i.device) || !inList(f.dtype, i.dtype) || !inList(f.oracle, i.oracle) || !inList(f.layout, i.layout)) return false;
+  if (
+    !inList(f.device, i.device) ||
+    !inList(f.dtype, i.dtype) ||
+    !inList(f.oracle, i.oracle) ||
+    !inList(f.layout, i.layout)
+  )
+    return false;
   if (f.pattern) {
     const m = /^\/(.*)\/$/.exec(f.pattern);
     if (m ? !new RegExp(m[1]).test(i.id) : !i.id.includes(f.pattern)) return false;
@@ -88,7 +133,11 @@ function passes(f: Filters, i: MatrixInstance): boolean {
   return true;
 }
 
-export function expandMatrix(tier: Tier, filters: Filters = {}, db: readonly OpInfo[] = opDb): MatrixInstance[] {
+export function expandMatrix(
+  tier: Tier,
+  filters: Filters = {},
+  db: readonly OpInfo[] = opDb,
+): MatrixInstance[] {
   const out: MatrixInstance[] = [];
   for (const info of db) {
     for (const oracle of Object.keys(ORACLE_RUNNERS) as Oracle[]) {
@@ -100,7 +149,18 @@ export function expandMatrix(tier: Tier, filters: Filters = {}, db: readonly OpI
             const id = instanceId(oracle, info.name, axis.device, dtype, layout, mode);
             const key = { oracle, device: axis.device, dtype, layout, mode };
             const rule = info.skips.find((r) => ruleMatches(r, key)) ?? null;
-            const inst: MatrixInstance = { id, oracle, info, op: info.name, device: axis.device, dtype, layout, mode, seed: hashString(id), rule };
+            const inst: MatrixInstance = {
+              id,
+              oracle,
+              info,
+              op: info.name,
+              device: axis.device,
+              dtype,
+              layout,
+              mode,
+              seed: hashString(id),
+              rule,
+            };
             if (passes(filters, inst)) out.push(inst);
           }
         }

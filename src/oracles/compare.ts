@@ -4,9 +4,10 @@
  * compared exactly after casting the reference to the output dtype (wrap-around). Ops flagged exactRounding
  * compare real floating outputs exactly against the reference rounded to the dtype.
  */
-import { DTYPE_INFO, type DType } from '../runtime/index.ts';
-import { castValue, type RefTensor } from '../../op_db/index.ts';
+
 import type { Tolerance } from '../../op_db/index.ts';
+import { castValue, type RefTensor } from '../../op_db/index.ts';
+import { DTYPE_INFO, type DType } from '../runtime/index.ts';
 
 export interface Mismatch {
   /** Logical (row-major) index of the first mismatching element. */
@@ -25,7 +26,13 @@ export function close(actual: number, expected: number, tol: Tolerance): boolean
 }
 
 /** Compares values (shape checked by the caller). Returns null when all elements are close. */
-export function compareValues(actual: RefTensor, expected: RefTensor, outDType: DType, tol: Tolerance, exactRounding = false): Mismatch | null {
+export function compareValues(
+  actual: RefTensor,
+  expected: RefTensor,
+  outDType: DType,
+  tol: Tolerance,
+  exactRounding = false,
+): Mismatch | null {
   const kind = DTYPE_INFO[outDType].kind;
   const exact = kind === 'bool' || kind === 'int' || (exactRounding && kind === 'float');
   const n = actual.re.length;

@@ -1,9 +1,15 @@
 /** Error inputs: each must raise the declared code with a message matching the regex (PyTorch's test_errors). */
-import { callOp, OpgateError } from './runtime_face.ts';
+
 import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { callOp, OpgateError } from './runtime_face.ts';
 
 export function runErrors(inst: Instance, only?: number): OracleResult {
-  const inputs = inst.info.errorInputs({ device: inst.device, dtype: inst.dtype, requiresGrad: false, seed: inst.seed });
+  const inputs = inst.info.errorInputs({
+    device: inst.device,
+    dtype: inst.dtype,
+    requiresGrad: false,
+    seed: inst.seed,
+  });
   let checks = 0;
   inputs.forEach((e, k) => {
     if (only !== undefined && k !== only) return;
@@ -14,11 +20,23 @@ export function runErrors(inst: Instance, only?: number): OracleResult {
     } catch (err) {
       raised = err;
     }
-    if (raised === null) throw new OracleFailure(inst, k, s.name, `expected ${e.code} matching ${e.regex}, but the op succeeded`);
+    if (raised === null)
+      throw new OracleFailure(
+        inst,
+        k,
+        s.name,
+        `expected ${e.code} matching ${e.regex}, but the op succeeded`,
+      );
     if (!(raised instanceof OpgateError) || raised.code !== e.code) {
       throw new OracleFailure(inst, k, s.name, `expected ${e.code}, got ${describeError(raised)}`);
     }
-    if (!e.regex.test(raised.message)) throw new OracleFailure(inst, k, s.name, `message ${JSON.stringify(raised.message)} does not match ${e.regex}`);
+    if (!e.regex.test(raised.message))
+      throw new OracleFailure(
+        inst,
+        k,
+        s.name,
+        `message ${JSON.stringify(raised.message)} does not match ${e.regex}`,
+      );
     checks++;
   });
   return { checks };

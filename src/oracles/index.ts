@@ -24,11 +24,11 @@ export function runOracle(inst: Instance, sample?: number): OracleResult {
   return run(inst, sample);
 }
 
-export { applyLayout } from './layouts.ts';
 export { close, compareValues, type Mismatch } from './compare.ts';
-export { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
 export { runDtypes } from './dtypes.ts';
 export { runErrors } from './errors.ts';
+export { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+export { applyLayout } from './layouts.ts';
 export { runMetadata } from './metadata.ts';
 export { runProperty } from './property.ts';
 export { runReference } from './reference.ts';

@@ -1,6 +1,7 @@
 /** What an oracle run is given (one matrix instance) and how it fails (sample index, seed, repro). */
-import type { DeviceType, DType } from '../runtime/index.ts';
+
 import type { Layout, Mode, OpInfo, Oracle } from '../../op_db/index.ts';
+import type { DeviceType, DType } from '../runtime/index.ts';
 
 export interface Instance {
   readonly id: string;
@@ -25,7 +26,12 @@ export class OracleFailure extends Error {
   readonly sample: number | null;
   readonly seed: number;
 
-  constructor(inst: Pick<Instance, 'id' | 'seed'>, sample: number | null, sampleName: string | undefined, detail: string) {
+  constructor(
+    inst: Pick<Instance, 'id' | 'seed'>,
+    sample: number | null,
+    sampleName: string | undefined,
+    detail: string,
+  ) {
     const where = sample === null ? '' : `sample #${sample}${sampleName ? ` (${sampleName})` : ''} `;
     const repro = `npx opgate repro ${inst.id}${sample === null ? '' : ` --sample ${sample}`}`;
     super(`${inst.id}: ${where}failed (seed ${inst.seed}): ${detail}\n  repro: ${repro}`);
@@ -37,6 +43,7 @@ export class OracleFailure extends Error {
 }
 
 export function describeError(e: unknown): string {
-  if (e instanceof Error) return `${e.name}${'code' in e ? ` [${String((e as { code: unknown }).code)}]` : ''}: ${e.message}`;
+  if (e instanceof Error)
+    return `${e.name}${'code' in e ? ` [${String((e as { code: unknown }).code)}]` : ''}: ${e.message}`;
   return String(e);
 }

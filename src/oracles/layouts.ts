@@ -3,8 +3,9 @@
  * must give the same answer on each; `expanded` also changes values (constant along the first dim of size > 1)
  * and is only applied to tensors the op does not write.
  */
-import { callOp, getitem, slice, type Tensor } from '../runtime/index.ts';
+
 import type { Layout } from '../../op_db/index.ts';
+import { callOp, getitem, slice, type Tensor } from '../runtime/index.ts';
 
 const op = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor;
 
@@ -15,7 +16,10 @@ export function applyLayout(t: Tensor, layout: Layout, writable = false): Tensor
       return t;
     case 'transposed': {
       if (t.ndim < 2) return t;
-      const u = callOp('empty', [[...t.shape.slice(0, -2), t.shape[t.ndim - 1], t.shape[t.ndim - 2]]], { dtype: t.dtype, device: t.device }) as Tensor;
+      const u = callOp('empty', [[...t.shape.slice(0, -2), t.shape[t.ndim - 1], t.shape[t.ndim - 2]]], {
+        dtype: t.dtype,
+        device: t.device,
+      }) as Tensor;
       const view = op('transpose', u, -1, -2);
       op('copy_', view, t);
       return view;

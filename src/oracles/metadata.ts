@@ -3,9 +3,18 @@
  * dtype, significant strides, storage offset, device, aliasing per the schema's annotations, and inputs not
  * declared mutable left unchanged bit for bit (PyTorch's test_meta + TestFakeTensor + mutation checks).
  */
-import { bindCall, callOp, Tensor } from './runtime_face.ts';
+
 import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
-import { mapSample, metaMirror, outputsOf, sameBytes, sampleTensors, snapshot, withLayout } from './sample_io.ts';
+import { bindCall, callOp, Tensor } from './runtime_face.ts';
+import {
+  mapSample,
+  metaMirror,
+  outputsOf,
+  sameBytes,
+  sampleTensors,
+  snapshot,
+  withLayout,
+} from './sample_io.ts';
 
 function significantStrides(t: Tensor): string {
   if (t.numel === 0) return '';
@@ -13,7 +22,11 @@ function significantStrides(t: Tensor): string {
 }
 
 /** For each output position, the input argument it aliases per the schema (`Tensor(a)` on both sides). */
-function aliasMap(name: string, args: unknown[], kwargs: Record<string, unknown>): { writes: Set<string>; aliases: (string | null)[] } {
+function aliasMap(
+  name: string,
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+): { writes: Set<string>; aliases: (string | null)[] } {
   const [entry] = bindCall(name, args, kwargs);
   const writes = new Set<string>();
   const bySet = new Map<string, string>();
@@ -23,19 +36,29 @@ function aliasMap(name: string, args: unknown[], kwargs: Record<string, unknown>
       if (a.type.alias.isWrite) writes.add(a.name);
     }
   }
-  const aliases = entry.schema.returns.map((r) => (r.type.alias ? (bySet.get(r.type.alias.set) ?? null) : null));
+  const aliases = entry.schema.returns.map((r) =>
+    r.type.alias ? (bySet.get(r.type.alias.set) ?? null) : null,
+  );
   return { writes, aliases };
 }
 
 export function runMetadata(inst: Instance, only?: number): OracleResult {
   const { info } = inst;
-  const samples = info.sampleInputs({ device: 'cpu', dtype: inst.dtype, requiresGrad: false, seed: inst.seed });
+  const samples = info.sampleInputs({
+    device: 'cpu',
+    dtype: inst.dtype,
+    requiresGrad: false,
+    seed: inst.seed,
+  });
   let checks = 0;
   samples.forEach((s0, k) => {
     if (only !== undefined && k !== only) return;
     const cpu = withLayout(s0, inst.layout);
     // Factories have no tensor inputs: the meta run asks for device='meta' instead.
-    const meta = cpu.input instanceof Tensor ? mapSample(cpu, metaMirror) : { ...cpu, kwargs: { ...cpu.kwargs, device: 'meta' } };
+    const meta =
+      cpu.input instanceof Tensor
+        ? mapSample(cpu, metaMirror)
+        : { ...cpu, kwargs: { ...cpu.kwargs, device: 'meta' } };
     const inputs = sampleTensors(cpu);
     const before = inputs.map(snapshot);
     const args = [cpu.input, ...cpu.args];
@@ -52,27 +75,43 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
     } catch (e) {
       throw new OracleFailure(inst, k, s0.name, `meta raised ${describeError(e)} (cpu succeeded)`);
     }
-    if (outCpu.length !== outMeta.length) throw new OracleFailure(inst, k, s0.name, `meta returned ${outMeta.length} outputs, cpu ${outCpu.length}`);
+    if (outCpu.length !== outMeta.length)
+      throw new OracleFailure(
+        inst,
+        k,
+        s0.name,
+        `meta returned ${outMeta.length} outputs, cpu ${outCpu.length}`,
+      );
     outCpu.forEach((c, j) => {
       const m = outMeta[j];
       const diffs: string[] = [];
       if (m.device !== 'meta') diffs.push(`device ${m.device} (expected meta)`);
       if (c.shape.join(',') !== m.shape.join(',')) diffs.push(`shape [${m.shape}] vs cpu [${c.shape}]`);
       if (c.dtype !== m.dtype) diffs.push(`dtype ${m.dtype} vs cpu ${c.dtype}`);
-      if (significantStrides(c) !== significantStrides(m)) diffs.push(`strides (${m.strides}) vs cpu (${c.strides})`);
-      if (c.numel > 0 && c.storageOffset !== m.storageOffset) diffs.push(`storage offset ${m.storageOffset} vs cpu ${c.storageOffset}`);
+      if (significantStrides(c) !== significantStrides(m))
+        diffs.push(`strides (${m.strides}) vs cpu (${c.strides})`);
+      if (c.numel > 0 && c.storageOffset !== m.storageOffset)
+        diffs.push(`storage offset ${m.storageOffset} vs cpu ${c.storageOffset}`);
       const aliased = aliases[Math.min(j, aliases.length - 1)] ?? null;
       const cpuInput = aliased === 'self' && cpu.input instanceof Tensor ? cpu.input : null;
       const metaInput = aliased === 'self' && meta.input instanceof Tensor ? meta.input : null;
-      if (cpuInput && c.storage !== cpuInput.storage) diffs.push(`cpu output does not alias '${aliased}' as its schema declares`);
-      if (metaInput && m.storage !== metaInput.storage) diffs.push(`meta output does not alias '${aliased}' as its schema declares`);
-      if (!aliased && inputs.some((t) => t.storage === c.storage)) diffs.push('cpu output aliases an input its schema does not declare');
+      if (cpuInput && c.storage !== cpuInput.storage)
+        diffs.push(`cpu output does not alias '${aliased}' as its schema declares`);
+      if (metaInput && m.storage !== metaInput.storage)
+        diffs.push(`meta output does not alias '${aliased}' as its schema declares`);
+      if (!aliased && inputs.some((t) => t.storage === c.storage))
+        diffs.push('cpu output aliases an input its schema does not declare');
       if (diffs.length) throw new OracleFailure(inst, k, s0.name, `output ${j}: ${diffs.join('; ')}`);
     });
     inputs.forEach((t, i) => {
       const declared = i === 0 ? writes.has('self') : false;
       if (!declared && !info.flags.mutates && !sameBytes(before[i], snapshot(t))) {
-        throw new OracleFailure(inst, k, s0.name, `input ${i} was modified but the schema does not mark it mutable`);
+        throw new OracleFailure(
+          inst,
+          k,
+          s0.name,
+          `input ${i} was modified but the schema does not mark it mutable`,
+        );
       }
     });
     checks++;

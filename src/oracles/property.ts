@@ -34,8 +34,15 @@ function check(inst: Instance, s: SampleInput): string | null {
   const ref = inst.info.ref!(refSampleFor(inst.info, s, out[0]?.dtype));
   const expected = Array.isArray(ref) ? (ref as RefTensor[]) : [ref as RefTensor];
   for (let j = 0; j < out.length; j++) {
-    if (!sameShapeOf(out[j].shape, expected[j].shape)) return `output ${j} shape [${out[j].shape}] != reference [${expected[j].shape}]`;
-    const m = compareValues(fromRuntime(out[j]), expected[j], out[j].dtype, toleranceFor(out[j].dtype, inst.info.tolerances), inst.info.flags.exactRounding);
+    if (!sameShapeOf(out[j].shape, expected[j].shape))
+      return `output ${j} shape [${out[j].shape}] != reference [${expected[j].shape}]`;
+    const m = compareValues(
+      fromRuntime(out[j]),
+      expected[j],
+      out[j].dtype,
+      toleranceFor(out[j].dtype, inst.info.tolerances),
+      inst.info.flags.exactRounding,
+    );
     if (m) return `output ${j} index ${m.index}: got ${m.actual}, expected ${m.expected}`;
   }
   return null;
@@ -43,7 +50,8 @@ function check(inst: Instance, s: SampleInput): string | null {
 
 export function runProperty(inst: Instance, numRuns = 25): OracleResult {
   const { info } = inst;
-  if (!info.arbitrary || !info.ref) throw new OracleFailure(inst, null, undefined, 'OpInfo has no arbitrary or no reference');
+  if (!info.arbitrary || !info.ref)
+    throw new OracleFailure(inst, null, undefined, 'OpInfo has no arbitrary or no reference');
   const arb = info.arbitrary({ device: 'cpu', dtype: inst.dtype, requiresGrad: false, seed: inst.seed });
   let checks = 0;
   let lastFailure = '';

@@ -3,10 +3,11 @@
  * inputs, with per-dtype tolerances; then variant consistency: method, in-place and out= give the function's
  * result (PyTorch's test_numpy_ref + test_variant_consistency_eager + test_out).
  */
-import { callOp, canCast, sameShapeOf, Tensor } from './runtime_face.ts';
+
 import { fromRuntime, type RefTensor, type SampleInput } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { callOp, canCast, sameShapeOf, Tensor } from './runtime_face.ts';
 import { outputsOf, refSampleFor, withLayout } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
@@ -14,14 +15,31 @@ function fmtShape(s: readonly number[]): string {
   return `[${s.join(', ')}]`;
 }
 
-function checkOutputs(inst: Instance, k: number, s: SampleInput, actual: Tensor[], expected: readonly RefTensor[], what: string): void {
+function checkOutputs(
+  inst: Instance,
+  k: number,
+  s: SampleInput,
+  actual: Tensor[],
+  expected: readonly RefTensor[],
+  what: string,
+): void {
   if (actual.length !== expected.length) {
-    throw new OracleFailure(inst, k, s.name, `${what}: ${actual.length} outputs, reference has ${expected.length}`);
+    throw new OracleFailure(
+      inst,
+      k,
+      s.name,
+      `${what}: ${actual.length} outputs, reference has ${expected.length}`,
+    );
   }
   actual.forEach((t, j) => {
     const e = expected[j];
     if (!sameShapeOf(t.shape, e.shape)) {
-      throw new OracleFailure(inst, k, s.name, `${what} output ${j}: shape ${fmtShape(t.shape)} != reference ${fmtShape(e.shape)}`);
+      throw new OracleFailure(
+        inst,
+        k,
+        s.name,
+        `${what} output ${j}: shape ${fmtShape(t.shape)} != reference ${fmtShape(e.shape)}`,
+      );
     }
     const tol = toleranceFor(t.dtype, inst.info.tolerances);
     const m = compareValues(fromRuntime(t), e, t.dtype, tol, inst.info.flags.exactRounding);
@@ -36,7 +54,14 @@ function checkOutputs(inst: Instance, k: number, s: SampleInput, actual: Tensor[
   });
 }
 
-function call(inst: Instance, k: number, s: SampleInput, name: string, args: unknown[], kwargs: Record<string, unknown>): unknown {
+function call(
+  inst: Instance,
+  k: number,
+  s: SampleInput,
+  name: string,
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+): unknown {
   try {
     return callOp(name, args, kwargs);
   } catch (e) {
@@ -47,7 +72,12 @@ function call(inst: Instance, k: number, s: SampleInput, name: string, args: unk
 export function runReference(inst: Instance, only?: number): OracleResult {
   const { info } = inst;
   if (!info.ref) throw new OracleFailure(inst, null, undefined, `OpInfo ${info.name} has no reference`);
-  const samples = info.sampleInputs({ device: 'cpu', dtype: inst.dtype, requiresGrad: false, seed: inst.seed });
+  const samples = info.sampleInputs({
+    device: 'cpu',
+    dtype: inst.dtype,
+    requiresGrad: false,
+    seed: inst.seed,
+  });
   let checks = 0;
   samples.forEach((s0, k) => {
     if (only !== undefined && k !== only) return;
@@ -55,7 +85,8 @@ export function runReference(inst: Instance, only?: number): OracleResult {
     const result = outputsOf(call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs }));
     if (info.resultDType && result.length === 1) {
       const want = info.resultDType(s);
-      if (result[0].dtype !== want) throw new OracleFailure(inst, k, s.name, `result dtype ${result[0].dtype}, PyTorch gives ${want}`);
+      if (result[0].dtype !== want)
+        throw new OracleFailure(inst, k, s.name, `result dtype ${result[0].dtype}, PyTorch gives ${want}`);
     }
     if (info.flags.nondeterministicValues) return;
     const ref = info.ref!(refSampleFor(info, s, result[0]?.dtype));
@@ -65,7 +96,8 @@ export function runReference(inst: Instance, only?: number): OracleResult {
     const asRef = result.map(fromRuntime);
     if (info.variants.method) {
       const method = (s.input as unknown as Record<string, unknown>)[info.op];
-      if (typeof method !== 'function') throw new OracleFailure(inst, k, s.name, `Tensor has no method '${info.op}'`);
+      if (typeof method !== 'function')
+        throw new OracleFailure(inst, k, s.name, `Tensor has no method '${info.op}'`);
       let m: Tensor[];
       try {
         m = outputsOf(method.call(s.input, ...s.args, { ...s.kwargs }));
@@ -77,11 +109,21 @@ export function runReference(inst: Instance, only?: number): OracleResult {
     }
     const single = result.length === 1 ? result[0] : null;
     const input = s.input instanceof Tensor ? s.input : null;
-    if (info.variants.inplace && single && input && !s.broadcastsInput && sameShapeOf(single.shape, input.shape) && canCast(single.dtype, input.dtype)) {
+    if (
+      info.variants.inplace &&
+      single &&
+      input &&
+      !s.broadcastsInput &&
+      sameShapeOf(single.shape, input.shape) &&
+      canCast(single.dtype, input.dtype)
+    ) {
       // Write into a fresh copy (never the sample's own input, which out= still reads); the expanded layout
       // changed the input's values, so it gets a dense copy of exactly those values.
       const fresh = callOp('clone', [s0.input]) as Tensor;
-      const target = inst.layout === 'expanded' ? (callOp('clone', [s.input]) as Tensor) : withLayout({ ...s0, input: fresh, args: [], kwargs: {} }, inst.layout, true).input;
+      const target =
+        inst.layout === 'expanded'
+          ? (callOp('clone', [s.input]) as Tensor)
+          : withLayout({ ...s0, input: fresh, args: [], kwargs: {} }, inst.layout, true).input;
       const r = call(inst, k, s, `${info.op}_`, [target, ...s.args], { ...s.kwargs }) as Tensor;
       if (r !== target) throw new OracleFailure(inst, k, s.name, 'in-place variant did not return its input');
       if (single.dtype === target.dtype) checkOutputs(inst, k, s, [r], asRef, 'in-place');

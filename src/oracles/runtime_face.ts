@@ -1,5 +1,14 @@
 /** The runtime surface the oracles use (one place to see what oracles depend on). */
-export { callOp, canCast, DTYPES, type DType, operatorTable, bindCall, Tensor, OpgateError } from '../runtime/index.ts';
+export {
+  bindCall,
+  callOp,
+  canCast,
+  DTYPES,
+  type DType,
+  OpgateError,
+  operatorTable,
+  Tensor,
+} from '../runtime/index.ts';
 
 export function sameShapeOf(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,7 +1,15 @@
 /** Moving samples between forms: layouts applied, the meta mirror, the RefSample references see. */
-import { callOp, Scalar, Tensor } from '../runtime/index.ts';
-import { castRef, fromRuntime, type Layout, type OpInfo, type RefSample, type RefTensor, type SampleInput } from '../../op_db/index.ts';
-import { DTYPE_INFO, type DType } from '../runtime/index.ts';
+
+import {
+  castRef,
+  fromRuntime,
+  type Layout,
+  type OpInfo,
+  type RefSample,
+  type RefTensor,
+  type SampleInput,
+} from '../../op_db/index.ts';
+import { callOp, DTYPE_INFO, type DType, Scalar, Tensor } from '../runtime/index.ts';
 import { applyLayout } from './layouts.ts';
 
 function mapDeep(x: unknown, f: (t: Tensor) => unknown, g: (s: unknown) => unknown = (s) => s): unknown {
@@ -10,12 +18,21 @@ function mapDeep(x: unknown, f: (t: Tensor) => unknown, g: (s: unknown) => unkno
   return g(x);
 }
 
-function mapKw(kw: Readonly<Record<string, unknown>>, f: (t: Tensor) => unknown, g?: (s: unknown) => unknown): Record<string, unknown> {
+function mapKw(
+  kw: Readonly<Record<string, unknown>>,
+  f: (t: Tensor) => unknown,
+  g?: (s: unknown) => unknown,
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(kw).map(([k, v]) => [k, mapDeep(v, f, g)]));
 }
 
 export function mapSample(s: SampleInput, f: (t: Tensor, isInput: boolean) => Tensor): SampleInput {
-  return { ...s, input: s.input instanceof Tensor ? f(s.input, true) : s.input, args: s.args.map((a) => mapDeep(a, (t) => f(t, false))), kwargs: mapKw(s.kwargs, (t) => f(t, false)) };
+  return {
+    ...s,
+    input: s.input instanceof Tensor ? f(s.input, true) : s.input,
+    args: s.args.map((a) => mapDeep(a, (t) => f(t, false))),
+    kwargs: mapKw(s.kwargs, (t) => f(t, false)),
+  };
 }
 
 /** The sample with every tensor in `layout`; `inputWritable` keeps stride-0 layouts off the input. */
@@ -25,7 +42,10 @@ export function withLayout(s: SampleInput, layout: Layout, inputWritable = false
 
 /** A meta tensor with exactly `t`'s sizes, strides and storage offset. */
 export function metaMirror(t: Tensor): Tensor {
-  const base = callOp('empty', [[Math.max(t.storage.numel, 1)]], { dtype: t.dtype, device: 'meta' }) as Tensor;
+  const base = callOp('empty', [[Math.max(t.storage.numel, 1)]], {
+    dtype: t.dtype,
+    device: 'meta',
+  }) as Tensor;
   return callOp('as_strided', [base, t.shape, t.strides, t.storageOffset]) as Tensor;
 }
 
@@ -45,9 +65,23 @@ export function toRefSample(s: SampleInput): RefSample {
 export function refSampleFor(info: OpInfo, s: SampleInput, outDType: DType | undefined): RefSample {
   const rs = toRefSample(s);
   const pointwise = info.family === 'unary' || info.family === 'binary' || info.family === 'ternary';
-  if (!pointwise || outDType === undefined || (DTYPE_INFO[outDType].kind !== 'float' && DTYPE_INFO[outDType].kind !== 'complex')) return rs;
-  const cast = (x: unknown): unknown => (x && typeof x === 'object' && 're' in x ? castRef(x as RefTensor, outDType) : Array.isArray(x) ? x.map(cast) : x);
-  return { input: cast(rs.input) as RefTensor, args: rs.args.map(cast), kwargs: Object.fromEntries(Object.entries(rs.kwargs).map(([k, v]) => [k, cast(v)])) };
+  if (
+    !pointwise ||
+    outDType === undefined ||
+    (DTYPE_INFO[outDType].kind !== 'float' && DTYPE_INFO[outDType].kind !== 'complex')
+  )
+    return rs;
+  const cast = (x: unknown): unknown =>
+    x && typeof x === 'object' && 're' in x
+      ? castRef(x as RefTensor, outDType)
+      : Array.isArray(x)
+        ? x.map(cast)
+        : x;
+  return {
+    input: cast(rs.input) as RefTensor,
+    args: rs.args.map(cast),
+    kwargs: Object.fromEntries(Object.entries(rs.kwargs).map(([k, v]) => [k, cast(v)])),
+  };
 }
 
 /** Every tensor in a sample (input first). */

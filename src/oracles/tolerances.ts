@@ -1,6 +1,7 @@
 /** Default tolerances per dtype, PyTorch's assertEqual defaults (DESIGN.md §6). */
-import type { DType } from '../runtime/index.ts';
+
 import type { Tolerance } from '../../op_db/index.ts';
+import type { DType } from '../runtime/index.ts';
 
 export const DEFAULT_TOLERANCES: Record<DType, Tolerance> = {
   bool: { rtol: 0, atol: 0 },
@@ -18,6 +19,9 @@ export const DEFAULT_TOLERANCES: Record<DType, Tolerance> = {
 };
 
 /** The tolerance for comparing an output of `dtype`: the OpInfo's override, else the default. */
-export function toleranceFor(dtype: DType, overrides: Readonly<Partial<Record<DType, Tolerance>>> = {}): Tolerance {
+export function toleranceFor(
+  dtype: DType,
+  overrides: Readonly<Partial<Record<DType, Tolerance>>> = {},
+): Tolerance {
   return overrides[dtype] ?? DEFAULT_TOLERANCES[dtype];
 }

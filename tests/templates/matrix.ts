@@ -35,8 +35,22 @@ export function defineMatrixTests(oracle: Oracle): void {
   if (instances.length === 0) test.skip(`no ${oracle} instances selected`, () => {});
   for (const inst of instances) {
     const expected = inst.rule?.kind === 'xfail' ? 'fail' : inst.rule?.kind === 'skip' ? 'skip' : 'pass';
-    const meta = { oracle, op: inst.op, device: inst.device, dtype: inst.dtype, layout: inst.layout, mode: inst.mode, seed: inst.seed, checks: 0, expected } as const;
-    test(inst.id, { meta: { opgate: { ...meta } }, skip: expected === 'skip', fails: expected === 'fail' }, (ctx) => {
+    const meta = {
+      oracle,
+      op: inst.op,
+      device: inst.device,
+      dtype: inst.dtype,
+      layout: inst.layout,
+      mode: inst.mode,
+      seed: inst.seed,
+      checks: 0,
+      expected,
+    } as const;
+    test(inst.id, {
+      meta: { opgate: { ...meta } },
+      skip: expected === 'skip',
+      fails: expected === 'fail',
+    }, (ctx) => {
       const m = ctx.task.meta.opgate!;
       try {
         m.checks = runOracle(inst).checks;

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle } from '../../oracles/index.ts';
-import { expandMatrix, findInstance, staleRules, type Filters, type Tier } from '../matrix.ts';
+import { expandMatrix, type Filters, findInstance, staleRules, type Tier } from '../matrix.ts';
 import { toJUnit } from '../run/junit.ts';
 import { runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
@@ -36,7 +36,9 @@ function withFilters(cmd: Command): Command {
 }
 
 export function buildCli(): Command {
-  const program = new Command('opgate').description('Conformance matrix for the tensor runtime (op_db x oracles)');
+  const program = new Command('opgate').description(
+    'Conformance matrix for the tensor runtime (op_db x oracles)',
+  );
 
   program
     .command('ops')
@@ -52,7 +54,11 @@ export function buildCli(): Command {
         skips: info.skips.length,
       }));
       if (o.json) console.log(JSON.stringify(rows, null, 2));
-      else for (const r of rows) console.log(`${r.name.padEnd(28)} ${r.family.padEnd(10)} cpu: ${r.dtypes.cpu.join(',')}  oracles: ${r.oracles.join(',')}`);
+      else
+        for (const r of rows)
+          console.log(
+            `${r.name.padEnd(28)} ${r.family.padEnd(10)} cpu: ${r.dtypes.cpu.join(',')}  oracles: ${r.oracles.join(',')}`,
+          );
     });
 
   withFilters(program.command('run'))
@@ -73,7 +79,9 @@ export function buildCli(): Command {
       if (o.json) console.log(JSON.stringify({ runId, ...summary }, null, 2));
       else {
         console.log(formatSummary(summary));
-        for (const r of reporter.rows.filter((x) => x.status === 'fail' || x.status === 'xpass').slice(0, 20)) {
+        for (const r of reporter.rows
+          .filter((x) => x.status === 'fail' || x.status === 'xpass')
+          .slice(0, 20)) {
           console.log(`\nFAIL ${r.id}\n${r.message ?? ''}`);
         }
       }
@@ -103,7 +111,8 @@ export function buildCli(): Command {
   withFilters(program.command('list'))
     .description('list the instance ids the matrix expands to')
     .action((o: Record<string, unknown>) => {
-      for (const i of expandMatrix(o.tier as Tier, filtersOf(o))) console.log(i.rule ? `${i.id}  [${i.rule.kind}: ${i.rule.reason}]` : i.id);
+      for (const i of expandMatrix(o.tier as Tier, filtersOf(o)))
+        console.log(i.rule ? `${i.id}  [${i.rule.kind}: ${i.rule.reason}]` : i.id);
     });
 
   program

@@ -29,7 +29,12 @@ export class OpgateReporter implements Reporter {
     else if (result.state === 'failed') status = fails ? 'xpass' : 'fail';
     else return;
     const errors = result.state === 'failed' ? result.errors : [];
-    const message = status === 'xpass' ? 'unexpected success: an xfail rule matched but the instance passed' : errors.length ? errors.map((e) => e.message).join('\n') : null;
+    const message =
+      status === 'xpass'
+        ? 'unexpected success: an xfail rule matched but the instance passed'
+        : errors.length
+          ? errors.map((e) => e.message).join('\n')
+          : null;
     const row: ResultRow = {
       id: tc.name,
       op: meta.op,
@@ -73,6 +78,8 @@ export class OpgateReporter implements Reporter {
     const width = 30;
     const filled = Math.round((done / Math.max(total, 1)) * width);
     const failed = this.rows.filter((r) => r.status === 'fail' || r.status === 'xpass').length;
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} instances, ${failed} failed${final ? '\n' : ''}`);
+    process.stderr.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} instances, ${failed} failed${final ? '\n' : ''}`,
+    );
   }
 }

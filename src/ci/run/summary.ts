@@ -74,9 +74,23 @@ export function isFailing(s: Summary): boolean {
 
 export function formatSummary(s: Summary): string {
   const head = ['oracle', 'device', 'total', 'pass', 'fail', 'skip', 'xfail', 'xpass', 'checks', 'inst/s'];
-  const body = s.byOracleDevice.map((g) => [g.oracle, g.device, g.total, g.passed, g.failed, g.skipped, g.xfailed, g.xpassed, g.checks, g.instancesPerS].map(String));
+  const body = s.byOracleDevice.map((g) =>
+    [
+      g.oracle,
+      g.device,
+      g.total,
+      g.passed,
+      g.failed,
+      g.skipped,
+      g.xfailed,
+      g.xpassed,
+      g.checks,
+      g.instancesPerS,
+    ].map(String),
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [
     line(head),
     line(widths.map((w) => '-'.repeat(w))),

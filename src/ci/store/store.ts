@@ -56,7 +56,9 @@ export class ResultsStore {
   private migrate(): void {
     const from = this.schemaVersion;
     if (from > SCHEMA_VERSION) {
-      throw new Error(`database schema version ${from} is newer than this opgate (${SCHEMA_VERSION}); upgrade opgate`);
+      throw new Error(
+        `database schema version ${from} is newer than this opgate (${SCHEMA_VERSION}); upgrade opgate`,
+      );
     }
     for (let v = from; v < SCHEMA_VERSION; v++) {
       this.db.transaction(() => {
@@ -71,12 +73,22 @@ export class ResultsStore {
       .prepare(
         'INSERT INTO runs (commit_sha, branch, platform, shard, tier, filters, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(info.commitSha, info.branch, info.platform, info.shard ?? '1/1', info.tier, info.filters ?? '{}', new Date().toISOString());
+      .run(
+        info.commitSha,
+        info.branch,
+        info.platform,
+        info.shard ?? '1/1',
+        info.tier,
+        info.filters ?? '{}',
+        new Date().toISOString(),
+      );
     return Number(r.lastInsertRowid);
   }
 
   endRun(runId: number, status: 'passed' | 'failed' | 'interrupted'): void {
-    this.db.prepare('UPDATE runs SET ended_at = ?, status = ? WHERE run_id = ?').run(new Date().toISOString(), status, runId);
+    this.db
+      .prepare('UPDATE runs SET ended_at = ?, status = ? WHERE run_id = ?')
+      .run(new Date().toISOString(), status, runId);
   }
 
   addResults(runId: number, rows: readonly ResultRow[]): void {

@@ -1,0 +1,70 @@
+/** The opgate CLI end to end, as a user runs it (a child process; vitest runs inside `opgate run`). */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ResultsStore } from '../../src/ci/store/store.ts';
+
+const bin = join(import.meta.dirname, '../../bin/opgate.mjs');
+const opgate = (args: string[]) => spawnSync('node', [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
+
+describe('opgate CLI', () => {
+  test('run --json stores results in SQLite and prints the summary; --junit writes XML', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opgate-cli-'));
+    const db = join(dir, 'r.db');
+    const junit = join(dir, 'junit.xml');
+    const r = opgate([
+      'run',
+      '--op',
+      'add,neg',
+      '--dtype',
+      'float32,int64',
+      '--db',
+      db,
+      '--json',
+      '--junit',
+      junit,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.failed).toBe(0);
+    expect(summary.total).toBeGreaterThan(20);
+    expect(summary.passed + summary.skipped + summary.xfailed).toBe(summary.total);
+    expect(summary.checks).toBeGreaterThan(summary.total);
+    for (const k of ['total', 'passed', 'failed', 'skipped', 'xfailed', 'xpassed', 'durationS', 'checks'])
+      expect(summary).toHaveProperty(k);
+    const store = new ResultsStore(db);
+    const rows = store.results(summary.runId);
+    store.close();
+    expect(rows.length).toBe(summary.total);
+    expect(rows.find((x) => x.id === 'test_reference_add_cpu_float32_transposed_eager')?.status).toBe('pass');
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain(
+      '<testcase classname="opgate.reference.add" name="test_reference_add_cpu_float32_transposed_eager"',
+    );
+  }, 120_000);
+
+  test('repro runs one instance (and one sample) in-process', () => {
+    const out = execFileSync(
+      'node',
+      [bin, 'repro', 'test_reference_add_cpu_float32_transposed_eager', '--sample', '1'],
+      { encoding: 'utf8' },
+    );
+    expect(out).toMatch(/^PASS test_reference_add_cpu_float32_transposed_eager sample 1 \(\d+ checks\)/);
+    const bad = opgate(['repro', 'test_reference_nope_cpu_float32_contiguous_eager']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('unknown instance id');
+  }, 60_000);
+
+  test('ops --json lists OpInfos with dtypes per device and oracles', () => {
+    const r = opgate(['ops', '--json']);
+    expect(r.status).toBe(0);
+    const ops = JSON.parse(r.stdout) as { name: string; dtypes: { cpu: string[] }; oracles: string[] }[];
+    const add = ops.find((o) => o.name === 'add')!;
+    expect(add.dtypes.cpu).toContain('complex128');
+    expect(add.oracles).toEqual(
+      expect.arrayContaining(['reference', 'metadata', 'dtypes', 'errors', 'property']),
+    );
+  }, 60_000);
+});
