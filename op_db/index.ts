@@ -27,7 +27,16 @@ export { opInfo, type OpInfoSpec } from './info.ts';
 export { hashString, maker, type Maker, type MakeOptions, rng, SPECIAL_FLOATS } from './make.ts';
 export { asRef, elementwise } from './refs/pointwise.ts';
 export { applyRule, pointwiseResultDType, type PromotionRule, tableResultType } from './refs/promotion.ts';
-export { castRef, castValue, fromRuntime, roundToBinary, numelOf, type RefTensor, refTensor, unravel } from './refs/tensor.ts';
+export {
+  castRef,
+  castValue,
+  fromRuntime,
+  roundToBinary,
+  numelOf,
+  type RefTensor,
+  refTensor,
+  unravel,
+} from './refs/tensor.ts';
 export {
   type ErrorInput,
   type FactoryInput,

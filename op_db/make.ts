@@ -31,7 +31,20 @@ export interface MakeOptions {
 }
 
 export const SPECIAL_FLOATS = [
-  Number.NEGATIVE_INFINITY, -1e4, -2.5, -1, -0.5, -0, 0, 1e-30, 0.5, 1, 2.5, 1e4, Number.POSITIVE_INFINITY, Number.NaN,
+  Number.NEGATIVE_INFINITY,
+  -1e4,
+  -2.5,
+  -1,
+  -0.5,
+  -0,
+  0,
+  1e-30,
+  0.5,
+  1,
+  2.5,
+  1e4,
+  Number.POSITIVE_INFINITY,
+  Number.NaN,
 ];
 
 function draw(dtype: DType, r: () => number, o: MakeOptions): number | boolean {
@@ -59,10 +72,13 @@ export function maker(ctx: SampleContext, salt = 0): Maker {
     const n = shape.reduce((a, b) => a * b, 1);
     const isComplex = DTYPE_INFO[ctx.dtype].kind === 'complex';
     const data = Array.from({ length: n }, () =>
-      isComplex ? complex(draw('float64', r, options) as number, draw('float64', r, options) as number) : draw(ctx.dtype, r, options),
+      isComplex
+        ? complex(draw('float64', r, options) as number, draw('float64', r, options) as number)
+        : draw(ctx.dtype, r, options),
     );
     return finish(tensor(data, { dtype: ctx.dtype }).reshape([...shape]));
   }) as Maker;
-  make.values = (values, shape) => finish(tensor(values as number[], { dtype: ctx.dtype }).reshape([...(shape ?? [values.length])]));
+  make.values = (values, shape) =>
+    finish(tensor(values as number[], { dtype: ctx.dtype }).reshape([...(shape ?? [values.length])]));
   return make;
 }

@@ -3,14 +3,31 @@
  * per backend (a `dtypes` map keyed by device). op_db is data: samples, references, dtypes, tolerances and
  * skips — it never implements kernels.
  */
-import type { DeviceType, DType, ErrorCode, Tensor } from '../src/runtime/index.ts';
+import type { DeviceType, DType, ErrorCode, Scalar, Tensor } from '../src/runtime/index.ts';
 import type { Arbitrary } from 'fast-check';
 import type { RefTensor } from './refs/tensor.ts';
 
-export const ORACLES = ['reference', 'gradcheck', 'gradgradcheck', 'crossbackend', 'compile', 'metadata', 'errors', 'dtypes', 'property'] as const;
+export const ORACLES = [
+  'reference',
+  'gradcheck',
+  'gradgradcheck',
+  'crossbackend',
+  'compile',
+  'metadata',
+  'errors',
+  'dtypes',
+  'property',
+] as const;
 export type Oracle = (typeof ORACLES)[number];
 
-export const LAYOUTS = ['contiguous', 'transposed', 'strided', 'expanded', 'offset', 'channels_last'] as const;
+export const LAYOUTS = [
+  'contiguous',
+  'transposed',
+  'strided',
+  'expanded',
+  'offset',
+  'channels_last',
+] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
 export const MODES = ['eager', 'compile'] as const;
@@ -33,8 +50,8 @@ export interface SampleInput {
   readonly broadcastsInput?: boolean;
 }
 
-/** The first argument of a factory: a size list (`zeros([2, 3])`) or a scalar (`arange(5)`, `eye(3)`). */
-export type FactoryInput = readonly number[] | number;
+/** The first argument of a factory: a size list (`zeros([2, 3])`) or a scalar (`arange(5)`, `arange(float(2.5))`). */
+export type FactoryInput = readonly number[] | number | Scalar;
 
 export interface ErrorInput {
   readonly sample: SampleInput;

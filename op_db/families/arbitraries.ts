@@ -30,7 +30,10 @@ export function valueArb(dtype: DType, o: ValueOptions = {}): fc.Arbitrary<unkno
     return o.excludeZero ? a.filter((x) => x !== 0) : a;
   }
   const f = dtype === 'float64' || dtype === 'complex128' ? fc.double() : fc.float().map((x) => x);
-  const bounded = o.min !== undefined || o.max !== undefined ? fc.double({ min: o.min ?? -1e6, max: o.max ?? 1e6, noNaN: true }) : f;
+  const bounded =
+    o.min !== undefined || o.max !== undefined
+      ? fc.double({ min: o.min ?? -1e6, max: o.max ?? 1e6, noNaN: true })
+      : f;
   const v = o.excludeZero ? bounded.filter((x) => x !== 0) : bounded;
   if (kind === 'complex') return fc.tuple(v, v).map(([re, im]) => complex(re, im));
   return v;
@@ -39,17 +42,28 @@ export function valueArb(dtype: DType, o: ValueOptions = {}): fc.Arbitrary<unkno
 export const shapeArb = (maxDims = 3, maxSize = 4): fc.Arbitrary<number[]> =>
   fc.array(fc.integer({ min: 0, max: maxSize }), { minLength: 0, maxLength: maxDims });
 
-export function tensorArb(dtype: DType, shape: readonly number[], o: ValueOptions = {}): fc.Arbitrary<Tensor> {
+export function tensorArb(
+  dtype: DType,
+  shape: readonly number[],
+  o: ValueOptions = {},
+): fc.Arbitrary<Tensor> {
   const n = shape.reduce((a, b) => a * b, 1);
-  return fc.array(valueArb(dtype, o), { minLength: n, maxLength: n }).map((vals) => tensor(vals as number[], { dtype }).reshape([...shape]));
+  return fc
+    .array(valueArb(dtype, o), { minLength: n, maxLength: n })
+    .map((vals) => tensor(vals as number[], { dtype }).reshape([...shape]));
 }
 
 /** A shape and a second shape broadcastable with it (dims dropped or set to 1). */
 export const broadcastPairArb = (): fc.Arbitrary<[number[], number[]]> =>
   shapeArb().chain((a) =>
     fc
-      .tuple(fc.integer({ min: 0, max: a.length }), fc.array(fc.boolean(), { minLength: a.length, maxLength: a.length }))
-      .map(([drop, ones]) => [a, a.slice(drop).map((s, i) => (ones[i + drop] ? 1 : s))] as [number[], number[]]),
+      .tuple(
+        fc.integer({ min: 0, max: a.length }),
+        fc.array(fc.boolean(), { minLength: a.length, maxLength: a.length }),
+      )
+      .map(
+        ([drop, ones]) => [a, a.slice(drop).map((s, i) => (ones[i + drop] ? 1 : s))] as [number[], number[]],
+      ),
   );
 
 export const unaryArbitrary =
@@ -63,5 +77,7 @@ export const binaryArbitrary =
   (lhs: ValueOptions = {}, rhs: ValueOptions = {}, kwargs: Record<string, unknown> = {}) =>
   (ctx: SampleContext): fc.Arbitrary<SampleInput> =>
     broadcastPairArb().chain(([a, b]) =>
-      fc.tuple(tensorArb(ctx.dtype, a, lhs), tensorArb(ctx.dtype, b, rhs)).map(([x, y]) => ({ input: x, args: [y], kwargs })),
+      fc
+        .tuple(tensorArb(ctx.dtype, a, lhs), tensorArb(ctx.dtype, b, rhs))
+        .map(([x, y]) => ({ input: x, args: [y], kwargs })),
     );

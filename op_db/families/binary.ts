@@ -41,7 +41,9 @@ export const binarySamples =
       pair([], [], '0-dim both'),
     ];
     if (!o.noScalar && !(o.rhs?.excludeZero && DTYPE_INFO[ctx.dtype].kind === 'bool')) {
-      out.push(sample(make([3, 4], o.lhs), [pythonScalar(ctx.dtype)], { ...kw }, { name: 'python scalar rhs' }));
+      out.push(
+        sample(make([3, 4], o.lhs), [pythonScalar(ctx.dtype)], { ...kw }, { name: 'python scalar rhs' }),
+      );
     }
     if (!o.noSpecials && DTYPE_INFO[ctx.dtype].kind === 'float') {
       const n = SPECIAL_FLOATS.length;
@@ -58,8 +60,17 @@ export const binaryErrors =
   (ctx: SampleContext): import('../types.ts').ErrorInput[] => {
     const make = maker(ctx);
     const errs: import('../types.ts').ErrorInput[] = [
-      { sample: sample(make([3, 4]), [make([5])]), code: 'E_SHAPE_MISMATCH', regex: /The size of tensor a \(4\) must match the size of tensor b \(5\) at non-singleton dimension 1/ },
-      { sample: sample(make([2, 3]), [make([3, 2])]), code: 'E_SHAPE_MISMATCH', regex: /must match the size of tensor b/ },
+      {
+        sample: sample(make([3, 4]), [make([5])]),
+        code: 'E_SHAPE_MISMATCH',
+        regex:
+          /The size of tensor a \(4\) must match the size of tensor b \(5\) at non-singleton dimension 1/,
+      },
+      {
+        sample: sample(make([2, 3]), [make([3, 2])]),
+        code: 'E_SHAPE_MISMATCH',
+        regex: /must match the size of tensor b/,
+      },
     ];
     return errs;
   };

@@ -3,7 +3,14 @@ import { DTYPE_INFO } from '../../src/runtime/index.ts';
 import { type MakeOptions, maker, SPECIAL_FLOATS } from '../make.ts';
 import type { SampleContext, SampleInput } from '../types.ts';
 
-export const UNARY_SHAPES: readonly (readonly number[])[] = [[], [7], [3, 5], [2, 3, 4], [0, 4], [2, 3, 2, 2]];
+export const UNARY_SHAPES: readonly (readonly number[])[] = [
+  [],
+  [7],
+  [3, 5],
+  [2, 3, 4],
+  [0, 4],
+  [2, 3, 2, 2],
+];
 
 export interface UnaryOptions extends MakeOptions {
   /** Extra kwargs for every sample. */
@@ -12,7 +19,12 @@ export interface UnaryOptions extends MakeOptions {
   readonly noSpecials?: boolean;
 }
 
-export function sample(input: SampleInput['input'], args: unknown[] = [], kwargs: Record<string, unknown> = {}, extra: Partial<SampleInput> = {}): SampleInput {
+export function sample(
+  input: SampleInput['input'],
+  args: unknown[] = [],
+  kwargs: Record<string, unknown> = {},
+  extra: Partial<SampleInput> = {},
+): SampleInput {
   return { input, args, kwargs, ...extra };
 }
 
@@ -21,7 +33,9 @@ export const unarySamples =
   (ctx: SampleContext): SampleInput[] => {
     const make = maker(ctx);
     const kw = o.kwargs ?? {};
-    const out = UNARY_SHAPES.map((s) => sample(make(s, o), [], { ...kw }, { name: `shape [${s.join(', ')}]` }));
+    const out = UNARY_SHAPES.map((s) =>
+      sample(make(s, o), [], { ...kw }, { name: `shape [${s.join(', ')}]` }),
+    );
     if (!o.noSpecials && DTYPE_INFO[ctx.dtype].kind === 'float') {
       out.push(sample(make.values(SPECIAL_FLOATS), [], { ...kw }, { name: 'special values' }));
     }
@@ -35,5 +49,11 @@ export const unaryErrors =
     const make = maker(ctx);
     if (!resultIsFloat) return [];
     const out = make([3]).to('int64');
-    return [{ sample: sample(make([3]), [], { out }, { name: 'out= int64 for a float result' }), code: 'E_RESULT_TYPE', regex: /can't be cast to the desired output type Long/ }];
+    return [
+      {
+        sample: sample(make([3]), [], { out }, { name: 'out= int64 for a float result' }),
+        code: 'E_RESULT_TYPE',
+        regex: /can't be cast to the desired output type Long/,
+      },
+    ];
   };

@@ -31,7 +31,11 @@ interface BinarySpec {
 function binary(op: string, ref: (a: number, b: number, s: RefSample) => number, spec: BinarySpec): OpInfo {
   const lhs = spec.samples?.lhs;
   const rhs = spec.samples?.rhs;
-  const bounds = (o?: { low?: number; high?: number; excludeZero?: boolean }) => ({ min: o?.low, max: o?.high, excludeZero: o?.excludeZero });
+  const bounds = (o?: { low?: number; high?: number; excludeZero?: boolean }) => ({
+    min: o?.low,
+    max: o?.high,
+    excludeZero: o?.excludeZero,
+  });
   return opInfo({
     name: spec.name ?? op,
     op,
@@ -49,7 +53,8 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
 
 const alpha = (s: RefSample) => (s.kwargs.alpha === undefined ? 1 : Number(s.kwargs.alpha));
 const nonZeroRhs = { rhs: { excludeZero: true } };
-const nanAware = (f: (a: number, b: number) => number) => (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : f(a, b));
+const nanAware = (f: (a: number, b: number) => number) => (a: number, b: number) =>
+  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : f(a, b);
 const pyRemainder = (a: number, b: number) => {
   const r = a % b;
   return r !== 0 && r < 0 !== b < 0 ? r + b : r;
@@ -58,12 +63,23 @@ const cmp = (f: (a: number, b: number) => boolean) => (a: number, b: number) => 
 const truthy = (x: number) => x !== 0;
 
 /** Extra sample sets with keyword arguments, appended to an OpInfo's samples where the dtype allows them. */
-function withKwargSamples(info: OpInfo, variants: readonly { kwargs: Record<string, unknown>; opts?: BinaryOptions; when?: (d: DType) => boolean }[]): OpInfo {
+function withKwargSamples(
+  info: OpInfo,
+  variants: readonly {
+    kwargs: Record<string, unknown>;
+    opts?: BinaryOptions;
+    when?: (d: DType) => boolean;
+  }[],
+): OpInfo {
   return {
     ...info,
     sampleInputs: (ctx) => [
       ...info.sampleInputs(ctx),
-      ...variants.filter((v) => !v.when || v.when(ctx.dtype)).flatMap((v) => binarySamples({ noSpecials: true, noScalar: true, ...v.opts, kwargs: v.kwargs })(ctx).slice(0, 3)),
+      ...variants
+        .filter((v) => !v.when || v.when(ctx.dtype))
+        .flatMap((v) =>
+          binarySamples({ noSpecials: true, noScalar: true, ...v.opts, kwargs: v.kwargs })(ctx).slice(0, 3),
+        ),
     ],
   };
 }
@@ -77,59 +93,142 @@ const intAlpha = (d: DType) => DTYPE_INFO[d].kind === 'int';
 const floatAlpha = (d: DType) => DTYPE_INFO[d].kind === 'float' || DTYPE_INFO[d].kind === 'complex';
 
 export const BINARY_OPINFOS: readonly OpInfo[] = [
-  withKwargSamples(binary('add', (a, b, s) => a + alpha(s) * b, { dtypes: ALL, exact: true, complexRef: (ar, ai, br, bi, s) => [ar + alpha(s) * br, ai + alpha(s) * bi] }), [
-    { kwargs: { alpha: 2 }, when: intAlpha },
-    { kwargs: { alpha: float(0.5) }, when: floatAlpha },
-  ]),
-  withKwargSamples(binary('sub', (a, b, s) => a - alpha(s) * b, { dtypes: NO_BOOL, exact: true, complexRef: (ar, ai, br, bi, s) => [ar - alpha(s) * br, ai - alpha(s) * bi] }), [
-    { kwargs: { alpha: -3 }, when: intAlpha },
-    { kwargs: { alpha: float(1.5) }, when: floatAlpha },
-  ]),
-  binary('mul', (a, b) => a * b, { dtypes: ALL, exact: true, complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br] }),
-  withDivRule(withKwargSamples(binary('div', (a, b, s) => {
-    const q = a / b;
-    if (s.kwargs.rounding_mode === 'trunc') return Math.trunc(q);
-    if (s.kwargs.rounding_mode === 'floor') return b === 0 ? q : Math.floor(q);
-    return q;
-  }, {
+  withKwargSamples(
+    binary('add', (a, b, s) => a + alpha(s) * b, {
+      dtypes: ALL,
+      exact: true,
+      complexRef: (ar, ai, br, bi, s) => [ar + alpha(s) * br, ai + alpha(s) * bi],
+    }),
+    [
+      { kwargs: { alpha: 2 }, when: intAlpha },
+      { kwargs: { alpha: float(0.5) }, when: floatAlpha },
+    ],
+  ),
+  withKwargSamples(
+    binary('sub', (a, b, s) => a - alpha(s) * b, {
+      dtypes: NO_BOOL,
+      exact: true,
+      complexRef: (ar, ai, br, bi, s) => [ar - alpha(s) * br, ai - alpha(s) * bi],
+    }),
+    [
+      { kwargs: { alpha: -3 }, when: intAlpha },
+      { kwargs: { alpha: float(1.5) }, when: floatAlpha },
+    ],
+  ),
+  binary('mul', (a, b) => a * b, {
     dtypes: ALL,
-    intToFloat: true,
     exact: true,
-    complexRef: (ar, ai, br, bi) => {
-      const d = br * br + bi * bi;
-      return [(ar * br + ai * bi) / d, (ai * br - ar * bi) / d];
-    },
-  }), [
-    { kwargs: { rounding_mode: 'trunc' }, opts: { rhs: { excludeZero: true } }, when: realDType },
-    { kwargs: { rounding_mode: 'floor' }, opts: { rhs: { excludeZero: true } }, when: realDType },
-  ])),
+    complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br],
+  }),
+  withDivRule(
+    withKwargSamples(
+      binary(
+        'div',
+        (a, b, s) => {
+          const q = a / b;
+          if (s.kwargs.rounding_mode === 'trunc') return Math.trunc(q);
+          if (s.kwargs.rounding_mode === 'floor') return b === 0 ? q : Math.floor(q);
+          return q;
+        },
+        {
+          dtypes: ALL,
+          intToFloat: true,
+          exact: true,
+          complexRef: (ar, ai, br, bi) => {
+            const d = br * br + bi * bi;
+            return [(ar * br + ai * bi) / d, (ai * br - ar * bi) / d];
+          },
+        },
+      ),
+      [
+        { kwargs: { rounding_mode: 'trunc' }, opts: { rhs: { excludeZero: true } }, when: realDType },
+        { kwargs: { rounding_mode: 'floor' }, opts: { rhs: { excludeZero: true } }, when: realDType },
+      ],
+    ),
+  ),
   binary('remainder', pyRemainder, { dtypes: REAL_NUMERIC, samples: nonZeroRhs }),
   binary('fmod', (a, b) => a % b, { dtypes: REAL_NUMERIC, exact: true, samples: nonZeroRhs }),
-  binary('pow', (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : a ** b), {
-    dtypes: NO_BOOL,
-    samples: { rhs: { low: 0, high: 4 }, lhs: { low: -4, high: 4 } },
-    complexRef: (ar, ai, br, bi) => {
-      if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
-      const lr = Math.log(Math.sqrt(ar * ar + ai * ai));
-      const th = Math.atan2(ai, ar);
-      const mag = Math.exp(br * lr - bi * th);
-      return [mag * Math.cos(bi * lr + br * th), mag * Math.sin(bi * lr + br * th)];
+  binary(
+    'pow',
+    (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : a ** b),
+    {
+      dtypes: NO_BOOL,
+      samples: { rhs: { low: 0, high: 4 }, lhs: { low: -4, high: 4 } },
+      complexRef: (ar, ai, br, bi) => {
+        if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
+        const lr = Math.log(Math.sqrt(ar * ar + ai * ai));
+        const th = Math.atan2(ai, ar);
+        const mag = Math.exp(br * lr - bi * th);
+        return [mag * Math.cos(bi * lr + br * th), mag * Math.sin(bi * lr + br * th)];
+      },
     },
-  }),
+  ),
   binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, exact: true, inplace: false }),
   binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, exact: true, inplace: false }),
   binary('atan2', Math.atan2, { dtypes: NO_COMPLEX, intToFloat: true }),
   binary('hypot', (a, b) => Math.hypot(a, b), { dtypes: FLOATS }),
-  binary('copysign', (a, b) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)), { dtypes: NO_COMPLEX, intToFloat: true, exact: true }),
-  binary('eq', cmp((a, b) => a === b), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [ar === br && ai === bi ? 1 : 0, 0] }),
-  binary('ne', cmp((a, b) => a !== b), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [ar !== br || ai !== bi ? 1 : 0, 0] }),
-  binary('lt', cmp((a, b) => a < b), { dtypes: NO_COMPLEX, rule: 'bool' }),
-  binary('le', cmp((a, b) => a <= b), { dtypes: NO_COMPLEX, rule: 'bool' }),
-  binary('gt', cmp((a, b) => a > b), { dtypes: NO_COMPLEX, rule: 'bool' }),
-  binary('ge', cmp((a, b) => a >= b), { dtypes: NO_COMPLEX, rule: 'bool' }),
-  binary('logical_and', cmp((a, b) => truthy(a) && truthy(b)), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) && (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
-  binary('logical_or', cmp((a, b) => truthy(a) || truthy(b)), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [truthy(ar) || truthy(ai) || truthy(br) || truthy(bi) ? 1 : 0, 0] }),
-  binary('logical_xor', cmp((a, b) => truthy(a) !== truthy(b)), { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) !== (truthy(br) || truthy(bi)) ? 1 : 0, 0] }),
+  binary('copysign', (a, b) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)), {
+    dtypes: NO_COMPLEX,
+    intToFloat: true,
+    exact: true,
+  }),
+  binary(
+    'eq',
+    cmp((a, b) => a === b),
+    { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [ar === br && ai === bi ? 1 : 0, 0] },
+  ),
+  binary(
+    'ne',
+    cmp((a, b) => a !== b),
+    { dtypes: ALL, rule: 'bool', complexRef: (ar, ai, br, bi) => [ar !== br || ai !== bi ? 1 : 0, 0] },
+  ),
+  binary(
+    'lt',
+    cmp((a, b) => a < b),
+    { dtypes: NO_COMPLEX, rule: 'bool' },
+  ),
+  binary(
+    'le',
+    cmp((a, b) => a <= b),
+    { dtypes: NO_COMPLEX, rule: 'bool' },
+  ),
+  binary(
+    'gt',
+    cmp((a, b) => a > b),
+    { dtypes: NO_COMPLEX, rule: 'bool' },
+  ),
+  binary(
+    'ge',
+    cmp((a, b) => a >= b),
+    { dtypes: NO_COMPLEX, rule: 'bool' },
+  ),
+  binary(
+    'logical_and',
+    cmp((a, b) => truthy(a) && truthy(b)),
+    {
+      dtypes: ALL,
+      rule: 'bool',
+      complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) && (truthy(br) || truthy(bi)) ? 1 : 0, 0],
+    },
+  ),
+  binary(
+    'logical_or',
+    cmp((a, b) => truthy(a) || truthy(b)),
+    {
+      dtypes: ALL,
+      rule: 'bool',
+      complexRef: (ar, ai, br, bi) => [truthy(ar) || truthy(ai) || truthy(br) || truthy(bi) ? 1 : 0, 0],
+    },
+  ),
+  binary(
+    'logical_xor',
+    cmp((a, b) => truthy(a) !== truthy(b)),
+    {
+      dtypes: ALL,
+      rule: 'bool',
+      complexRef: (ar, ai, br, bi) => [(truthy(ar) || truthy(ai)) !== (truthy(br) || truthy(bi)) ? 1 : 0, 0],
+    },
+  ),
   binary('bitwise_and', (a, b) => a & b, { dtypes: INT_BOOL }),
   binary('bitwise_or', (a, b) => a | b, { dtypes: INT_BOOL }),
   binary('bitwise_xor', (a, b) => a ^ b, { dtypes: INT_BOOL }),

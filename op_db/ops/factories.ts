@@ -1,4 +1,224 @@
-/** (being written) */
-import type { OpInfo } from '../types.ts';
+/**
+ * OpInfos for factories (empty, zeros, ones, full, arange, linspace, eye, *_like) and the fills (fill_, zero_).
+ * A factory sample's `input` is its size list (or the scalar of arange/linspace/eye); the dtype comes from the
+ * context as kwargs.dtype, and the metadata oracle asks for device='meta' itself.
+ */
+import { DTYPE_GROUPS, DTYPE_INFO, type DType, type Tensor } from '../../src/runtime/index.ts';
+import {
+  COPY_SHAPES,
+  type FactoryCase,
+  factoryErrors,
+  factorySamples,
+  fillValue,
+  NO_EXPANDED_SELF,
+  viewErrors,
+  viewSamples,
+} from '../families/views.ts';
+import { type OpInfoSpec, opInfo } from '../info.ts';
+import { fullRef, sequenceRef } from '../refs/views.ts';
+import type { OpInfo, RefSample, SampleContext, SampleInput, SkipRule } from '../types.ts';
 
-export const FACTORY_OPINFOS: readonly OpInfo[] = [];
+const ALL = DTYPE_GROUPS.all;
+const SHAPES: readonly FactoryCase[] = [[2, 3], [], [0, 4], [7], [2, 3, 2, 2]].map((input) => ({ input }));
+const NEGATIVE = {
+  input: [2, -1],
+  code: 'E_INVALID_ARGUMENT',
+  regex: /Trying to create tensor with negative dimension -1/,
+} as const;
+const kwDType = (s: SampleInput | RefSample) => s.kwargs.dtype as DType;
+const likeDType = (s: SampleInput) => (s.kwargs.dtype as DType | undefined) ?? (s.input as Tensor).dtype;
+const sizeOf = (s: RefSample) => s.input as unknown as number[];
+const num = (v: unknown) => Number(v);
+const kind = (d: DType) => DTYPE_INFO[d].kind;
+
+function factory(name: string, spec: Omit<OpInfoSpec, 'name' | 'family'>): OpInfo {
+  return opInfo({ name, family: 'factory', resultDType: kwDType, ...spec });
+}
+
+/** A constant-valued factory: `name(size)` and `name_like(t)` fill with `value` (null: uninitialised). */
+function constant(name: string, value: number | null): OpInfo[] {
+  const nondeterministicValues = value === null;
+  const v = value ?? 0;
+  return [
+    factory(name, {
+      dtypes: ALL,
+      sampleInputs: factorySamples(SHAPES),
+      errorInputs: factoryErrors([NEGATIVE]),
+      ref: (s) => fullRef(sizeOf(s), v, kwDType(s)),
+      flags: { nondeterministicValues },
+    }),
+    like(`${name}_like`, () => [], v, nondeterministicValues),
+  ];
+}
+
+function like(
+  name: string,
+  args: (ctx: SampleContext) => unknown[],
+  value: number | null,
+  nondeterministicValues = false,
+): OpInfo {
+  const cases = (ctx: SampleContext) => [
+    ...COPY_SHAPES.map((shape) => ({ shape, args: args(ctx) })),
+    { shape: [3, 5], args: args(ctx), kwargs: { dtype: 'float64' } },
+  ];
+  return opInfo({
+    name,
+    family: 'factory',
+    dtypes: ALL,
+    sampleInputs: (ctx) => viewSamples(cases(ctx))(ctx),
+    ref: (s) => fullRef(s.input.shape, value ?? num(s.args[0]), s.input.dtype),
+    resultDType: likeDType,
+    flags: { nondeterministicValues },
+  });
+}
+
+/** torch.arange: start + i * step for i < ceil((end - start) / step). */
+function arangeRef(s: RefSample) {
+  const [start, end, step] = s.args.length
+    ? [num(s.input), num(s.args[0]), num(s.args[1] ?? 1)]
+    : [0, num(s.input), 1];
+  return sequenceRef(Math.max(Math.ceil((end - start) / step), 0), (i) => start + i * step, kwDType(s));
+}
+
+/** torch.linspace: the first half steps up from start, the second half down from end (at::linspace). */
+function linspaceRef(s: RefSample) {
+  const [start, end, steps] = [num(s.input), num(s.args[0]), num(s.args[1])];
+  const step = steps > 1 ? (end - start) / (steps - 1) : 0;
+  const half = Math.floor(steps / 2);
+  return sequenceRef(steps, (i) => (i < half ? start + step * i : end - step * (steps - i - 1)), kwDType(s));
+}
+
+const rangeCases = (ctx: SampleContext): FactoryCase[] => [
+  { input: 5 },
+  { input: 0 },
+  { input: 2, args: [11, 3] },
+  { input: 10, args: [0, -3] },
+  { input: 4, args: [4] },
+  ...(kind(ctx.dtype) === 'float' ? [{ input: -1.5, args: [2.5, 0.5] }] : []),
+];
+const linspaceCases = (ctx: SampleContext): FactoryCase[] => [
+  { input: 0, args: [10, 4] },
+  { input: 2, args: [20, 7] },
+  { input: 5, args: [5, 1] },
+  { input: 0, args: [1, 0] },
+  { input: 10, args: [0, 6] },
+  ...(ctx.dtype !== 'uint8' && ctx.dtype !== 'bool' ? [{ input: -3, args: [7, 9] }] : []),
+  ...(kind(ctx.dtype) === 'float' ? [{ input: -1.5, args: [2.25, 4] }] : []),
+];
+
+const xfailDType = (dtype: DType, device: SkipRule['device'], what: string): SkipRule => ({
+  kind: 'xfail',
+  oracle: 'dtypes',
+  dtype,
+  device,
+  reason: `runtime bug: ${what}`,
+});
+const ARANGE_BUG =
+  "arange works for this dtype; PyTorch 1.13's arange_out dispatches ALL_TYPES_AND2(Half, BFloat16) and raises 'not implemented'";
+const LINSPACE_BUG =
+  "linspace(…, steps >= 2, dtype=bool) works on cpu; PyTorch 1.13's linspace_cpu kernel has no Bool (meta returns before dispatch)";
+
+/** fill_/zero_: write `value` into self. */
+function fill(
+  name: string,
+  values: (ctx: SampleContext) => unknown[][],
+  value: (s: RefSample) => number,
+): OpInfo {
+  return opInfo({
+    name,
+    family: 'factory',
+    dtypes: ALL,
+    sampleInputs: (ctx) =>
+      viewSamples(values(ctx).flatMap((args) => COPY_SHAPES.map((shape) => ({ shape, args }))))(ctx),
+    errorInputs: viewErrors([
+      {
+        shape: [1, 3],
+        args: values({ device: 'cpu', dtype: 'float32', requiresGrad: false, seed: 0 })[0],
+        prep: (t) => t.expand([2, 3]),
+        code: 'E_INTERNAL_OVERLAP',
+        regex: /more than one element of the written-to tensor refers to a single memory location/,
+      },
+    ]),
+    ref: (s) => fullRef(s.input.shape, value(s), s.input.dtype),
+    resultDType: (s) => (s.input as Tensor).dtype,
+    variants: { method: true },
+    flags: { mutates: true },
+    skips: [NO_EXPANDED_SELF],
+  });
+}
+
+export const FACTORY_OPINFOS: readonly OpInfo[] = [
+  ...constant('empty', null),
+  ...constant('zeros', 0),
+  ...constant('ones', 1),
+  factory('full', {
+    dtypes: ALL,
+    sampleInputs: factorySamples((ctx) => SHAPES.map((c) => ({ ...c, args: [fillValue(ctx.dtype)] }))),
+    errorInputs: factoryErrors([{ ...NEGATIVE, args: [1] }]),
+    ref: (s) => fullRef(sizeOf(s), num(s.args[0]), kwDType(s)),
+  }),
+  like('full_like', (ctx) => [fillValue(ctx.dtype, true)], null),
+  factory('arange', {
+    dtypes: DTYPE_GROUPS.realNumeric,
+    sampleInputs: factorySamples(rangeCases),
+    errorInputs: factoryErrors([
+      { input: 0, args: [5, 0], code: 'E_INVALID_ARGUMENT', regex: /step must be nonzero/ },
+      {
+        input: 5,
+        args: [0, 1],
+        code: 'E_INVALID_ARGUMENT',
+        regex: /upper bound and larger bound inconsistent with step sign/,
+      },
+    ]),
+    ref: arangeRef,
+    skips: (['bool', 'complex64', 'complex128'] as const).map((d) => xfailDType(d, undefined, ARANGE_BUG)),
+  }),
+  factory('linspace', {
+    dtypes: DTYPE_GROUPS.allButBool,
+    dtypesIf: { meta: ALL },
+    sampleInputs: factorySamples(linspaceCases),
+    errorInputs: factoryErrors([
+      { input: 0, args: [1, -1], code: 'E_INVALID_ARGUMENT', regex: /number of steps must be non-negative/ },
+    ]),
+    ref: linspaceRef,
+    skips: [xfailDType('bool', 'cpu', LINSPACE_BUG)],
+  }),
+  factory('eye', {
+    dtypes: ALL,
+    sampleInputs: factorySamples([
+      { input: 3 },
+      { input: 2, args: [4] },
+      { input: 0 },
+      { input: 4, args: [1] },
+    ]),
+    errorInputs: factoryErrors([
+      { input: -1, code: 'E_INVALID_ARGUMENT', regex: /n must be greater or equal to 0, got -1/ },
+      { input: 2, args: [-1], code: 'E_INVALID_ARGUMENT', regex: /m must be greater or equal to 0, got -1/ },
+    ]),
+    ref: (s) => {
+      const [n, m] = [num(s.input), num(s.args[0] ?? s.input)];
+      return {
+        ...fullRef([n, m], 0, kwDType(s)),
+        re: Float64Array.from({ length: n * m }, (_, i) => (i % m === Math.floor(i / m) ? 1 : 0)),
+      };
+    },
+    skips: [
+      {
+        kind: 'xfail',
+        oracle: 'errors',
+        reason:
+          'runtime bug: eye(2, -1) says "n must be greater or equal to 0, got -1"; PyTorch checks m separately: "m must be greater or equal to 0, got -1"',
+      },
+    ],
+  }),
+  fill(
+    'fill_',
+    (ctx) => [[fillValue(ctx.dtype)], [1]],
+    (s) => num(s.args[0]),
+  ),
+  fill(
+    'zero_',
+    () => [[]],
+    () => 0,
+  ),
+];

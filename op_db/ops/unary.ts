@@ -46,11 +46,25 @@ function unary(op: string, ref: (x: number) => number, spec: UnarySpec): OpInfo 
 
 const cexp: ComplexFn = (re, im) => [Math.exp(re) * Math.cos(im), Math.exp(re) * Math.sin(im)];
 const clog: ComplexFn = (re, im) => [Math.log(Math.sqrt(re * re + im * im)), Math.atan2(im, re)];
-const float = (dtypes: readonly DType[], complexRef?: ComplexFn, samples?: UnaryOptions): UnarySpec => ({ dtypes, complexRef, samples, intToFloat: true });
+const float = (dtypes: readonly DType[], complexRef?: ComplexFn, samples?: UnaryOptions): UnarySpec => ({
+  dtypes,
+  complexRef,
+  samples,
+  intToFloat: true,
+});
 
 export const UNARY_OPINFOS: readonly OpInfo[] = [
-  unary('abs', Math.abs, { dtypes: NO_BOOL, rule: 'complexToFloat', complexRef: (re, im) => [Math.sqrt(re * re + im * im), 0] }),
-  unary('neg', (x) => -x, { dtypes: NO_BOOL, exact: true, complexRef: (re, im) => [-re, -im], aliases: ['negative'] }),
+  unary('abs', Math.abs, {
+    dtypes: NO_BOOL,
+    rule: 'complexToFloat',
+    complexRef: (re, im) => [Math.sqrt(re * re + im * im), 0],
+  }),
+  unary('neg', (x) => -x, {
+    dtypes: NO_BOOL,
+    exact: true,
+    complexRef: (re, im) => [-re, -im],
+    aliases: ['negative'],
+  }),
   unary('exp', Math.exp, float(ALL, cexp)),
   unary('exp2', (x) => 2 ** x, float(NO_COMPLEX)),
   unary('expm1', Math.expm1, float(NO_COMPLEX)),
@@ -58,13 +72,24 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('log2', Math.log2, float(NO_COMPLEX)),
   unary('log10', Math.log10, float(NO_COMPLEX)),
   unary('log1p', Math.log1p, float(NO_COMPLEX)),
-  unary('sqrt', Math.sqrt, { ...float(ALL, (re, im) => {
-    const m = Math.sqrt(re * re + im * im);
-    return [Math.sqrt((m + re) / 2), Math.sign(im || 1) * Math.sqrt((m - re) / 2)];
-  }), exact: true }),
+  unary('sqrt', Math.sqrt, {
+    ...float(ALL, (re, im) => {
+      const m = Math.sqrt(re * re + im * im);
+      return [Math.sqrt((m + re) / 2), Math.sign(im || 1) * Math.sqrt((m - re) / 2)];
+    }),
+    exact: true,
+  }),
   unary('rsqrt', (x) => 1 / Math.sqrt(x), float(NO_COMPLEX)),
-  unary('sin', Math.sin, float(ALL, (re, im) => [Math.sin(re) * Math.cosh(im), Math.cos(re) * Math.sinh(im)])),
-  unary('cos', Math.cos, float(ALL, (re, im) => [Math.cos(re) * Math.cosh(im), -Math.sin(re) * Math.sinh(im)])),
+  unary(
+    'sin',
+    Math.sin,
+    float(ALL, (re, im) => [Math.sin(re) * Math.cosh(im), Math.cos(re) * Math.sinh(im)]),
+  ),
+  unary(
+    'cos',
+    Math.cos,
+    float(ALL, (re, im) => [Math.cos(re) * Math.cosh(im), -Math.sin(re) * Math.sinh(im)]),
+  ),
   unary('tan', Math.tan, float(NO_COMPLEX)),
   unary('asin', Math.asin, float(NO_COMPLEX)),
   unary('acos', Math.acos, float(NO_COMPLEX)),
@@ -75,18 +100,54 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('sigmoid', (x) => 1 / (1 + Math.exp(-x)), float(NO_COMPLEX)),
   unary('erf', erfRef, float(NO_COMPLEX)),
   unary('silu', (x) => x / (1 + Math.exp(-x)), { ...float(NO_COMPLEX), name: 'nn.functional.silu' }),
-  unary('relu', (x) => (Number.isNaN(x) ? x : Math.max(x, 0)), { dtypes: REAL_NUMERIC, exact: true, name: 'nn.functional.relu' }),
+  unary('relu', (x) => (Number.isNaN(x) ? x : Math.max(x, 0)), {
+    dtypes: REAL_NUMERIC,
+    exact: true,
+    name: 'nn.functional.relu',
+  }),
   unary('floor', Math.floor, { dtypes: REAL_NUMERIC, exact: true }),
   unary('ceil', Math.ceil, { dtypes: REAL_NUMERIC, exact: true }),
   unary('trunc', Math.trunc, { dtypes: REAL_NUMERIC, exact: true, aliases: ['fix'] }),
   unary('round', roundHalfEvenRef, { dtypes: REAL_NUMERIC, exact: true }),
   unary('frac', (x) => x - Math.trunc(x), { dtypes: FLOATS }),
-  unary('sign', (x) => (Number.isNaN(x) ? x : x > 0 ? 1 : x < 0 ? -1 : 0), { dtypes: NO_COMPLEX, exact: true }),
-  unary('reciprocal', (x) => 1 / x, float(ALL, (re, im) => [re / (re * re + im * im), -im / (re * re + im * im)])),
-  unary('square', (x) => x * x, { dtypes: NO_BOOL, exact: true, complexRef: (re, im) => [re * re - im * im, 2 * re * im] }),
-  unary('logical_not', (x) => (x === 0 ? 1 : 0), { dtypes: ALL, rule: 'bool', complexRef: (re, im) => [re === 0 && im === 0 ? 1 : 0, 0] }),
-  { ...unary('bitwise_not', (x) => ~x, { dtypes: INT_BOOL }), ref: (s) => elementwise([s.input], s.input.dtype === 'bool' ? (x) => 1 - x : (x) => ~x, s.input.dtype) },
-  unary('isnan', (x) => (Number.isNaN(x) ? 1 : 0), { dtypes: ALL, rule: 'bool', inplace: false, complexRef: (re, im) => [Number.isNaN(re) || Number.isNaN(im) ? 1 : 0, 0] }),
-  unary('isinf', (x) => (x === Infinity || x === -Infinity ? 1 : 0), { dtypes: NO_COMPLEX, rule: 'bool', inplace: false }),
-  unary('isfinite', (x) => (Number.isFinite(x) ? 1 : 0), { dtypes: ALL, rule: 'bool', inplace: false, complexRef: (re, im) => [Number.isFinite(re) && Number.isFinite(im) ? 1 : 0, 0] }),
+  unary('sign', (x) => (Number.isNaN(x) ? x : x > 0 ? 1 : x < 0 ? -1 : 0), {
+    dtypes: NO_COMPLEX,
+    exact: true,
+  }),
+  unary(
+    'reciprocal',
+    (x) => 1 / x,
+    float(ALL, (re, im) => [re / (re * re + im * im), -im / (re * re + im * im)]),
+  ),
+  unary('square', (x) => x * x, {
+    dtypes: NO_BOOL,
+    exact: true,
+    complexRef: (re, im) => [re * re - im * im, 2 * re * im],
+  }),
+  unary('logical_not', (x) => (x === 0 ? 1 : 0), {
+    dtypes: ALL,
+    rule: 'bool',
+    complexRef: (re, im) => [re === 0 && im === 0 ? 1 : 0, 0],
+  }),
+  {
+    ...unary('bitwise_not', (x) => ~x, { dtypes: INT_BOOL }),
+    ref: (s) => elementwise([s.input], s.input.dtype === 'bool' ? (x) => 1 - x : (x) => ~x, s.input.dtype),
+  },
+  unary('isnan', (x) => (Number.isNaN(x) ? 1 : 0), {
+    dtypes: ALL,
+    rule: 'bool',
+    inplace: false,
+    complexRef: (re, im) => [Number.isNaN(re) || Number.isNaN(im) ? 1 : 0, 0],
+  }),
+  unary('isinf', (x) => (x === Infinity || x === -Infinity ? 1 : 0), {
+    dtypes: NO_COMPLEX,
+    rule: 'bool',
+    inplace: false,
+  }),
+  unary('isfinite', (x) => (Number.isFinite(x) ? 1 : 0), {
+    dtypes: ALL,
+    rule: 'bool',
+    inplace: false,
+    complexRef: (re, im) => [Number.isFinite(re) && Number.isFinite(im) ? 1 : 0, 0],
+  }),
 ];

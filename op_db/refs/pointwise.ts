@@ -56,7 +56,10 @@ export const unaryRef =
 
 /** A binary reference: (input, other) with any extra Scalar kwargs read by `f` via the sample. */
 export const binaryRef =
-  (f: (a: number, b: number, s: RefSample) => number, complexFn?: (ar: number, ai: number, br: number, bi: number, s: RefSample) => [number, number]) =>
+  (
+    f: (a: number, b: number, s: RefSample) => number,
+    complexFn?: (ar: number, ai: number, br: number, bi: number, s: RefSample) => [number, number],
+  ) =>
   (s: RefSample): RefTensor =>
     elementwise(
       [s.input, asRef(s.args[0])],

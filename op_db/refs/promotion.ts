@@ -17,7 +17,9 @@ const t = table as unknown as {
 const fix = (d: string): DType => (d === 'complex32' ? 'complex64' : (d as DType));
 
 /** One operand as the table sees it: a tensor of some dim, or a Python scalar of a kind. */
-export type RefOperand = { readonly dtype: DType; readonly dim: number } | { readonly scalar: 'int' | 'float' | 'bool' | 'complex' };
+export type RefOperand =
+  | { readonly dtype: DType; readonly dim: number }
+  | { readonly scalar: 'int' | 'float' | 'bool' | 'complex' };
 
 /** PyTorch's result_type for two operands (the first a tensor), looked up in the recorded tables. */
 export function tableResultType(a: { dtype: DType; dim: number }, b: RefOperand): DType {
@@ -31,20 +33,34 @@ export function tableResultType(a: { dtype: DType; dim: number }, b: RefOperand)
 export type PromotionRule = 'promote' | 'intToFloat' | 'bool' | 'complexToFloat';
 
 const KIND: Record<string, 'bool' | 'int' | 'float' | 'complex'> = {
-  bool: 'bool', uint8: 'int', int8: 'int', int16: 'int', int32: 'int', int64: 'int',
-  float16: 'float', bfloat16: 'float', float32: 'float', float64: 'float', complex64: 'complex', complex128: 'complex',
+  bool: 'bool',
+  uint8: 'int',
+  int8: 'int',
+  int16: 'int',
+  int32: 'int',
+  int64: 'int',
+  float16: 'float',
+  bfloat16: 'float',
+  float32: 'float',
+  float64: 'float',
+  complex64: 'complex',
+  complex128: 'complex',
 };
 
 /** Applies an elementwise promotion kind to the common dtype (default float dtype float32). */
 export function applyRule(common: DType, rule: PromotionRule): DType {
   if (rule === 'bool') return 'bool';
   if (rule === 'intToFloat' && (KIND[common] === 'int' || KIND[common] === 'bool')) return 'float32';
-  if (rule === 'complexToFloat') return common === 'complex64' ? 'float32' : common === 'complex128' ? 'float64' : common;
+  if (rule === 'complexToFloat')
+    return common === 'complex64' ? 'float32' : common === 'complex128' ? 'float64' : common;
   return common;
 }
 
 /** The result dtype of a pointwise sample: input with its first tensor/scalar argument, then the rule. */
-export function pointwiseResultDType(s: { input: unknown; args: readonly unknown[] }, rule: PromotionRule): DType {
+export function pointwiseResultDType(
+  s: { input: unknown; args: readonly unknown[] },
+  rule: PromotionRule,
+): DType {
   const input = s.input as { dtype: DType; ndim: number };
   const a = { dtype: input.dtype, dim: input.ndim };
   const other = s.args[0];

@@ -15,7 +15,12 @@ export interface RefTensor {
 
 export const numelOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
-export function refTensor(shape: readonly number[], dtype: DType, re: ArrayLike<number>, im: ArrayLike<number> | null = null): RefTensor {
+export function refTensor(
+  shape: readonly number[],
+  dtype: DType,
+  re: ArrayLike<number>,
+  im: ArrayLike<number> | null = null,
+): RefTensor {
   return { shape: [...shape], dtype, re: Float64Array.from(re), im: im ? Float64Array.from(im) : null };
 }
 
@@ -119,5 +124,10 @@ export function roundToBinary(v: number, precision: number, minExp: number, maxE
 /** A reference input as the op sees it after casting to the compute dtype (int -> float32 rounds, ...). */
 export function castRef(t: RefTensor, dtype: DType): RefTensor {
   if (t.dtype === dtype) return t;
-  return { ...t, dtype, re: t.re.map((x) => castValue(x, dtype)), im: t.im ? t.im.map((x) => castValue(x, dtype)) : null };
+  return {
+    ...t,
+    dtype,
+    re: t.re.map((x) => castValue(x, dtype)),
+    im: t.im ? t.im.map((x) => castValue(x, dtype)) : null,
+  };
 }

@@ -36,7 +36,7 @@ export {
 } from './core/index.ts';
 export { tensor, fromArray, type TensorOptions, type NestedData } from './api/creation.ts';
 export { getitem, slice, type IndexItem, type Slice } from './api/indexing.ts';
-export type { Element, Nested } from './api/readback.ts';
+export { flatValues, type Element, type Nested } from './api/readback.ts';
 export { listOps, type OpListing } from './api/listing.ts';
 
 export const {

@@ -23,20 +23,48 @@ describe('op_db', () => {
   test('OpInfo names are unique and ids are stable PyTorch-style', () => {
     const names = opDb.map((o) => o.name);
     expect(new Set(names).size).toBe(names.length);
-    const [inst] = expandMatrix('full', { op: ['add'], oracle: ['reference'], dtype: ['float32'], layout: ['transposed'] });
+    const [inst] = expandMatrix('full', {
+      op: ['add'],
+      oracle: ['reference'],
+      dtype: ['float32'],
+      layout: ['transposed'],
+    });
     expect(inst.id).toBe('test_reference_add_cpu_float32_transposed_eager');
-    const [relu] = expandMatrix('full', { op: ['nn.functional.relu'], oracle: ['reference'], dtype: ['float32'], layout: ['contiguous'] });
+    const [relu] = expandMatrix('full', {
+      op: ['nn.functional.relu'],
+      oracle: ['reference'],
+      dtype: ['float32'],
+      layout: ['contiguous'],
+    });
     expect(relu.id).toBe('test_reference_nn_functional_relu_cpu_float32_contiguous_eager');
   });
 
   test('every skip/xfail has a reason, and none is stale', () => {
-    for (const info of opDb) for (const r of info.skips) expect(r.reason.trim().length, `${info.name} ${JSON.stringify(r)}`).toBeGreaterThan(10);
+    for (const info of opDb)
+      for (const r of info.skips)
+        expect(r.reason.trim().length, `${info.name} ${JSON.stringify(r)}`).toBeGreaterThan(10);
     expect(staleRules()).toEqual([]);
   });
 
   test('a stale rule is reported, an xfail rule marks its instances', () => {
     const [add] = opDb.filter((o) => o.name === 'add');
-    const fake = { ...add, skips: [{ kind: 'xfail' as const, dtype: 'float32' as const, layout: 'strided' as const, reason: 'test rule matching instances' }, { kind: 'skip' as const, device: 'webgpu' as const, oracle: 'reference' as const, reason: 'test rule that matches no instance' }] };
+    const fake = {
+      ...add,
+      skips: [
+        {
+          kind: 'xfail' as const,
+          dtype: 'float32' as const,
+          layout: 'strided' as const,
+          reason: 'test rule matching instances',
+        },
+        {
+          kind: 'skip' as const,
+          device: 'webgpu' as const,
+          oracle: 'reference' as const,
+          reason: 'test rule that matches no instance',
+        },
+      ],
+    };
     const stale = staleRules([fake]);
     expect(stale.map((s) => s.rule.reason)).toEqual(['test rule that matches no instance']);
     const marked = expandMatrix('full', {}, [fake]).filter((i) => i.rule?.kind === 'xfail');

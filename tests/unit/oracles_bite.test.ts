@@ -7,7 +7,14 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
 import { expandMatrix } from '../../src/ci/index.ts';
 import { compareValues, OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
-import { callOp, DispatchKey, type Kernel, operatorTable, type Tensor, tensor } from '../../src/runtime/index.ts';
+import {
+  callOp,
+  DispatchKey,
+  type Kernel,
+  operatorTable,
+  type Tensor,
+  tensor,
+} from '../../src/runtime/index.ts';
 
 const restore: (() => void)[] = [];
 afterEach(() => {
@@ -51,7 +58,8 @@ const stridesIgnored: Kernel = (_ks, args) => {
   const A = a.storage.data as Float32Array;
   const B = b.storage.data as Float32Array;
   const O = out.storage.data as Float32Array;
-  for (let i = 0; i < out.numel; i++) O[i] = A[a.storageOffset + (a.numel === 1 ? 0 : i)] + B[b.storageOffset + (b.numel === 1 ? 0 : i)];
+  for (let i = 0; i < out.numel; i++)
+    O[i] = A[a.storageOffset + (a.numel === 1 ? 0 : i)] + B[b.storageOffset + (b.numel === 1 ? 0 : i)];
   return out;
 };
 
@@ -61,7 +69,10 @@ describe('injected bugs are caught', () => {
     const strided = instance('add', 'reference', 'float32', 'strided');
     expect(runOracle(transposed).checks).toBeGreaterThan(0);
     inject('add.Tensor', () => stridesIgnored);
-    const f = expectFailure(() => runOracle(transposed), /function output 0 \(float32\): \d+\/\d+ elements differ/);
+    const f = expectFailure(
+      () => runOracle(transposed),
+      /function output 0 \(float32\): \d+\/\d+ elements differ/,
+    );
     expect(f.sample).not.toBeNull();
     expectFailure(() => runOracle(strided), /elements differ/);
   });
@@ -72,7 +83,8 @@ describe('injected bugs are caught', () => {
       const out = real(ks, args, op) as Tensor;
       if (out.dtype === 'float16') {
         const bits = out.storage.data as Uint16Array;
-        for (let i = 0; i < bits.length; i++) if ((bits[i] & 0x7c00) !== 0x7c00 && (bits[i] & 0x7fff) !== 0) bits[i] += 1;
+        for (let i = 0; i < bits.length; i++)
+          if ((bits[i] & 0x7c00) !== 0x7c00 && (bits[i] & 0x7fff) !== 0) bits[i] += 1;
       }
       return out;
     });
@@ -126,6 +138,9 @@ describe('injected bugs are caught', () => {
       return out.dtype === 'float32' ? (callOp('mul', [out, 1.0001]) as Tensor) : out;
     });
     expectFailure(() => runOracle(instance('exp', 'reference', 'float32', 'offset')), /elements differ/);
-    expectFailure(() => runOracle(instance('exp', 'property', 'float32', 'contiguous')), /property failed .* shrunk \d+ times \(fast-check seed -?\d+, path/);
+    expectFailure(
+      () => runOracle(instance('exp', 'property', 'float32', 'contiguous')),
+      /property failed .* shrunk \d+ times \(fast-check seed -?\d+, path/,
+    );
   });
 });

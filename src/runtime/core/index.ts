@@ -58,6 +58,7 @@ export {
   expandStrides,
   inferSize,
   isContiguousLayout,
+  isNonOverlappingAndDense,
   numelOf,
   type Shape,
   sameShape,

@@ -28,13 +28,27 @@ export function channelsLastStrides(shape: Shape): number[] {
 
 /** PyTorch's is_contiguous: sizes of 1 may have any stride; empty tensors are contiguous. */
 export function isContiguousLayout(shape: Shape, strides: readonly number[]): boolean {
+  if (shape.includes(0)) return true;
   let expected = 1;
   for (let i = shape.length - 1; i >= 0; i--) {
-    if (shape[i] === 0) return true;
     if (shape[i] !== 1) {
       if (strides[i] !== expected) return false;
       expected *= shape[i];
     }
+  }
+  return true;
+}
+
+/**
+ * c10's is_non_overlapping_and_dense: some permutation of the dims is contiguous (size-1 dims ignored), so the
+ * elements fill a block of memory exactly once.
+ */
+export function isNonOverlappingAndDense(shape: Shape, strides: readonly number[]): boolean {
+  const dims = shape.map((_, i) => i).filter((i) => shape[i] >= 2).sort((x, y) => strides[x] - strides[y]);
+  let expected = 1;
+  for (const d of dims) {
+    if (strides[d] !== expected) return false;
+    expected *= shape[d];
   }
   return true;
 }

@@ -59,7 +59,12 @@ function convertOne(arg: Argument, t: ArgType, v: unknown, isFirst: boolean): un
     case 'MemoryFormat':
     case 'Dimname':
       return typeof v === 'string' ? v : new BindFailure(`expected ${t.base}, got ${describe(v)}`);
-    case 'Generator':
+    case 'complex':
+      if (typeof v === 'number') return toScalar(v);
+      if (v instanceof Scalar && v.kind !== 'bool') return v;
+      return new BindFailure(`expected complex, got ${describe(v)}`);
+    default:
+      // Generator, Storage, Stream, containers, type variables: passed through untouched.
       return v;
   }
 }
@@ -80,6 +85,10 @@ function convert(arg: Argument, v: unknown, isFirst: boolean): unknown {
   }
   const out: unknown[] = [];
   for (const x of v) {
+    if ((x === null || x === undefined) && t.elementOptional) {
+      out.push(null);
+      continue;
+    }
     const c = convertOne(arg, { ...t, isList: false }, x, false);
     if (c instanceof BindFailure) return c;
     if (t.base === 'Tensor' && !(x instanceof Tensor)) return new BindFailure(`expected Tensor in list, got ${describe(x)}`);

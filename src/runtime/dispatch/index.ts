@@ -13,5 +13,16 @@ export {
   withExcludedKeys,
   withIncludedKeys,
 } from './keys.ts';
-export { type AliasInfo, type Argument, type ArgType, type BaseType, formatType, parseSchema, type Return, type Schema } from './schema.ts';
+export {
+  type AliasInfo,
+  type Argument,
+  type ArgType,
+  type BaseType,
+  formatSchema,
+  formatType,
+  parseSchema,
+  parseType,
+  type Return,
+  type Schema,
+} from './schema.ts';
 export { type Kernel, OperatorEntry, OperatorTable, type OpTags, operatorTable } from './table.ts';

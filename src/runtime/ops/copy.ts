@@ -12,7 +12,7 @@ import {
 } from '../core/index.ts';
 import { copyInto } from '../backends/cpu/index.ts';
 
-import { assertNoInternalOverlap, defineOp } from './structured.ts';
+import { assertNoInternalOverlap, assertNoPartialOverlap, defineOp } from './structured.ts';
 import { makeView } from './views.ts';
 
 function stridesFor(t: Tensor, memoryFormat: string | null): readonly number[] {
@@ -40,6 +40,7 @@ export function registerCopies(): void {
       const self = a.self as Tensor;
       const src = a.src as Tensor;
       assertNoInternalOverlap(self, 'copy_');
+      assertNoPartialOverlap(self, src, 'copy_', 'src');
       const expanded = makeView(src, self.shape, expandStrides(src.shape, src.strides, self.shape, 'copy_'), src.storageOffset);
       if (self.device !== 'meta') {
         if (src.device === 'meta') {

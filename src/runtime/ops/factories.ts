@@ -1,13 +1,20 @@
 /** Factories (empty, zeros, ones, full, arange, linspace, eye, *_like) and fill_. */
 import {
+  bf16BitsToNumber,
+  channelsLastStrides,
   contiguousStrides,
   type DeviceType,
   DTYPE_INFO,
   type DType,
+  f16BitsToNumber,
   getDefaultDType,
   InvalidArgumentError,
   int,
+  isNonOverlappingAndDense,
+  numberToBf16Bits,
+  numberToF16Bits,
   parseDevice,
+  pointwiseOutputStrides,
   type Scalar,
   scalarDType,
   Tensor,
@@ -55,20 +62,20 @@ export function fillTensor(t: Tensor, s: Scalar): void {
 function create(size: readonly number[], a: BoundArgs, op: string, dtype: DType, fill: Scalar | null, like?: Tensor): Tensor {
   checkSize(size, op);
   const device = deviceOf(a, like?.device ?? 'cpu');
-  const keepStrides = like && a.memory_format !== 'contiguous_format' && like.isContiguous() === false && denseNonOverlapping(like);
-  const t = Tensor.empty(size, dtype, device, keepStrides ? like!.strides : contiguousStrides(size));
+  const t = Tensor.empty(size, dtype, device, like ? likeStrides(like, a.memory_format as string | null | undefined) : contiguousStrides(size));
   if (fill) fillTensor(t, fill);
   return t;
 }
 
-function denseNonOverlapping(t: Tensor): boolean {
-  const dims = t.shape.map((_, i) => i).filter((i) => t.shape[i] !== 1).sort((x, y) => t.strides[x] - t.strides[y]);
-  let expected = 1;
-  for (const d of dims) {
-    if (t.strides[d] !== expected) return false;
-    expected *= t.shape[d];
-  }
-  return true;
+/**
+ * empty_like's layout: preserve_format (the default) keeps the strides of a dense, non-overlapping input and
+ * otherwise lays the result out densely in the input's dim order (infer_dense_strides, as TensorIterator does).
+ */
+function likeStrides(like: Tensor, memoryFormat: string | null | undefined): readonly number[] {
+  if (memoryFormat === 'contiguous_format') return contiguousStrides(like.shape);
+  if (memoryFormat === 'channels_last') return channelsLastStrides(like.shape);
+  if (isNonOverlappingAndDense(like.shape, like.strides)) return like.strides;
+  return pointwiseOutputStrides(like.shape, [like]);
 }
 
 export function registerFactories(): void {
@@ -132,10 +139,18 @@ export function registerFactories(): void {
       const end = (a.end as Scalar).toNumber();
       const t = create([steps], a, 'linspace', dtype, null);
       if (t.device !== 'meta') {
-        // PyTorch fills the first half from start and the second half from end (symmetric rounding).
-        const step = steps > 1 ? (end - start) / (steps - 1) : 0;
-        const half = Math.floor(steps / 2);
-        writeSequence(t, (i) => (i < half ? start + step * i : end - step * (steps - i - 1)));
+        // PyTorch fills the first half from start and the second half from end (symmetric rounding). Floating
+        // dtypes compute the step in their own precision (step_t = scalar_t), integral ones in double; float32
+        // rounds once per element (its kernel's multiply-add is fused), half types round after every op.
+        const r = LINSPACE_ROUNDING[dtype] ?? ((x: number) => x);
+        const half16 = dtype === 'float16' || dtype === 'bfloat16';
+        const s0 = r(start);
+        const e0 = r(end);
+        const step = steps > 1 ? r(r(e0 - s0) / r(steps - 1)) : 0;
+        const mid = Math.floor(steps / 2);
+        const mul = (k: number) => (half16 ? r(step * r(k)) : step * k);
+        // steps == 1 is start (aten fills it), not end.
+        writeSequence(t, (i) => (steps === 1 ? s0 : i < mid ? r(s0 + mul(i)) : r(e0 - mul(steps - i - 1))));
       }
       return t;
     },
@@ -169,6 +184,12 @@ export function registerFactories(): void {
   });
 }
 
+const LINSPACE_ROUNDING: Partial<Record<DType, (x: number) => number>> = {
+  float32: Math.fround,
+  float16: (x) => f16BitsToNumber(numberToF16Bits(x)),
+  bfloat16: (x) => bf16BitsToNumber(numberToBf16Bits(x)),
+};
+
 function writeSequence(t: Tensor, at: (i: number) => number): void {
   // t is freshly allocated and contiguous, so logical index i is storage index i.
   const write = numberWriter(t.dtype);
@@ -180,6 +201,7 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
   const kinds = [start.kind, end.kind, step.kind];
   const inferred: DType = kinds.includes('complex') ? toComplexDType(getDefaultDType()) : kinds.includes('float') ? getDefaultDType() : 'int64';
   const dtype = (a.dtype as DType | null) ?? inferred;
+  if (dtype === 'int64') return arangeInt64(start.toBigInt(), end.toBigInt(), step.toBigInt(), a);
   const s = start.toNumber();
   const e = end.toNumber();
   const st = step.toNumber();
@@ -190,5 +212,21 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
   const n = Math.ceil((e - s) / st);
   const t = create([n], a, 'arange', dtype, null);
   if (t.device !== 'meta') writeSequence(t, (i) => s + i * st);
+  return t;
+}
+
+/** int64 arange is exact: the bounds are truncated to int64 and the size and values use integer math (aten). */
+function arangeInt64(s: bigint, e: bigint, st: bigint, a: BoundArgs): Tensor {
+  if (st === 0n) throw new InvalidArgumentError('step must be nonzero', { op: 'arange', arg: 'step', got: 0, expected: 'nonzero' });
+  if ((st > 0n && e < s) || (st < 0n && e > s)) {
+    throw new InvalidArgumentError('upper bound and larger bound inconsistent with step sign', { op: 'arange', arg: 'end', got: e, expected: st > 0n ? `>= ${s}` : `<= ${s}` });
+  }
+  const sgn = st > 0n ? 1n : -1n;
+  const n = Number((e - s + st - sgn) / st);
+  const t = create([n], a, 'arange', 'int64', null);
+  if (t.device !== 'meta') {
+    const data = t.storage.data as BigInt64Array;
+    for (let i = 0; i < n; i++) data[i] = BigInt.asIntN(64, s + st * BigInt(i));
+  }
   return t;
 }

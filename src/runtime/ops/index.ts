@@ -5,6 +5,7 @@
 import { registerCopies } from './copy.ts';
 import { registerFactories } from './factories.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
+import { registerClamp } from './pointwise/clamp.ts';
 import { definePointwise } from './pointwise/define.ts';
 import { TERNARY_ROWS } from './pointwise/ternary.ts';
 import { UNARY_ROWS } from './pointwise/unary.ts';
@@ -23,6 +24,7 @@ export function registerAllOps(): void {
   for (const row of UNARY_ROWS) definePointwise(row);
   for (const row of BINARY_ROWS) definePointwise(row);
   for (const row of TERNARY_ROWS) definePointwise(row);
+  registerClamp();
   registerViews();
   registerFactories();
   registerCopies();

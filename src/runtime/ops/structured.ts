@@ -11,6 +11,7 @@ import {
   type DType,
   InplaceBroadcastError,
   InternalOverlapError,
+  isNonOverlappingAndDense,
   ResultTypeError,
   sameShape,
   Storage,
@@ -52,7 +53,7 @@ export function commonDevice(op: OperatorEntry, args: BoundArgs): DeviceType {
     }
     if (device === null) device = t.device;
     else if (device !== t.device) {
-      throw new DeviceMismatchError('Expected all tensors to be on the same device', { op: op.name, arg: name, got: t.device, expected: device });
+      throw new DeviceMismatchError('Expected all tensors to be on the same device', { op: op.schema.name, arg: name, got: t.device, expected: device });
     }
   };
   for (const a of op.schema.args) {
@@ -75,13 +76,49 @@ export function assertNoInternalOverlap(t: Tensor, op: string): void {
   }
 }
 
-/** resize_ semantics for out=: a tensor of another shape is re-pointed at fresh contiguous memory. */
-export function resizeOut(out: Tensor, shape: readonly number[]): void {
+/**
+ * at::native::resize_output + as_strided_ for out=: an out of another shape is resized (keeping its storage and
+ * offset when they are big enough, like resize_) and then given the strides the op computed for its output
+ * (a transposed input gives a transposed out, like PyTorch); an out of the right shape keeps its strides.
+ */
+export function resizeOut(out: Tensor, shape: readonly number[], strides?: readonly number[]): void {
   if (sameShape(out.shape, shape)) return;
-  const strides = contiguousStrides(shape);
-  const need = storageSpan(shape, strides);
-  const storage = need <= out.storage.numel && out.isContiguous() && out.storageOffset === 0 ? out.storage : new Storage(out.dtype, out.device, need);
-  out.setStrided(storage, shape, strides, 0);
+  const st = strides ?? contiguousStrides(shape);
+  const need = storageSpan(shape, st);
+  const fits = out.storageOffset + need <= out.storage.numel;
+  const storage = fits ? out.storage : new Storage(out.dtype, out.device, need);
+  out.setStrided(storage, shape, st, fits ? out.storageOffset : 0);
+}
+
+/**
+ * at::assert_no_partial_overlap: an input that shares memory with the written-to tensor must be the very same
+ * elements in the same layout; a shifted or transposed alias would be read after it was overwritten.
+ */
+export function assertNoPartialOverlap(out: Tensor, input: Tensor, op: string, arg = 'self'): void {
+  if (out === input || input.storage !== out.storage || out.numel === 0 || input.numel === 0) return;
+  if (!isNonOverlappingAndDense(out.shape, out.strides) || !isNonOverlappingAndDense(input.shape, input.strides)) return;
+  const aBegin = out.storageOffset;
+  const aEnd = aBegin + out.numel;
+  const bBegin = input.storageOffset;
+  const bEnd = bBegin + input.numel;
+  const sameStrides = out.strides.length === input.strides.length && out.strides.every((s, i) => s === input.strides[i] || out.shape[i] < 2);
+  const partial = aBegin === bBegin && aEnd === bEnd ? !(sameShape(out.shape, input.shape) && sameStrides) : aBegin < bEnd && bBegin < aEnd;
+  if (partial) {
+    throw new InternalOverlapError(
+      'unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.',
+      { op, arg, got: `an input overlapping the output (offsets ${bBegin} and ${aBegin})`, expected: 'no partial overlap' },
+    );
+  }
+}
+
+/** Checks every tensor argument except `skip` (the written-to one) against `out`. */
+function assertInputsDontOverlap(op: OperatorEntry, args: BoundArgs, out: Tensor, skip: string): void {
+  for (const a of op.schema.args) {
+    if (a.name === skip) continue;
+    const v = args[a.name];
+    if (v instanceof Tensor) assertNoPartialOverlap(out, v, op.schema.name, a.name);
+    else if (Array.isArray(v)) for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(out, x, op.schema.name, a.name);
+  }
 }
 
 export function checkOutDType(op: string, result: DType, out: DType, arg = 'out'): void {
@@ -134,6 +171,7 @@ export function defineStructured(def: StructuredDef): void {
       }
       checkOutDType(op.schema.name, spec.dtype, self.dtype, 'self');
       assertNoInternalOverlap(self, op.schema.name);
+      assertInputsDontOverlap(op, args, self, 'self');
       if (self.device !== 'meta') def.impl.cpu(args, self, op.schema.name);
       self.bumpVersion();
       return self;
@@ -149,7 +187,9 @@ export function defineStructured(def: StructuredDef): void {
       const device = commonDevice(op, args);
       const spec = def.meta(args, op.schema.name);
       checkOutDType(op.schema.name, spec.dtype, out.dtype);
-      resizeOut(out, spec.shape);
+      resizeOut(out, spec.shape, spec.strides);
+      assertNoInternalOverlap(out, op.schema.name);
+      assertInputsDontOverlap(op, args, out, 'out');
       if (device !== 'meta') def.impl.cpu(args, out, op.schema.name);
       out.bumpVersion();
       return out;

@@ -53,7 +53,7 @@ export function sliceDim(t: Tensor, dim: number, start: number | null, end: numb
   const strides = [...t.strides];
   shape[d] = Math.ceil((e - s) / step);
   strides[d] = t.strides[d] * step;
-  return makeView(t, shape, strides, t.storageOffset + (shape[d] > 0 || s < size ? s * t.strides[d] : 0));
+  return makeView(t, shape, strides, t.storageOffset + s * t.strides[d]);
 }
 
 export function selectDim(t: Tensor, dim: number, index: number, op = 'select'): Tensor {
@@ -160,8 +160,8 @@ export function registerViews(): void {
     tags,
     composite: (a) => {
       const t = self(a);
-      if (t.ndim === 0) return makeView(t, [], [], t.storageOffset);
       const d = wrapDim(a.dim as number, t.ndim, 'squeeze');
+      if (t.ndim === 0) return makeView(t, [], [], t.storageOffset);
       if (t.shape[d] !== 1) return makeView(t, t.shape, t.strides, t.storageOffset);
       return makeView(t, t.shape.filter((_, i) => i !== d), t.strides.filter((_, i) => i !== d), t.storageOffset);
     },
@@ -274,6 +274,12 @@ export function registerViews(): void {
       for (let s = 0; s < t.shape[d]; s += n) sizes.push(Math.min(n, t.shape[d] - s));
       return splitSizes(t, d, sizes.length ? sizes : [0], 'split');
     },
+  });
+  defineOp({
+    // Python's `t.split([1, 3])` (a list of sizes) is split_with_sizes.
+    schema: 'split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]',
+    tags,
+    composite: (a) => splitSizes(self(a), a.dim as number, a.split_size as number[], 'split'),
   });
   defineOp({
     schema: 'split_with_sizes(Tensor(a) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]',

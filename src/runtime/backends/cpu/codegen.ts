@@ -94,6 +94,8 @@ function loadExpr(from: DType, to: DType, arr: string, idx: string): string[] {
   }
   const x = isComplex(from) ? `${arr}[${idx}]` : `${arr}[${idx}]`;
   if (to === 'int64') return [from === 'int64' ? x : `BigInt(${readNum(from, x)})`];
+  // int64 -> a narrower integer keeps the low bits exactly (Number() of a bigint above 2^53 would round first).
+  if (from === 'int64' && DTYPE_INFO[to].kind === 'int') return [roundNum(to, `Number(BigInt.asIntN(32, ${x}))`)];
   const n = readNum(isComplex(from) ? realOf(from) : from, x);
   if (from === to) return [n];
   const fromKind = DTYPE_INFO[from].kind;
@@ -120,7 +122,8 @@ function storeStmt(value: DType, out: DType, arr: string, idx: string, v: string
     return `${arr}[${idx}] = N2L(${roundNum(valueReal, real)});`;
   }
   if (valueReal === 'int64') {
-    const n = out === 'bool' ? `((${real}) != 0 ? 1 : 0)` : `Number(BigInt.asIntN(64, ${real}))`;
+    const bits = DTYPE_INFO[out].kind === 'int' ? 32 : 64; // typed-array stores wrap int32 further to int8/int16
+    const n = out === 'bool' ? `((${real}) != 0 ? 1 : 0)` : `Number(BigInt.asIntN(${bits}, ${real}))`;
     return `${arr}[${idx}] = ${out === 'float16' ? `F2H(${n})` : out === 'bfloat16' ? `F2B(${n})` : n};`;
   }
   const rounded = valueReal === out ? real : roundNum(valueReal, real);

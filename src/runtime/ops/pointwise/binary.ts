@@ -1,5 +1,14 @@
 /** Binary pointwise rows (add, sub, mul, div, comparisons, logical, bitwise, ...). */
-import { ZeroDivisionError } from '../../core/index.ts';
+import {
+  DTYPE_INFO,
+  DTypeUnsupportedError,
+  InvalidArgumentError,
+  promotionOperand,
+  resultType,
+  Scalar,
+  type Tensor,
+  ZeroDivisionError,
+} from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
 
 const zeroDiv = (op: string) =>
@@ -24,11 +33,25 @@ function remainderFloat(a: number, b: number): number {
   const r = a % b;
   return r !== 0 && r < 0 !== b < 0 ? r + b : r;
 }
+/**
+ * Python's floor division on floats (c10's div_floor_floating): computed from fmod so that 1.0 // 0.1 is 9.0,
+ * not Math.floor(1.0 / 0.1) = 10; a zero divisor gives the IEEE quotient.
+ */
+function floorDivFloat(a: number, b: number): number {
+  if (b === 0) return a / b;
+  const mod = a % b;
+  let div = (a - mod) / b;
+  if (mod !== 0 && b < 0 !== mod < 0) div -= 1;
+  if (div === 0) return Math.sign(a / b) < 0 || Object.is(a / b, -0) ? -0 : 0;
+  let floordiv = Math.floor(div);
+  if (div - floordiv > 0.5) floordiv += 1;
+  return floordiv;
+}
+/** Integer pow with a negative exponent: 1 and -1 stay exact, anything else truncates to 0 (like c10 powi). */
 function intPowNum(a: number, b: number): number {
   if (b < 0) {
     if (a === 1) return 1;
     if (a === -1) return b % 2 === 0 ? 1 : -1;
-    if (a === 0) throw new ZeroDivisionError('Integers to negative integer powers are not allowed.', { op: 'pow', arg: 'exponent', got: b });
     return 0;
   }
   let r = 1;
@@ -45,7 +68,6 @@ function intPowBig(a: bigint, b: bigint): bigint {
   if (b < 0n) {
     if (a === 1n) return 1n;
     if (a === -1n) return b % 2n === 0n ? 1n : -1n;
-    if (a === 0n) throw new ZeroDivisionError('Integers to negative integer powers are not allowed.', { op: 'pow', arg: 'exponent', got: b });
     return 0n;
   }
   let r = 1n;
@@ -61,22 +83,93 @@ function intPowBig(a: bigint, b: bigint): bigint {
 function cmul(ar: number, ai: number, br: number, bi: number): [number, number] {
   return [ar * br - ai * bi, ar * bi + ai * br];
 }
+/**
+ * PyTorch 1.13's c10::complex division: the textbook formula over c^2 + d^2 (so x / 0 is nan+nanj, not inf;
+ * later PyTorch versions switched to Smith's algorithm).
+ */
 function cdiv(ar: number, ai: number, br: number, bi: number): [number, number] {
-  // Smith's algorithm, as in c10::complex.
-  if (Math.abs(br) >= Math.abs(bi)) {
-    if (br === 0 && bi === 0) return [ar / Math.abs(br), ai / Math.abs(bi)];
-    const r = bi / br;
-    const d = br + bi * r;
-    return [(ar + ai * r) / d, (ai - ar * r) / d];
-  }
-  const r = br / bi;
-  const d = bi + br * r;
-  return [(ar * r + ai) / d, (ai * r - ar) / d];
+  const den = br * br + bi * bi;
+  return [(ar * br + ai * bi) / den, (ai * br - ar * bi) / den];
 }
 /** Float maximum/minimum propagate NaN (unlike Math.max, also distinguish nothing for ±0 like PyTorch). */
 const fmaxNaN = (a: number, b: number) => (a !== a || b !== b ? Number.NaN : a > b ? a : b);
 const fminNaN = (a: number, b: number) => (a !== a || b !== b ? Number.NaN : a < b ? a : b);
 
+/** aten's alpha_check: alpha must not be a float for integral results, complex for real ones, bool for non-bool. */
+function checkAlpha(args: Readonly<Record<string, unknown>>, row: PointwiseRow): PointwiseRow {
+  const alpha = args.alpha;
+  if (!(alpha instanceof Scalar)) return row;
+  const dtype = resultType([promotionOperand(args.self as Tensor), promotionOperand(args.other as Tensor)]);
+  const kind = DTYPE_INFO[dtype].kind;
+  const fail = (why: string, expected: string) =>
+    new InvalidArgumentError(why, { op: row.name, arg: 'alpha', got: `${alpha.kind} ${alpha}`, expected });
+  if (alpha.kind === 'bool' && dtype !== 'bool') throw fail('Boolean alpha only supported for Boolean results.', 'an int or float alpha');
+  if (alpha.kind === 'float' && (kind === 'int' || kind === 'bool')) {
+    throw fail('For integral input tensors, argument alpha must not be a floating point number.', 'an integer alpha');
+  }
+  if (alpha.kind === 'complex' && kind !== 'complex') {
+    throw fail('For non-complex input tensors, argument alpha must not be a complex number.', 'a real alpha');
+  }
+  return row;
+}
+/** aten's sub_check: subtraction refuses any bool operand (a Python bool included), not just a bool result. */
+function checkSubBool(args: Readonly<Record<string, unknown>>): PointwiseRow {
+  const a = (args.self as Tensor).dtype === 'bool';
+  const b = (args.other as Tensor).dtype === 'bool';
+  if (a || b) {
+    const why = a && b ? SUB_TWO_BOOLS : 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.';
+    throw new DTypeUnsupportedError(why, { op: 'sub', arg: a ? 'self' : 'other', got: 'bool', expected: 'a non-bool tensor' });
+  }
+  return SUB;
+}
+const SUB_TWO_BOOLS = 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
+const ADD: PointwiseRow = {
+  name: 'add',
+  schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
+  arity: 2,
+  promotion: 'default',
+  scalars: ['alpha'],
+  num: (a: number, b: number, alpha: number) => (alpha === 1 ? a + b : a + alpha * b),
+  int: (a: number, b: number, alpha: number) => a + Math.imul(alpha, b),
+  big: (a: bigint, b: bigint, alpha: bigint) => a + alpha * b,
+  complex: (ar: number, ai: number, br: number, bi: number, xr: number, xi: number) => {
+    const [sr, si] = cmul(br, bi, xr, xi);
+    return [ar + sr, ai + si];
+  },
+};
+const SUB: PointwiseRow = {
+  name: 'sub',
+  schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
+  arity: 2,
+  promotion: 'default',
+  scalars: ['alpha'],
+  refuse: { bool: SUB_TWO_BOOLS },
+  num: (a: number, b: number, alpha: number) => (alpha === 1 ? a - b : a - alpha * b),
+  int: (a: number, b: number, alpha: number) => a - Math.imul(alpha, b),
+  big: (a: bigint, b: bigint, alpha: bigint) => a - alpha * b,
+  complex: (ar: number, ai: number, br: number, bi: number, xr: number, xi: number) => {
+    const [sr, si] = cmul(br, bi, xr, xi);
+    return [ar - sr, ai - si];
+  },
+};
+const POW: PointwiseRow = {
+  name: 'pow',
+  schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
+  arity: 2,
+  promotion: 'default',
+  num: (a: number, b: number) => a ** b,
+  int: intPowNum,
+  big: intPowBig,
+  complex: (ar: number, ai: number, br: number, bi: number) => {
+    if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
+    const logr = Math.log(Math.hypot(ar, ai));
+    const th = Math.atan2(ai, ar);
+    const mag = Math.exp(br * logr - bi * th);
+    const ang = bi * logr + br * th;
+    return [mag * Math.cos(ang), mag * Math.sin(ang)];
+  },
+  kinds: ['int', 'float', 'complex'],
+};
 const DIV_TRUE: PointwiseRow = { name: 'div', arity: 2, promotion: 'intToFloat', num: (a: number, b: number) => a / b, complex: cdiv };
 const DIV_TRUNC: PointwiseRow = {
   name: 'div_trunc',
@@ -88,50 +181,21 @@ const DIV_TRUNC: PointwiseRow = {
     return Math.trunc(a / b);
   },
   big: truncDivBig,
-  kinds: ['bool', 'int', 'float'],
+  kinds: ['int', 'float'], // "div_trunc_cpu" is not implemented for Bool
 };
 const DIV_FLOOR: PointwiseRow = {
   name: 'div_floor',
   arity: 2,
   promotion: 'default',
-  num: (a: number, b: number) => (b === 0 ? a / b : Math.floor(a / b)),
+  num: floorDivFloat,
   int: floorDivNum,
   big: floorDivBig,
-  kinds: ['bool', 'int', 'float'],
+  kinds: ['int', 'float'], // "div_floor_cpu" is not implemented for Bool
 };
 
 export const BINARY_ROWS: readonly PointwiseRow[] = [
-  {
-    name: 'add',
-    schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
-    arity: 2,
-    promotion: 'default',
-    scalars: ['alpha'],
-    num: (a: number, b: number, alpha: number) => (alpha === 1 ? a + b : a + alpha * b),
-    int: (a: number, b: number, alpha: number) => a + Math.imul(alpha, b),
-    big: (a: bigint, b: bigint, alpha: bigint) => a + alpha * b,
-    complex: (ar: number, ai: number, br: number, bi: number, xr: number, xi: number) => {
-      const [sr, si] = cmul(br, bi, xr, xi);
-      return [ar + sr, ai + si];
-    },
-  },
-  {
-    name: 'sub',
-    schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
-    arity: 2,
-    promotion: 'default',
-    scalars: ['alpha'],
-    refuse: {
-      bool: 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
-    },
-    num: (a: number, b: number, alpha: number) => (alpha === 1 ? a - b : a - alpha * b),
-    int: (a: number, b: number, alpha: number) => a - Math.imul(alpha, b),
-    big: (a: bigint, b: bigint, alpha: bigint) => a - alpha * b,
-    complex: (ar: number, ai: number, br: number, bi: number, xr: number, xi: number) => {
-      const [sr, si] = cmul(br, bi, xr, xi);
-      return [ar - sr, ai - si];
-    },
-  },
+  { ...ADD, select: (args) => checkAlpha(args, ADD) },
+  { ...SUB, select: (args) => checkAlpha(args, checkSubBool(args)) },
   {
     name: 'mul',
     arity: 2,
@@ -183,22 +247,22 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     kinds: ['int', 'float'],
   },
   {
-    name: 'pow',
-    schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
-    arity: 2,
-    promotion: 'default',
-    num: (a: number, b: number) => a ** b,
-    int: intPowNum,
-    big: intPowBig,
-    complex: (ar: number, ai: number, br: number, bi: number) => {
-      if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
-      const logr = Math.log(Math.hypot(ar, ai));
-      const th = Math.atan2(ai, ar);
-      const mag = Math.exp(br * logr - bi * th);
-      const ang = bi * logr + br * th;
-      return [mag * Math.cos(ang), mag * Math.sin(ang)];
+    ...POW,
+    select: (args) => {
+      // pow.Tensor_Scalar refuses a negative Python int exponent for an integral base; tensor exponents don't.
+      const self = args.self as Tensor;
+      const e = args.exponent as Tensor;
+      const exp = e.isWrappedNumber && e.dtype === 'int64' ? (e.storage.data as BigInt64Array)[e.storageOffset] : 0n;
+      if (exp < 0n && (self.dtype === 'bool' || DTYPE_INFO[self.dtype].kind === 'int')) {
+        throw new ZeroDivisionError('Integers to negative integer powers are not allowed.', {
+          op: 'pow',
+          arg: 'exponent',
+          got: exp,
+          expected: 'a non-negative integer exponent for an integral base',
+        });
+      }
+      return POW;
     },
-    kinds: ['int', 'float', 'complex'],
   },
   { name: 'maximum', arity: 2, promotion: 'default', num: fmaxNaN, big: (a: bigint, b: bigint) => (a > b ? a : b), kinds: ['bool', 'int', 'float'] },
   { name: 'minimum', arity: 2, promotion: 'default', num: fminNaN, big: (a: bigint, b: bigint) => (a < b ? a : b), kinds: ['bool', 'int', 'float'] },

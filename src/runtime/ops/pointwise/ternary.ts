@@ -1,4 +1,39 @@
-/** (being written) where, clamp */
+/**
+ * Ternary pointwise rows. `where` loads its condition as bool and promotes only self/other (PyTorch 1.13
+ * type-promotes where). clamp is not a row: its Scalar? bounds take part in promotion and may be None, so it
+ * is defined in clamp.ts.
+ */
+import { DTYPE_INFO, DTypeUnsupportedError, type Tensor } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
 
-export const TERNARY_ROWS: readonly PointwiseRow[] = [];
+const pick = <T>(c: number, a: T, b: T): T => (c ? a : b);
+
+/** uint8 conditions are deprecated but still accepted by PyTorch 1.13; any other dtype is refused. */
+function checkCondition(args: Readonly<Record<string, unknown>>): void {
+  const c = args.condition as Tensor;
+  if (c.dtype !== 'bool' && c.dtype !== 'uint8') {
+    throw new DTypeUnsupportedError(
+      `where expected condition to be a boolean tensor, but got a tensor with dtype ${DTYPE_INFO[c.dtype].torchName}`,
+      { op: 'where', arg: 'condition', got: c.dtype, expected: 'bool' },
+    );
+  }
+}
+
+const WHERE: PointwiseRow = {
+  name: 'where',
+  schema: 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor',
+  arity: 3,
+  promotion: 'default',
+  boolInputs: [0],
+  inplace: false,
+  num: pick,
+  big: pick,
+  complex: (c: number, ar: number, ai: number, br: number, bi: number) => (c ? [ar, ai] : [br, bi]),
+  kinds: ['bool', 'int', 'float', 'complex'],
+  select: (args) => {
+    checkCondition(args);
+    return WHERE;
+  },
+};
+
+export const TERNARY_ROWS: readonly PointwiseRow[] = [WHERE];

@@ -126,7 +126,8 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     name: 'sign',
     arity: 1,
     promotion: 'default',
-    num: (x: number) => (x > 0 ? 1 : x < 0 ? -1 : x),
+    // (0 < x) - (x < 0), as in aten: sign(NaN) and sign(-0.0) are +0 (verified with PyTorch 1.13).
+    num: (x: number) => (x > 0 ? 1 : 0) - (x < 0 ? 1 : 0),
     big: (x: bigint) => (x > 0n ? 1n : x < 0n ? -1n : 0n),
     kinds: ['bool', 'int', 'float'],
   },

@@ -1,0 +1,103 @@
+/** OpInfos for copies: contiguous, clone, to, copy_, resize_. Part of VIEW_OPINFOS (views.ts). */
+import type { DType } from '../../src/runtime/index.ts';
+import {
+  arg,
+  COPY_SHAPES,
+  c,
+  err,
+  FOUR,
+  mayAlias,
+  NO_EXPANDED_SELF,
+  type ViewCase,
+  view,
+  viewSamples,
+} from '../families/views.ts';
+import { maker } from '../make.ts';
+import type { RefTensor } from '../refs/tensor.ts';
+import * as R from '../refs/views.ts';
+import type { OpInfo, SampleContext } from '../types.ts';
+
+const sameValues = (x: RefTensor) => R.reshapeRef(x, x.shape);
+const shapes = COPY_SHAPES.map((shape): ViewCase => ({ shape }));
+const formats = (...fs: string[]) => fs.map((f): ViewCase => ({ shape: FOUR, kwargs: { memory_format: f } }));
+const otherDType = (d: DType): DType => (d === 'float64' ? 'float32' : 'float64');
+const toCases = (ctx: SampleContext): ViewCase[] => [
+  c([3, 5], otherDType(ctx.dtype)),
+  c([2, 3, 4], 'int32'),
+  c([], 'bool'),
+  c([0, 4], 'complex128'),
+  c(FOUR, 'bfloat16'),
+  c([7], ctx.dtype),
+  { shape: [3, 5], args: [ctx.dtype], kwargs: { copy: true } },
+];
+const copySrc = (shape: readonly number[], src: readonly number[]): ViewCase => ({
+  shape,
+  args: (m) => [m(src)],
+});
+const ALL_LAYOUTS = [undefined];
+const copy = { flags: { isView: false } };
+
+export const COPY_OPINFOS: readonly OpInfo[] = [
+  view('contiguous', (s) => sameValues(s.input), [...shapes, ...formats('channels_last')], [], {
+    ...copy,
+    // Even the contiguous layout copies for the memory_format=channels_last sample.
+    skips: mayAlias(ALL_LAYOUTS),
+  }),
+  view(
+    'clone',
+    (s) => sameValues(s.input),
+    [...shapes, ...formats('contiguous_format', 'channels_last', 'preserve_format')],
+    [],
+    copy,
+  ),
+  {
+    // Every instance has a dtype-changing sample, which copies.
+    ...view('to', (s) => R.convertRef(s.input, arg(s, 0)), [], [], { ...copy, skips: mayAlias(ALL_LAYOUTS) }),
+    sampleInputs: (ctx) => viewSamples(toCases(ctx))(ctx),
+    resultDType: (s) => s.args[0] as DType,
+  },
+  view(
+    'copy_',
+    (s) => R.expandRef(R.convertRef(arg<RefTensor>(s, 0), s.input.dtype), s.input.shape),
+    [
+      copySrc([3, 4], [3, 4]),
+      copySrc([3, 4], [4]),
+      copySrc([2, 3], []),
+      copySrc([0, 4], [4]),
+      copySrc([], []),
+    ]
+      .concat([copySrc(FOUR, FOUR)])
+      .concat([
+        {
+          shape: [3, 4],
+          args: (_m, ctx) => [maker({ ...ctx, dtype: 'int64' }, 3)([3, 4])],
+          name: 'src int64',
+        },
+      ]),
+    [
+      // PyTorch (TensorIterator): "The size of tensor a (4) must match the size of tensor b (3) at non-singleton
+      // dimension 1"; the runtime words it as an expand error (reported), so only the common part is matched.
+      { ...err('E_SHAPE_MISMATCH', /at non-singleton dimension 1/, [3, 4]), args: (m) => [m([3])] },
+      {
+        ...err(
+          'E_INTERNAL_OVERLAP',
+          /some elements of the input tensor and the written-to tensor refer to a single/,
+          [5],
+        ),
+        args: (_m, _ctx, base) => [base.narrow(0, 1, 4)],
+        prep: (t) => t.narrow(0, 0, 4),
+        name: 'src partially overlaps self',
+      },
+    ],
+    { flags: { isView: false, mutates: true }, skips: [NO_EXPANDED_SELF] },
+  ),
+  view(
+    'resize_',
+    (s) => R.reshapeRef({ ...s.input, re: new Float64Array(0) }, arg(s, 0)),
+    [c([2, 3], [3, 2]), c([2, 3], [10]), c([2, 3], [0]), c([2, 3], []), c([], [2, 2]), c([0, 4], [3])].concat(
+      [c([2, 3], [2, 3])],
+    ),
+    [err('E_INVALID_ARGUMENT', /Trying to create tensor with negative dimension/, [2, 3], [-1])],
+    { flags: { isView: false, mutates: true, nondeterministicValues: true } },
+  ),
+];

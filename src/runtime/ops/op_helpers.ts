@@ -1,0 +1,254 @@
+/**
+ * Shared pieces of the shape / indexing / linalg / sorting ops: out= overloads with PyTorch's own overload
+ * names and dtype rules, Scalar -> element conversion with c10's overflow check, and small layout helpers.
+ */
+
+import { numberReader } from '../backends/cpu/index.ts';
+import {
+  bf16BitsToNumber,
+  DTYPE_INFO,
+  type DType,
+  DTypeUnsupportedError,
+  f16BitsToNumber,
+  IndexOutOfRangeError,
+  InvalidArgumentError,
+  integralRange,
+  isNonOverlappingAndDense,
+  numberToBf16Bits,
+  numberToF16Bits,
+  pointwiseOutputStrides,
+  ResultTypeError,
+  Scalar,
+  type StorageArray,
+  Tensor,
+} from '../core/index.ts';
+import {
+  type BoundArgs,
+  DispatchKey,
+  type OperatorEntry,
+  type OpTags,
+  operatorTable,
+} from '../dispatch/index.ts';
+import {
+  assertNoInternalOverlap,
+  assertNoPartialOverlap,
+  checkOutDType,
+  commonDevice,
+  type OutSpec,
+  resizeOut,
+} from './structured.ts';
+
+/** The C++ element type names PyTorch prints in out= and Scalar-conversion messages. */
+const CPP_NAME: Record<DType, string> = {
+  bool: 'bool',
+  uint8: 'unsigned char',
+  int8: 'signed char',
+  int16: 'short int',
+  int32: 'int',
+  int64: 'long int',
+  float16: 'c10::Half',
+  bfloat16: 'c10::BFloat16',
+  float32: 'float',
+  float64: 'double',
+  complex64: 'c10::complex<float>',
+  complex128: 'c10::complex<double>',
+};
+const SCALAR_TO_NAME: Record<DType, string> = {
+  ...CPP_NAME,
+  uint8: 'uint8_t',
+  int8: 'int8_t',
+  int16: 'int16_t',
+  int64: 'int64_t',
+  float16: 'at::Half',
+  bfloat16: 'at::BFloat16',
+};
+
+/** How an out= tensor's dtype is checked against the op's result dtype. */
+export type OutRule =
+  /** Structured kernels with a fixed output dtype: "Expected out tensor to have dtype float, but got double instead". */
+  | 'exact'
+  /** TensorIterator ops: any dtype the result can be cast to. */
+  | 'cast'
+  | ((op: string, result: DType, out: DType) => void);
+
+export function checkOut(rule: OutRule, op: string, result: DType, out: DType): void {
+  if (typeof rule === 'function') rule(op, result, out);
+  else if (rule === 'cast') checkOutDType(op, result, out);
+  else if (result !== out) {
+    throw new ResultTypeError(
+      `Expected out tensor to have dtype ${CPP_NAME[result]}, but got ${CPP_NAME[out]} instead`,
+      {
+        op,
+        arg: 'out',
+        got: out,
+        expected: result,
+      },
+    );
+  }
+}
+
+/**
+ * Registers an out= overload (`schema` is its full aten schema, e.g. `scatter.src_out(...)`) from the same
+ * meta function and cpu impl as the functional overload. defineStructured names every out overload `.out`,
+ * which clashes when an op has several (clamp.out / clamp.Tensor_out).
+ */
+export function defineOut(
+  schema: string,
+  tags: OpTags,
+  meta: (args: BoundArgs, op: string) => OutSpec,
+  cpu: (args: BoundArgs, out: Tensor, op: string) => void,
+  rule: OutRule,
+): OperatorEntry {
+  const e = operatorTable.def(schema, tags);
+  const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
+    const out = args.out as Tensor;
+    const device = commonDevice(op, args);
+    const name = op.schema.name;
+    const spec = meta(args, name);
+    checkOut(rule, name, spec.dtype, out.dtype);
+    resizeOut(out, spec.shape, spec.strides);
+    assertNoInternalOverlap(out, name);
+    for (const a of op.schema.args) {
+      const v = args[a.name];
+      if (a.name === 'out') continue;
+      if (v instanceof Tensor) assertNoPartialOverlap(out, v, name, a.name);
+      else if (Array.isArray(v))
+        for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(out, x, name, a.name);
+    }
+    if (device !== 'meta') cpu(args, out, name);
+    out.bumpVersion();
+    return out;
+  };
+  e.kernels.set(DispatchKey.CPU, kernel);
+  e.kernels.set(DispatchKey.Meta, kernel);
+  return e;
+}
+
+/** empty_like(self, preserve_format): a dense self keeps its strides, others get dense strides in its order. */
+export function preserveStrides(t: Tensor): number[] {
+  if (isNonOverlappingAndDense(t.shape, t.strides)) return [...t.strides];
+  return pointwiseOutputStrides(t.shape, [t]);
+}
+
+/** A Scalar argument, or a 0-dim tensor bound to a Scalar parameter, as a Scalar (reads the tensor). */
+export function asScalar(v: Scalar | Tensor): Scalar {
+  if (v instanceof Scalar) return v;
+  const data = v.storage.data;
+  if (data === null)
+    throw new InvalidArgumentError('cannot read the value of a meta tensor', { arg: 'value', got: 'meta' });
+  const kind = DTYPE_INFO[v.dtype].kind;
+  const i = v.storageOffset;
+  if (v.dtype === 'int64') return new Scalar('int', data[i] as bigint);
+  if (kind === 'bool') return new Scalar('bool', data[i] !== 0);
+  if (kind === 'int') return new Scalar('int', BigInt(data[i] as number));
+  if (kind === 'complex') return new Scalar('complex', data[2 * i] as number, data[2 * i + 1] as number);
+  return new Scalar('float', numberReader(v.dtype)(data, i));
+}
+
+/** The PromotionOperand kind a Scalar (or 0-dim tensor standing in for one) contributes. */
+export function scalarKindOf(v: Scalar | Tensor): Scalar['kind'] {
+  if (v instanceof Scalar) return v.kind;
+  const k = DTYPE_INFO[v.dtype].kind;
+  return k;
+}
+
+const FLOAT_MAX: Partial<Record<DType, number>> = {
+  float16: 65504,
+  bfloat16: 3.3895313892515355e38,
+  float32: 3.4028234663852886e38,
+  float64: Number.MAX_VALUE,
+};
+
+/** An element value in a dtype's compute domain: number, bigint (int64) or [re, im] (complex). */
+export type ElementValue = number | bigint | [number, number];
+
+/**
+ * c10::Scalar::to<T>(): converts with checked_convert, which refuses values outside the dtype's range (ints
+ * from a signed int may wrap into unsigned types) and complex values with an imaginary part for real dtypes.
+ * Floats are rounded to the dtype, so kernels compare against exactly what PyTorch compares against.
+ */
+export function scalarTo(s: Scalar, dtype: DType, op: string, arg = 'value'): ElementValue {
+  const kind = DTYPE_INFO[dtype].kind;
+  const overflow = () =>
+    new InvalidArgumentError(`value cannot be converted to type ${SCALAR_TO_NAME[dtype]} without overflow`, {
+      op,
+      arg,
+      got: s.toString(),
+      expected: dtype,
+    });
+  if (kind === 'complex') return [s.toNumber(), s.kind === 'complex' ? s.imag : 0];
+  if (s.kind === 'complex' && s.imag !== 0) throw overflow();
+  if (kind === 'float') {
+    const v = s.toNumber();
+    if (Number.isFinite(v) && Math.abs(v) > FLOAT_MAX[dtype]!) throw overflow();
+    return roundToFloat(dtype, v);
+  }
+  const [lo, hi] = integralRange(dtype);
+  if (s.kind === 'int' || s.kind === 'bool') {
+    const b = s.toBigInt();
+    // Like two's complement arithmetic, a negative int may wrap into an unsigned dtype (-1 -> 255).
+    const unsignedWrap = !DTYPE_INFO[dtype].isSigned && b < 0n && -b <= hi;
+    if (!unsignedWrap && (b < lo || b > hi)) throw overflow();
+    if (dtype === 'bool') return b !== 0n ? 1 : 0;
+    if (dtype === 'int64') return b;
+    return Number(unsignedWrap ? b + hi + 1n : b);
+  }
+  const v = s.toNumber();
+  if (Number.isNaN(v) || v < Number(lo) || v > Number(hi)) throw overflow();
+  const t = Math.trunc(v);
+  if (dtype === 'bool') return v !== 0 ? 1 : 0;
+  return dtype === 'int64' ? BigInt(t) : t;
+}
+
+function roundToFloat(dtype: DType, v: number): number {
+  if (dtype === 'float32') return Math.fround(v);
+  if (dtype === 'float16') return f16BitsToNumber(numberToF16Bits(v));
+  if (dtype === 'bfloat16') return bf16BitsToNumber(numberToBf16Bits(v));
+  return v;
+}
+
+/** Writes the dtype's zero into logical element `i`. */
+export function zeroWriter(dtype: DType): (a: StorageArray, i: number) => void {
+  if (dtype === 'int64')
+    return (a, i) => {
+      a[i] = 0n;
+    };
+  if (DTYPE_INFO[dtype].lanes === 2)
+    return (a, i) => {
+      a[2 * i] = 0;
+      a[2 * i + 1] = 0;
+    };
+  return (a, i) => {
+    a[i] = 0;
+  };
+}
+
+/** PyTorch's `"name" not implemented for 'Half'` kernel-dispatch error. */
+export function notImplementedFor(kernel: string, dtype: DType, op: string, arg = 'self'): Error {
+  return new DTypeUnsupportedError(`"${kernel}" not implemented for '${DTYPE_INFO[dtype].torchName}'`, {
+    op,
+    arg,
+    got: dtype,
+  });
+}
+
+/** A 0-dim tensor seen as 1-D of size 1 (ensure_nonempty_dim / size / stride in scatter-gather kernels). */
+export function nonEmptyShape(t: Tensor): { shape: number[]; strides: number[] } {
+  return t.ndim === 0 ? { shape: [1], strides: [1] } : { shape: [...t.shape], strides: [...t.strides] };
+}
+
+/** Index values as numbers (int64 indices beyond 2^53 are out of bounds anyway). */
+export function indexReader(t: Tensor): (i: number) => number {
+  const data = t.storage.data!;
+  if (t.dtype === 'int64') return (i) => Number(data[i] as bigint);
+  return (i) => data[i] as number;
+}
+
+export function outOfBounds(op: string, idx: number, dim: number, size: number): IndexOutOfRangeError {
+  return new IndexOutOfRangeError(`index ${idx} is out of bounds for dimension ${dim} with size ${size}`, {
+    op,
+    arg: 'index',
+    got: idx,
+    expected: `in [0, ${size - 1}]`,
+  });
+}

@@ -1,0 +1,238 @@
+/**
+ * clamp with Scalar? bounds and with Tensor? bounds (+ clamp_, clamp.out, clamp.Tensor_out). Not a table row:
+ * the Scalar bounds take part in type promotion, either may be None, and PyTorch 1.13 picks a different CPU
+ * kernel (with its own dtype coverage and NaN behaviour) for min-only, max-only and both.
+ */
+
+import { runPointwise, type ScalarFn } from '../../backends/cpu/index.ts';
+import {
+  broadcastAll,
+  DTYPE_INFO,
+  type DType,
+  DTypeUnsupportedError,
+  InvalidArgumentError,
+  isFloatingDType,
+  type PromotionOperand,
+  pointwiseOutputStrides,
+  promotionOperand,
+  ResultTypeError,
+  resultType,
+  type Scalar,
+  Tensor,
+} from '../../core/index.ts';
+import type { BoundArgs } from '../../dispatch/index.ts';
+import { asScalar, defineOut, notImplementedFor, scalarKindOf, scalarTo } from '../op_helpers.ts';
+import { defineStructured, type OutSpec } from '../structured.ts';
+
+type Bound = Scalar | Tensor | null;
+
+// std::max / std::min argument order, so NaN in `x` propagates and -0/+0 ties keep `x` like C++.
+// biome-ignore lint/complexity/useMathMinMax: Math.max would turn a NaN bound into NaN and reorder -0/+0
+const lower = (x: number, lo: number) => (x < lo ? lo : x);
+// biome-ignore lint/complexity/useMathMinMax: see lower
+const upper = (x: number, hi: number) => (hi < x ? hi : x);
+const both = (x: number, lo: number, hi: number) => upper(lower(x, lo), hi);
+const bigLower = (x: bigint, lo: bigint) => (x < lo ? lo : x);
+const bigUpper = (x: bigint, hi: bigint) => (hi < x ? hi : x);
+const bigBoth = (x: bigint, lo: bigint, hi: bigint) => bigUpper(bigLower(x, lo), hi);
+
+const noneError = (op: string) =>
+  new InvalidArgumentError("torch.clamp: At least one of 'min' or 'max' must not be None", {
+    op,
+    arg: 'min',
+    got: 'None',
+    expected: 'min or max',
+  });
+const complexError = (op: string, dtype: DType) =>
+  new DTypeUnsupportedError('clamp is not supported for complex types', { op, arg: 'self', got: dtype });
+
+/**
+ * Our binder lets a 0-dim tensor bind to a Scalar? parameter; PyTorch's parser tries clamp.Tensor first, so
+ * when every given bound is a (non-wrapped) tensor the Tensor overload's semantics apply.
+ */
+function boundsAreTensors(args: BoundArgs): boolean {
+  const given = [args.min, args.max].filter((b) => b !== null);
+  return given.length > 0 && given.every((b) => b instanceof Tensor && !b.isWrappedNumber);
+}
+
+/** TORCH_META_FUNC(clamp): a floating self keeps its dtype; otherwise self and the bounds are promoted. */
+function scalarMeta(args: BoundArgs, op: string): OutSpec {
+  if (boundsAreTensors(args)) return tensorMeta(args, op);
+  const self = args.self as Tensor;
+  const min = args.min as Bound;
+  const max = args.max as Bound;
+  if (min === null && max === null) throw noneError(op);
+  if (DTYPE_INFO[self.dtype].kind === 'complex') throw complexError(op, self.dtype);
+  let dtype = self.dtype;
+  if (!isFloatingDType(dtype)) {
+    const operands: PromotionOperand[] = [promotionOperand(self)];
+    for (const b of [min, max])
+      if (b !== null) operands.push({ kind: 'scalar', scalarKind: scalarKindOf(b) });
+    dtype = resultType(operands);
+    if (DTYPE_INFO[dtype].kind === 'complex') throw complexError(op, dtype);
+  }
+  return { shape: self.shape, dtype, strides: pointwiseOutputStrides(self.shape, [self]) };
+}
+
+function scalarImpl(args: BoundArgs, out: Tensor, op: string): void {
+  if (boundsAreTensors(args)) {
+    tensorImpl(args, out, op);
+    return;
+  }
+  const self = args.self as Tensor;
+  const min = args.min as Bound;
+  const max = args.max as Bound;
+  const compute = scalarMeta(args, op).dtype;
+  const kernel =
+    min !== null && max !== null
+      ? 'clamp_scalar_cpu'
+      : min !== null
+        ? 'clamp_min_cpu'
+        : 'clamp_max_scalar_cpu';
+  if (compute === 'bool' || compute === 'float16') throw notImplementedFor(kernel, compute, op);
+  const lo = min === null ? null : scalarTo(asScalar(min), compute, op, 'min');
+  const hi = max === null ? null : scalarTo(asScalar(max), compute, op, 'max');
+  const big = compute === 'int64';
+  let fn: ScalarFn;
+  let scalars: unknown[];
+  let key: string;
+  if (lo !== null && hi !== null) {
+    // at::clamp with a NaN bound fills the result with NaN rather than running the kernel.
+    const nanBound =
+      (typeof lo === 'number' && Number.isNaN(lo)) || (typeof hi === 'number' && Number.isNaN(hi));
+    fn = nanBound ? () => Number.NaN : big ? bigBoth : both;
+    [scalars, key] = [[lo, hi], nanBound ? 'clamp:nan' : 'clamp:both'];
+  } else if (lo !== null) [fn, scalars, key] = [big ? bigLower : lower, [lo], 'clamp:min'];
+  else [fn, scalars, key] = [big ? bigUpper : upper, [hi], 'clamp:max'];
+  runPointwise(
+    {
+      key: `${key}${big ? ':big' : ''}`,
+      fn,
+      targets: [compute],
+      value: compute,
+      scalars,
+      scalarDomainComplex: false,
+    },
+    out,
+    [self],
+  );
+}
+
+function tensorInputs(args: BoundArgs): Tensor[] {
+  const min = args.min as Tensor | null;
+  const max = args.max as Tensor | null;
+  return [args.self as Tensor, ...(min ? [min] : []), ...(max ? [max] : [])];
+}
+
+/** TORCH_META_FUNC2(clamp, Tensor): a TensorIterator over self and the given bounds, promoted to a common dtype. */
+function tensorMeta(args: BoundArgs, op: string): OutSpec {
+  const self = args.self as Tensor;
+  if (args.min === null && args.max === null) throw noneError(op);
+  if (DTYPE_INFO[self.dtype].kind === 'complex') throw complexError(op, self.dtype);
+  const inputs = tensorInputs(args);
+  const dtype = resultType(inputs.map(promotionOperand));
+  const shape = broadcastAll(
+    inputs.map((t) => t.shape),
+    op,
+  );
+  return {
+    shape,
+    dtype,
+    strides: pointwiseOutputStrides(
+      shape,
+      inputs.filter((t) => !t.isWrappedNumber),
+    ),
+  };
+}
+
+// maximum / minimum / clamp_cpu over tensors propagate a NaN from any operand.
+const tensorBoth = (x: number, lo: number, hi: number) =>
+  Number.isNaN(lo) || Number.isNaN(hi) ? Number.NaN : both(x, lo, hi);
+const tensorLower = (x: number, lo: number) => (Number.isNaN(lo) ? lo : lower(x, lo));
+const tensorUpper = (x: number, hi: number) => (Number.isNaN(hi) ? hi : upper(x, hi));
+
+function tensorImpl(args: BoundArgs, out: Tensor, op: string): void {
+  const inputs = tensorInputs(args);
+  const compute = tensorMeta(args, op).dtype;
+  const kind = DTYPE_INFO[compute].kind;
+  const big = compute === 'int64';
+  const hasMin = args.min !== null;
+  const hasMax = args.max !== null;
+  // Min-only / max-only run maximum / minimum, which also cover bool and float16; both bounds run clamp_cpu.
+  if (hasMin && hasMax) {
+    if (compute === 'bool' || compute === 'float16' || kind === 'complex')
+      throw notImplementedFor('clamp_cpu', compute, op);
+  } else if (kind === 'complex') {
+    throw new DTypeUnsupportedError(
+      `${hasMin ? 'maximum' : 'minimum'} not implemented for complex tensors.`,
+      { op, arg: 'self', got: compute },
+    );
+  }
+  const fn: ScalarFn =
+    hasMin && hasMax
+      ? big
+        ? bigBoth
+        : tensorBoth
+      : hasMin
+        ? big
+          ? bigLower
+          : tensorLower
+        : big
+          ? bigUpper
+          : tensorUpper;
+  const key = `clampT:${hasMin ? 'min' : ''}${hasMax ? 'max' : ''}${big ? ':big' : ''}`;
+  runPointwise(
+    { key, fn, targets: inputs.map(() => compute), value: compute, scalars: [], scalarDomainComplex: false },
+    out,
+    inputs,
+  );
+}
+
+/** clamp.out is built like a unary op over `self.to(result_type)`, so its out dtype must match exactly. */
+function iteratorOutRule(op: string, result: DType, out: DType): void {
+  if (result !== out) {
+    throw new ResultTypeError(
+      `Found dtype ${DTYPE_INFO[out].torchName} but expected ${DTYPE_INFO[result].torchName}`,
+      {
+        op,
+        arg: 'out',
+        got: out,
+        expected: result,
+      },
+    );
+  }
+}
+
+export function registerClamp(): void {
+  const tags = { family: 'pointwise' };
+  defineStructured({
+    schema: 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor',
+    tags,
+    inplace: true,
+    out: false,
+    meta: scalarMeta,
+    impl: { cpu: scalarImpl },
+  });
+  defineOut(
+    'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)',
+    tags,
+    scalarMeta,
+    scalarImpl,
+    iteratorOutRule,
+  );
+  defineStructured({
+    schema: 'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor',
+    tags,
+    inplace: true,
+    out: false,
+    meta: tensorMeta,
+    impl: { cpu: tensorImpl },
+  });
+  defineOut(
+    'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)',
+    tags,
+    tensorMeta,
+    tensorImpl,
+    'cast',
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * Registers a reduction: one `plan` (argument checks + result shapes and dtypes, shared by every device, so
+ * meta tensors get the same errors and metadata) and one `run` (the CPU kernel filling fresh contiguous
+ * results). The optional out= overload follows the op's PyTorch rule for the out tensor's dtype.
+ */
+
+import { copyInto } from '../../backends/cpu/index.ts';
+import { canCast, DTYPE_INFO, type DType, ResultTypeError, sameShape, Tensor } from '../../core/index.ts';
+import { type BoundArgs, DispatchKey, type OperatorEntry, operatorTable } from '../../dispatch/index.ts';
+import { commonDevice, resizeOut } from '../structured.ts';
+
+export interface ResultSpec {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+}
+
+export interface Plan {
+  readonly results: readonly ResultSpec[];
+}
+
+/**
+ * How an out= tensor's dtype is checked: 'dtypeArg' = it becomes the computation dtype when `dtype` is not
+ * given (sum, prod, cumsum), 'exact' = it must equal the result dtype, 'same' = it must equal the input
+ * dtype (amax/amin), 'cast' = the result must be castable to it (and, like PyTorch, the kernel then stores
+ * straight into the out dtype, e.g. a float64 out of a float32 mean keeps float64 precision), 'boolOrByte' =
+ * bool or uint8 (all/any).
+ */
+export type OutRule = 'dtypeArg' | 'exact' | 'same' | 'cast' | 'boolOrByte';
+
+export interface ReductionDef<P extends Plan> {
+  readonly schema: string;
+  readonly plan: (args: BoundArgs, op: string) => P;
+  readonly run: (args: BoundArgs, plan: P, results: Tensor[], op: string) => void;
+  /** Return a list [values, indices] instead of one tensor. */
+  readonly multi?: boolean;
+  readonly out?: { readonly schema: string; readonly rule: OutRule };
+  readonly aliases?: readonly string[];
+}
+
+// c10's C++ type names, as in "Expected out tensor to have dtype float, but got double instead".
+const CPP_NAME: Record<DType, string> = {
+  bool: 'bool',
+  uint8: 'unsigned char',
+  int8: 'signed char',
+  int16: 'short int',
+  int32: 'int',
+  int64: 'long int',
+  float16: 'c10::Half',
+  bfloat16: 'c10::BFloat16',
+  float32: 'float',
+  float64: 'double',
+  complex64: 'c10::complex<float>',
+  complex128: 'c10::complex<double>',
+};
+
+function outDTypeError(op: string, want: DType, got: DType): ResultTypeError {
+  return new ResultTypeError(
+    `Expected out tensor to have dtype ${CPP_NAME[want]}, but got ${CPP_NAME[got]} instead`,
+    {
+      op,
+      arg: 'out',
+      got,
+      expected: want,
+    },
+  );
+}
+
+function checkOut(rule: OutRule, op: string, args: BoundArgs, result: DType, out: DType): void {
+  const self = args.self as Tensor;
+  if (rule === 'same' && self.dtype !== out) {
+    throw new ResultTypeError(
+      `Expected the dtype for input and out to match, but got ${DTYPE_INFO[self.dtype].torchName} for input's dtype and ${DTYPE_INFO[out].torchName} for out's dtype.`,
+      { op, arg: 'out', got: out, expected: self.dtype },
+    );
+  }
+  if ((rule === 'exact' || rule === 'dtypeArg') && result !== out) throw outDTypeError(op, result, out);
+  if (rule === 'boolOrByte' && out !== 'bool' && out !== 'uint8') {
+    throw new ResultTypeError(
+      `${op} only supports bool tensor for result, got: ${DTYPE_INFO[out].torchName}`,
+      {
+        op,
+        arg: 'out',
+        got: out,
+        expected: 'bool or uint8',
+      },
+    );
+  }
+  if (rule === 'cast' && !canCast(result, out)) {
+    throw new ResultTypeError(
+      `result type ${DTYPE_INFO[result].torchName} can't be cast to the desired output type ${DTYPE_INFO[out].torchName}`,
+      { op, arg: 'out', got: out, expected: `a dtype ${result} can be cast to` },
+    );
+  }
+}
+
+export function defineReduction<P extends Plan>(def: ReductionDef<P>): OperatorEntry {
+  const fn = operatorTable.def(def.schema, { family: 'reduction' });
+  const functional = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
+    const device = commonDevice(op, args);
+    const plan = def.plan(args, op.schema.name);
+    const results = plan.results.map((r) => Tensor.empty(r.shape, r.dtype, device));
+    if (device !== 'meta') def.run(args, plan, results, op.schema.name);
+    return def.multi ? results : results[0];
+  };
+  fn.kernels.set(DispatchKey.CPU, functional);
+  fn.kernels.set(DispatchKey.Meta, functional);
+  for (const a of def.aliases ?? []) operatorTable.alias(a, fn.schema.name);
+  if (def.out) defineOut(def, def.out.schema, def.out.rule);
+  return fn;
+}
+
+function defineOut<P extends Plan>(def: ReductionDef<P>, schema: string, rule: OutRule): void {
+  const entry = operatorTable.def(schema, { family: 'reduction' });
+  const kernel = (_ks: unknown, bound: BoundArgs, op: OperatorEntry) => {
+    const name = op.schema.name;
+    const out = bound.out as Tensor;
+    const device = commonDevice(op, bound);
+    let args = bound;
+    if (rule === 'dtypeArg') {
+      if (bound.dtype !== null && bound.dtype !== out.dtype)
+        throw outDTypeError(name, bound.dtype as DType, out.dtype);
+      args = { ...bound, dtype: out.dtype };
+    }
+    const plan = def.plan(args, name);
+    const spec = plan.results[0];
+    checkOut(rule, name, args, spec.dtype, out.dtype);
+    resizeOut(out, spec.shape);
+    if (device !== 'meta') {
+      // Kernels of 'cast'/'boolOrByte' ops store through the result's dtype, so they can write any out dtype.
+      const dtype = rule === 'cast' || rule === 'boolOrByte' ? out.dtype : spec.dtype;
+      const direct =
+        dtype === out.dtype &&
+        out.isContiguous() &&
+        out.storageOffset === 0 &&
+        sameShape(out.shape, spec.shape);
+      const target = direct ? out : Tensor.empty(spec.shape, dtype, device);
+      def.run(args, plan, [target], name);
+      if (!direct) copyInto(out, target);
+    }
+    out.bumpVersion();
+    return out;
+  };
+  entry.kernels.set(DispatchKey.CPU, kernel);
+  entry.kernels.set(DispatchKey.Meta, kernel);
+}

@@ -1,0 +1,162 @@
+/**
+ * softmax and log_softmax along one dim (aliases nn.functional.*). Each line: max, then exp(x - max) into a
+ * float64 scratch row with its sum, then the normalised store, so exp runs once per element. Like PyTorch,
+ * the max is not masked: a +inf or all -inf line gives NaN for softmax.
+ */
+
+import { forEachRow } from '../../backends/cpu/index.ts';
+import { contiguousStrides, DTYPE_INFO, type DType, type Tensor, wrapDim } from '../../core/index.ts';
+import type { BoundArgs } from '../../dispatch/index.ts';
+import { compileKernel, compileReduceLoop, numLoad, numStore } from './codegen.ts';
+import { defineReduction, type Plan } from './define.ts';
+import { notImplemented, reduceShape } from './dims.ts';
+import { forEachLine, laneStrides, lineGeometry, makeAcc, runReduce } from './engine.ts';
+
+type SoftmaxKind = 'softmax' | 'log_softmax';
+
+// PyTorch 1.13's CPU softmax kernels exist for these dtypes only (not float16, ints or complex).
+const SUPPORTED: ReadonlySet<DType> = new Set(['float32', 'float64', 'bfloat16']);
+
+interface SoftmaxPlan extends Plan {
+  readonly dim: number;
+  readonly compute: DType;
+}
+
+function planSoftmax(a: BoundArgs, op: string): SoftmaxPlan {
+  const self = a.self as Tensor;
+  const dim = wrapDim(a.dim as number, self.ndim, op);
+  const compute = (a.dtype as DType | null) ?? self.dtype;
+  if (!SUPPORTED.has(compute) && self.numel > 0)
+    throw notImplemented('softmax_kernel_impl', compute, op, 'float32, float64 or bfloat16');
+  return { dim, compute, results: [{ shape: self.shape, dtype: compute }] };
+}
+
+function softmaxBody(kind: SoftmaxKind, d: DType, c: DType): string {
+  const x = numLoad(d, c, 'X', 'p');
+  const fill =
+    kind === 'softmax'
+      ? `const e = Math.exp(${x} - m); T[j] = e; s += e;`
+      : `const e = ${x} - m; T[j] = e; s += Math.exp(e);`;
+  const value = kind === 'softmax' ? 'T[j] / s' : 'T[j] - ls';
+  return `
+let m = -Infinity;
+let p = ix;
+for (let j = 0; j < n; j++, p += sx) { const x = ${x}; if (x > m || x !== x) m = x; }
+let s = 0;
+p = ix;
+for (let j = 0; j < n; j++, p += sx) { ${fill} }
+const ls = Math.log(s);
+let q = iy;
+for (let j = 0; j < n; j++, q += sy) { ${numStore(c, 'Y', 'q', value)} }`;
+}
+
+type SoftmaxLine = (
+  n: number,
+  X: ArrayLike<unknown>,
+  ix: number,
+  sx: number,
+  Y: unknown,
+  iy: number,
+  sy: number,
+  T: Float64Array,
+) => void;
+
+const runSoftmax =
+  (kind: SoftmaxKind) =>
+  (a: BoundArgs, p: SoftmaxPlan, [out]: Tensor[]) => {
+    const self = a.self as Tensor;
+    const fastest = self.strides.every(
+      (st, d) => self.shape[d] === 1 || Math.abs(st) >= Math.abs(self.strides[p.dim]),
+    );
+    if (self.ndim > 0 && !fastest) {
+      runStrided(kind, self, p, out);
+      return;
+    }
+    const kernel = compileKernel<SoftmaxLine>(
+      `${kind}|${self.dtype}|${p.compute}`,
+      'n, X, ix, sx, Y, iy, sy, T',
+      softmaxBody(kind, self.dtype, p.compute),
+    );
+    const g = lineGeometry(self, p.dim);
+    const outStrides = lineGeometry(out, p.dim).strides;
+    const n = g.shape[g.dim];
+    const T = new Float64Array(n);
+    const X = self.storage.data!;
+    const Y = out.storage.data;
+    const sx = g.strides[g.dim];
+    const sy = outStrides[g.dim];
+    const offset = self.storageOffset * DTYPE_INFO[self.dtype].lanes;
+    forEachLine(g.shape, g.dim, g.strides, offset, outStrides, 0, (ix, iy) =>
+      kernel(n, X, ix, sx, Y, iy, sy, T),
+    );
+  };
+
+type WriteRow = (
+  n: number,
+  Y: unknown,
+  iy: number,
+  sy: number,
+  X: ArrayLike<unknown>,
+  ix: number,
+  sx: number,
+  M: Float64Array,
+  S: Float64Array,
+  io: number,
+  so: number,
+) => void;
+
+/**
+ * When the softmax dim is not the input's fastest, lines are strided and cache-hostile; instead reduce max
+ * and sum(exp) into accumulators with the memory-ordered reduction engine, then write in memory order.
+ */
+function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor): void {
+  const rs = reduceShape(self, [p.dim], true, kind);
+  const base = { input: self.dtype, cast: p.compute, load: 'num', lanes: 1 } as const;
+  const max = makeAcc(rs, 1, -Infinity);
+  runReduce(
+    compileReduceLoop({ ...base, key: 'max', aux: 0, update: 'if (x > a0 || x !== x) a0 = x;' }),
+    self,
+    rs,
+    max,
+    1,
+  );
+  const sum = makeAcc(rs, 1, 0);
+  runReduce(
+    compileReduceLoop({ ...base, key: 'sumexp', aux: 1, update: 'a0 += Math.exp(x - m0);' }),
+    self,
+    rs,
+    sum,
+    1,
+    max,
+  );
+  if (kind === 'log_softmax') for (let i = 0; i < max.length; i++) max[i] += Math.log(sum[i]);
+  const x = numLoad(self.dtype, p.compute, 'X', 'ix');
+  const value = kind === 'softmax' ? `Math.exp(${x} - M[io]) / S[io]` : `${x} - M[io]`;
+  const write = compileKernel<WriteRow>(
+    `${kind}-write|${self.dtype}|${p.compute}`,
+    'n, Y, iy, sy, X, ix, sx, M, S, io, so',
+    `for (let j = 0; j < n; j++) { ${numStore(p.compute, 'Y', 'iy', value)} iy += sy; ix += sx; io += so; }`,
+  );
+  const accStrides = contiguousStrides(rs.keepShape).map((st, d) => (d === p.dim ? 0 : st));
+  const X = self.storage.data!;
+  const Y = out.storage.data;
+  const offset = self.storageOffset * DTYPE_INFO[self.dtype].lanes;
+  forEachRow(self.shape, [out.strides, laneStrides(self), accStrides], [0, offset, 0], (n, o, st) =>
+    write(n, Y, o[0], st[0], X, o[1], st[1], max, sum, o[2], st[2]),
+  );
+}
+
+export function registerSoftmax(): void {
+  for (const kind of ['softmax', 'log_softmax'] as const) {
+    defineReduction({
+      schema: `${kind}.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor`,
+      plan: planSoftmax,
+      run: runSoftmax(kind),
+      aliases: [`nn.functional.${kind}`],
+      out: {
+        schema: `${kind}.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)`,
+        rule: 'exact',
+      },
+    });
+  }
+}
