@@ -189,20 +189,6 @@ export const errorsBug = (reason: string): SkipRule => ({
   reason: `runtime bug: ${reason}`,
 });
 
-/**
- * The metadata oracle reads `Tensor(a)` as "must alias"; on reshape/flatten/contiguous/to PyTorch's annotation
- * means "may alias" and these ops copy where a view is impossible, so the copying layouts fail there.
- */
-export const mayAlias = (layouts: readonly SkipRule['layout'][]): SkipRule[] =>
-  layouts.map((layout) => ({
-    kind: 'xfail',
-    oracle: 'metadata',
-    layout,
-    reason:
-      'oracle limitation: the op copies here (as PyTorch does), but the metadata oracle reads the ' +
-      "schema's Tensor(a) as must-alias, where PyTorch's Tensor(a) on this op means may-alias",
-  }));
-
 /** Ops writing to self: the expanded layout gives self stride 0, which PyTorch (and the runtime) reject. */
 export const NO_EXPANDED_SELF: SkipRule = {
   kind: 'skip',

@@ -88,7 +88,8 @@ const withDivRule = (info: OpInfo): OpInfo => ({
   ...info,
   resultDType: (s) => pointwiseResultDType(s, s.kwargs.rounding_mode ? 'promote' : 'intToFloat'),
 });
-const realDType = (d: DType) => DTYPE_INFO[d].kind !== 'complex';
+/** Rounding modes exist for real non-bool dtypes (PyTorch: "div_floor_cpu" not implemented for 'Bool'). */
+const roundable = (d: DType) => DTYPE_INFO[d].kind === 'int' || DTYPE_INFO[d].kind === 'float';
 const intAlpha = (d: DType) => DTYPE_INFO[d].kind === 'int';
 const floatAlpha = (d: DType) => DTYPE_INFO[d].kind === 'float' || DTYPE_INFO[d].kind === 'complex';
 
@@ -141,8 +142,8 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
         },
       ),
       [
-        { kwargs: { rounding_mode: 'trunc' }, opts: { rhs: { excludeZero: true } }, when: realDType },
-        { kwargs: { rounding_mode: 'floor' }, opts: { rhs: { excludeZero: true } }, when: realDType },
+        { kwargs: { rounding_mode: 'trunc' }, opts: { rhs: { excludeZero: true } }, when: roundable },
+        { kwargs: { rounding_mode: 'floor' }, opts: { rhs: { excludeZero: true } }, when: roundable },
       ],
     ),
   ),

@@ -6,7 +6,6 @@ import {
   c,
   err,
   FOUR,
-  mayAlias,
   NO_EXPANDED_SELF,
   type ViewCase,
   view,
@@ -34,14 +33,12 @@ const copySrc = (shape: readonly number[], src: readonly number[]): ViewCase => 
   shape,
   args: (m) => [m(src)],
 });
-const ALL_LAYOUTS = [undefined];
 const copy = { flags: { isView: false } };
 
 export const COPY_OPINFOS: readonly OpInfo[] = [
   view('contiguous', (s) => sameValues(s.input), [...shapes, ...formats('channels_last')], [], {
     ...copy,
     // Even the contiguous layout copies for the memory_format=channels_last sample.
-    skips: mayAlias(ALL_LAYOUTS),
   }),
   view(
     'clone',
@@ -52,7 +49,7 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
   ),
   {
     // Every instance has a dtype-changing sample, which copies.
-    ...view('to', (s) => R.convertRef(s.input, arg(s, 0)), [], [], { ...copy, skips: mayAlias(ALL_LAYOUTS) }),
+    ...view('to', (s) => R.convertRef(s.input, arg(s, 0)), [], [], copy),
     sampleInputs: (ctx) => viewSamples(toCases(ctx))(ctx),
     resultDType: (s) => s.args[0] as DType,
   },

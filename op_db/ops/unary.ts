@@ -110,7 +110,8 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('trunc', Math.trunc, { dtypes: REAL_NUMERIC, exact: true, aliases: ['fix'] }),
   unary('round', roundHalfEvenRef, { dtypes: REAL_NUMERIC, exact: true }),
   unary('frac', (x) => x - Math.trunc(x), { dtypes: FLOATS }),
-  unary('sign', (x) => (Number.isNaN(x) ? x : x > 0 ? 1 : x < 0 ? -1 : 0), {
+  // PyTorch 1.13's kernel is (0 < a) - (a < 0): NaN and -0 both give +0.
+  unary('sign', (x) => (x > 0 ? 1 : 0) - (x < 0 ? 1 : 0), {
     dtypes: NO_COMPLEX,
     exact: true,
   }),

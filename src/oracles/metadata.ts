@@ -95,10 +95,14 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
       const aliased = aliases[Math.min(j, aliases.length - 1)] ?? null;
       const cpuInput = aliased === 'self' && cpu.input instanceof Tensor ? cpu.input : null;
       const metaInput = aliased === 'self' && meta.input instanceof Tensor ? meta.input : null;
-      if (cpuInput && c.storage !== cpuInput.storage)
+      // `Tensor(a)` on a view op means "is a view"; on view-or-copy ops (reshape, contiguous, to: isView false)
+      // it means "may alias", as in PyTorch's schemas. Either way cpu and meta must agree.
+      if (info.flags.isView && cpuInput && c.storage !== cpuInput.storage)
         diffs.push(`cpu output does not alias '${aliased}' as its schema declares`);
-      if (metaInput && m.storage !== metaInput.storage)
+      if (info.flags.isView && metaInput && m.storage !== metaInput.storage)
         diffs.push(`meta output does not alias '${aliased}' as its schema declares`);
+      if (cpuInput && metaInput && c.storage === cpuInput.storage !== (m.storage === metaInput.storage))
+        diffs.push(`aliasing differs: cpu output ${c.storage === cpuInput.storage ? 'aliases' : 'copies'} '${aliased}', meta output ${m.storage === metaInput.storage ? 'aliases' : 'copies'} it`);
       if (!aliased && inputs.some((t) => t.storage === c.storage))
         diffs.push('cpu output aliases an input its schema does not declare');
       if (diffs.length) throw new OracleFailure(inst, k, s0.name, `output ${j}: ${diffs.join('; ')}`);

@@ -214,6 +214,31 @@ describe('tensor()', () => {
   });
 });
 
+describe('fromArray and readback', () => {
+  it('fromArray views a typed array without copying', () => {
+    const data = new Float32Array([1, 2, 3, 4]);
+    const t = T.fromArray(data, [2, 2], 'float32');
+    expect(t.storage.data).toBe(data);
+    data[3] = 9;
+    expect(t.tolist()).toEqual([
+      [1, 2],
+      [3, 9],
+    ]);
+    expect(() => T.fromArray(new Float32Array(3), [2, 2], 'float32')).toThrow(code('E_SHAPE_MISMATCH'));
+  });
+
+  it('toArray is flat and in logical order; item() reads one element per dtype', async () => {
+    const x = arange(6).view(2, 3).t();
+    expect(await x.toArray()).toEqual([0n, 3n, 1n, 4n, 2n, 5n]);
+    expect(tensor(2.5).item()).toBe(2.5);
+    expect(tensor(true).item()).toBe(true);
+    expect(tensor(7).item()).toBe(7n);
+    expect(tensor(T.complex(1, -2)).item()).toEqual([1, -2]);
+    expect(tensor([[3]], { dtype: 'int8' }).item()).toBe(3);
+    expect(tensor(0.1, { dtype: 'float16' }).item()).toBe(0.0999755859375);
+  });
+});
+
 describe('meta device', () => {
   it('factories allocate no data but have full metadata', () => {
     for (const t of [
