@@ -33,8 +33,6 @@ export interface ViewCase {
   readonly args?: CaseArgs;
   readonly kwargs?: Readonly<Record<string, unknown>>;
   readonly name?: string;
-  /** Only generated for this dtype: a sample exercising a known runtime bug, kept to one xfail'd dtype. */
-  readonly only?: DType;
 }
 
 export interface ErrorCase extends ViewCase {
@@ -43,9 +41,6 @@ export interface ErrorCase extends ViewCase {
   /** Builds the input from the made tensor (e.g. a transposed or expanded view of it). */
   readonly prep?: (t: Tensor, make: Maker) => Tensor;
 }
-
-/** The dtype where samples of known runtime bugs run (see the xfail rules that name it). */
-export const BUG_DTYPE: DType = 'int16';
 
 const fmt = (x: unknown): string =>
   Array.isArray(x) ? `[${x.map(fmt).join(', ')}]` : x === null ? 'None' : String(x);
@@ -64,14 +59,12 @@ export const viewSamples =
   (cases: readonly ViewCase[]) =>
   (ctx: SampleContext): SampleInput[] => {
     const make = maker(ctx);
-    return cases
-      .filter((c) => !c.only || c.only === ctx.dtype)
-      .map((c) => {
-        const input = make(c.shape);
-        const args = argsOf(c.args, make, ctx, input);
-        const kwargs = { ...c.kwargs };
-        return sample(input, args, kwargs, { name: c.name ?? describe(c.shape, args, kwargs) });
-      });
+    return cases.map((c) => {
+      const input = make(c.shape);
+      const args = argsOf(c.args, make, ctx, input);
+      const kwargs = { ...c.kwargs };
+      return sample(input, args, kwargs, { name: c.name ?? describe(c.shape, args, kwargs) });
+    });
   };
 
 export const viewErrors =
@@ -136,8 +129,6 @@ export const COPY_SHAPES: readonly (readonly number[])[] = [[], [7], [3, 5], [2,
 
 /** A case: input shape and positional arguments. */
 export const c = (shape: readonly number[], ...args: unknown[]): ViewCase => ({ shape, args });
-/** A case exercising a known runtime bug: generated on BUG_DTYPE only (its xfail rules name that dtype). */
-export const onBugDType = (cs: ViewCase, name?: string): ViewCase => ({ ...cs, only: BUG_DTYPE, name });
 export const err = (
   code: ErrorCode,
   regex: RegExp,
@@ -177,17 +168,6 @@ export function view(
     ...extra,
   });
 }
-
-/** Known runtime bugs whose samples run on BUG_DTYPE only: xfail exactly those instances. */
-export const bug = (reason: string, oracles: SkipRule['oracle'][] = ['reference']): SkipRule[] =>
-  oracles.map((oracle) => ({ kind: 'xfail', oracle, dtype: BUG_DTYPE, reason: `runtime bug: ${reason}` }));
-
-/** An error input the runtime gets wrong: the op's single errors instance is xfailed. */
-export const errorsBug = (reason: string): SkipRule => ({
-  kind: 'xfail',
-  oracle: 'errors',
-  reason: `runtime bug: ${reason}`,
-});
 
 /** Ops writing to self: the expanded layout gives self stride 0, which PyTorch (and the runtime) reject. */
 export const NO_EXPANDED_SELF: SkipRule = {

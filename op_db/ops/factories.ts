@@ -106,18 +106,6 @@ const linspaceCases = (ctx: SampleContext): FactoryCase[] => [
   ...(kind(ctx.dtype) === 'float' ? [{ input: -1.5, args: [2.25, 4] }] : []),
 ];
 
-const xfailDType = (dtype: DType, device: SkipRule['device'], what: string): SkipRule => ({
-  kind: 'xfail',
-  oracle: 'dtypes',
-  dtype,
-  device,
-  reason: `runtime bug: ${what}`,
-});
-const ARANGE_BUG =
-  "arange works for this dtype; PyTorch 1.13's arange_out dispatches ALL_TYPES_AND2(Half, BFloat16) and raises 'not implemented'";
-const LINSPACE_BUG =
-  "linspace(…, steps >= 2, dtype=bool) works on cpu; PyTorch 1.13's linspace_cpu kernel has no Bool (meta returns before dispatch)";
-
 /** fill_/zero_: write `value` into self. */
 function fill(
   name: string,
@@ -171,17 +159,14 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
       },
     ]),
     ref: arangeRef,
-    skips: (['bool', 'complex64', 'complex128'] as const).map((d) => xfailDType(d, undefined, ARANGE_BUG)),
   }),
   factory('linspace', {
     dtypes: DTYPE_GROUPS.allButBool,
-    dtypesIf: { meta: ALL },
     sampleInputs: factorySamples(linspaceCases),
     errorInputs: factoryErrors([
       { input: 0, args: [1, -1], code: 'E_INVALID_ARGUMENT', regex: /number of steps must be non-negative/ },
     ]),
     ref: linspaceRef,
-    skips: [xfailDType('bool', 'cpu', LINSPACE_BUG)],
   }),
   factory('eye', {
     dtypes: ALL,
@@ -202,14 +187,6 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
         re: Float64Array.from({ length: n * m }, (_, i) => (i % m === Math.floor(i / m) ? 1 : 0)),
       };
     },
-    skips: [
-      {
-        kind: 'xfail',
-        oracle: 'errors',
-        reason:
-          'runtime bug: eye(2, -1) says "n must be greater or equal to 0, got -1"; PyTorch checks m separately: "m must be greater or equal to 0, got -1"',
-      },
-    ],
   }),
   fill(
     'fill_',

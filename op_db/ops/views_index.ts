@@ -2,7 +2,7 @@
  * OpInfos for indexing views: narrow, select, slice, as_strided, unfold, diagonal, movedim and the multi-output
  * split, split_with_sizes, chunk, unbind. Part of VIEW_OPINFOS (views.ts).
  */
-import { arg, bug, c, dimErr, err, errorsBug, FOUR, onBugDType, view } from '../families/views.ts';
+import { arg, c, dimErr, err, FOUR, view } from '../families/views.ts';
 import * as R from '../refs/views.ts';
 import type { OpInfo, SkipRule } from '../types.ts';
 
@@ -41,13 +41,6 @@ const INDEXING: OpInfo[] = [
       dimErr([5, 4], 2, 0, 1),
       err('E_INVALID_ARGUMENT', ZERO_DIM, [], 0, 0, 1),
     ],
-    {
-      skips: [
-        errorsBug(
-          'narrow on a 0-dim tensor returns shape [NaN]; PyTorch: "narrow() cannot be applied to a 0-dim tensor."',
-        ),
-      ],
-    },
   ),
   view(
     'select',
@@ -84,11 +77,7 @@ const INDEXING: OpInfo[] = [
     {
       // PyTorch has no Tensor.slice method (aten::slice is reached through indexing).
       variants: { method: false },
-      skips: [
-        errorsBug(
-          'slice on a 0-dim tensor returns shape [NaN]; PyTorch: "slice() cannot be applied to a 0-dim tensor."',
-        ),
-      ],
+      skips: [],
     },
   ),
   view(
@@ -146,15 +135,9 @@ const INDEXING: OpInfo[] = [
     'movedim',
     (s) => R.movedimRef(s.input, arg(s, 0), arg(s, 1)),
     [c([2, 3, 4], 0, 2), c([2, 3, 4], -1, 0), c([2, 3, 4], 1, 1), c([0, 4], 0, 1), c(FOUR, 1, -1)].concat([
-      onBugDType(c([], 0, 0), '0-dim no-op'),
+      c([], 0, 0),
     ]),
     [dimErr([2, 3], 2, 0), dimErr([2, 3], 0, -3)],
-    {
-      skips: bug(
-        'movedim of a 0-dim tensor raises E_INVALID_ARGUMENT from permute; PyTorch returns self.alias()',
-        ['reference', 'metadata', 'dtypes'],
-      ),
-    },
   ),
 ];
 
@@ -183,13 +166,6 @@ const SPLITS: OpInfo[] = [
       dimErr([5, 4], 2, 2),
       err('E_INVALID_ARGUMENT', ONE_DIM, [], 1),
     ],
-    {
-      skips: [
-        errorsBug(
-          'split of a 0-dim tensor raises E_SHAPE_MISMATCH "sum exactly to undefined"; PyTorch: "split expects at least a 1-dimensional tensor"',
-        ),
-      ],
-    },
   ),
   multi(
     'split_with_sizes',
@@ -219,20 +195,12 @@ const SPLITS: OpInfo[] = [
       c([0, 4], 2, 1),
       c([4], 3),
       c(FOUR, 2, -1),
-    ].concat([onBugDType(c([0, 4], 2), 'empty dim: PyTorch returns 2 empty chunks')]),
+    ].concat([c([0, 4], 2)]),
     [
       err('E_INVALID_ARGUMENT', /chunk expects `chunks` to be greater than 0/, [5, 4], 0),
       dimErr([5, 4], 2, 2),
       err('E_INVALID_ARGUMENT', ONE_DIM, [], 1),
     ],
-    {
-      skips: [
-        ...bug('chunk of an empty dim returns 1 chunk; PyTorch returns `chunks` empty chunks (at::chunk)'),
-        errorsBug(
-          'chunk of a 0-dim tensor raises E_NO_OVERLOAD (NaN split_size); PyTorch: "chunk expects at least a 1-dimensional tensor"',
-        ),
-      ],
-    },
   ),
   multi(
     'unbind',
@@ -242,13 +210,6 @@ const SPLITS: OpInfo[] = [
       dimErr([3, 4], 2),
       err('E_DIM_OUT_OF_RANGE', /Dimension specified as 0 but tensor has no dimensions/, [], 0),
     ],
-    {
-      skips: [
-        errorsBug(
-          'unbind of a 0-dim tensor returns []; PyTorch: "Dimension specified as 0 but tensor has no dimensions"',
-        ),
-      ],
-    },
   ),
 ];
 

@@ -62,6 +62,19 @@ export function stridesInOrder(shape: Shape, fastestFirst: readonly number[]): n
 /** The strides PyTorch gives the output of a pointwise op over inputs with these shapes and strides. */
 export function pointwiseOutputStrides(outShape: Shape, inputs: readonly { shape: Shape; strides: readonly number[] }[]): number[] {
   if (outShape.length <= 1) return contiguousStrides(outShape);
+  // TensorIterator's fast setup: inputs that are all contiguous over the output shape give a contiguous output.
+  if (inputs.every((t) => sameShapeContiguous(t, outShape))) return contiguousStrides(outShape);
   const bs = inputs.map((t) => broadcastStridesFor(t.shape, t.strides, outShape));
   return stridesInOrder(outShape, iterationOrder(outShape, bs));
+}
+
+function sameShapeContiguous(t: { shape: Shape; strides: readonly number[] }, outShape: Shape): boolean {
+  if (t.shape.length !== outShape.length) return false;
+  let expected = 1;
+  for (let d = outShape.length - 1; d >= 0; d--) {
+    if (t.shape[d] !== outShape[d]) return false;
+    if (outShape[d] !== 1 && t.strides[d] !== expected) return false;
+    expected *= outShape[d];
+  }
+  return true;
 }

@@ -91,11 +91,12 @@ export function resultType(operands: readonly PromotionOperand[]): DType {
   let dimResult: DType | undefined;
   let zeroResult: DType | undefined;
   let wrappedResult: DType | undefined;
-  const up = (acc: DType | undefined, d: DType) => (acc === undefined ? d : promoteTypes(acc, d));
   for (const o of operands) {
-    if (o.kind === 'scalar') wrappedResult = up(wrappedResult, scalarDType(o.scalarKind));
-    else if (o.dim === 0) zeroResult = up(zeroResult, o.dtype);
-    else dimResult = up(dimResult, o.dtype);
+    if (o.kind === 'scalar') {
+      const d = scalarDType(o.scalarKind);
+      wrappedResult = wrappedResult === undefined ? d : promoteTypes(wrappedResult, d);
+    } else if (o.dim === 0) zeroResult = zeroResult === undefined ? o.dtype : promoteTypes(zeroResult, o.dtype);
+    else dimResult = dimResult === undefined ? o.dtype : promoteTypes(dimResult, o.dtype);
   }
   const r = combineCategories(dimResult, combineCategories(zeroResult, wrappedResult));
   if (r === undefined) throw new TypeError('resultType needs at least one operand');

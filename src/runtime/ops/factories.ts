@@ -8,6 +8,7 @@ import {
   type DType,
   f16BitsToNumber,
   getDefaultDType,
+  DTypeUnsupportedError,
   InvalidArgumentError,
   int,
   isNonOverlappingAndDense,
@@ -53,7 +54,7 @@ export function fillTensor(t: Tensor, s: Scalar): void {
   const v = fillValue(s, t.dtype);
   const complex = Array.isArray(v);
   runPointwise(
-    { key: complex ? 'fill:c' : 'fill', fn: complex ? fillComplex : fillReal, targets: [], value: t.dtype, scalars: [v], scalarDomainComplex: complex },
+    { fn: complex ? fillComplex : fillReal, targets: [], value: t.dtype, scalars: [v], scalarDomainComplex: complex },
     t,
     [],
   );
@@ -135,6 +136,10 @@ export function registerFactories(): void {
       const steps = a.steps as number;
       if (steps < 0) throw new InvalidArgumentError('number of steps must be non-negative', { op: 'linspace', arg: 'steps', got: steps, expected: '>= 0' });
       const dtype = (a.dtype as DType | null) ?? getDefaultDType();
+      // PyTorch 1.13 refuses bool for steps >= 2 ("linspace_cpu" not implemented for 'Bool'); we refuse it always.
+      if (dtype === 'bool') {
+        throw new DTypeUnsupportedError(`"linspace_cpu" not implemented for 'Bool'`, { op: 'linspace', arg: 'dtype', got: dtype, expected: 'a non-bool dtype' });
+      }
       const start = (a.start as Scalar).toNumber();
       const end = (a.end as Scalar).toNumber();
       const t = create([steps], a, 'linspace', dtype, null);
@@ -156,7 +161,8 @@ export function registerFactories(): void {
     },
   });
   const eye = (n: number, m: number, a: BoundArgs) => {
-    if (n < 0 || m < 0) throw new InvalidArgumentError(`n must be greater or equal to 0, got ${Math.min(n, m)}`, { op: 'eye', arg: 'n', got: Math.min(n, m), expected: '>= 0' });
+    if (n < 0) throw new InvalidArgumentError(`n must be greater or equal to 0, got ${n}`, { op: 'eye', arg: 'n', got: n, expected: '>= 0' });
+    if (m < 0) throw new InvalidArgumentError(`m must be greater or equal to 0, got ${m}`, { op: 'eye', arg: 'm', got: m, expected: '>= 0' });
     const t = create([n, m], a, 'eye', (a.dtype as DType | null) ?? getDefaultDType(), null);
     if (t.device !== 'meta') {
       const diag = callOp('diagonal', [t]) as Tensor;
@@ -201,6 +207,9 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
   const kinds = [start.kind, end.kind, step.kind];
   const inferred: DType = kinds.includes('complex') ? toComplexDType(getDefaultDType()) : kinds.includes('float') ? getDefaultDType() : 'int64';
   const dtype = (a.dtype as DType | null) ?? inferred;
+  if (dtype === 'bool' || DTYPE_INFO[dtype].kind === 'complex') {
+    throw new DTypeUnsupportedError(`"arange_cpu" not implemented for '${DTYPE_INFO[dtype].torchName}'`, { op: 'arange', arg: 'dtype', got: dtype, expected: 'an integer or floating dtype' });
+  }
   if (dtype === 'int64') return arangeInt64(start.toBigInt(), end.toBigInt(), step.toBigInt(), a);
   const s = start.toNumber();
   const e = end.toNumber();

@@ -201,7 +201,6 @@ function maskedFillImpl(args: BoundArgs, out: Tensor, op: string): void {
   const complex = DTYPE_INFO[dtype].kind === 'complex';
   runPointwise(
     {
-      key: complex ? 'masked_fill:c' : 'masked_fill',
       fn: complex ? pickComplex : pickReal,
       targets: ['bool', dtype],
       value: dtype,

@@ -4,6 +4,7 @@
  */
 import {
   computeViewStrides,
+  DimOutOfRangeError,
   expandStrides,
   inferSize,
   IndexOutOfRangeError,
@@ -35,6 +36,7 @@ function viewAs(t: Tensor, size: readonly number[], op: string): Tensor {
 function transposeDims(t: Tensor, d0: number, d1: number): Tensor {
   const a = wrapDim(d0, t.ndim, 'transpose', 'dim0');
   const b = wrapDim(d1, t.ndim, 'transpose', 'dim1');
+  if (t.ndim === 0) return makeView(t, [], [], t.storageOffset);
   const shape = [...t.shape];
   const strides = [...t.strides];
   [shape[a], shape[b]] = [shape[b], shape[a]];
@@ -42,7 +44,13 @@ function transposeDims(t: Tensor, d0: number, d1: number): Tensor {
   return makeView(t, shape, strides, t.storageOffset);
 }
 
+/** PyTorch's error for ops that need a dimension to work along (slice, narrow, split, chunk). */
+function needDims(t: Tensor, op: string, message = `${op}() cannot be applied to a 0-dim tensor.`): void {
+  if (t.ndim === 0) throw new InvalidArgumentError(message, { op, arg: 'self', got: '0-dim tensor', expected: 'at least 1 dimension' });
+}
+
 export function sliceDim(t: Tensor, dim: number, start: number | null, end: number | null, step: number, op = 'slice'): Tensor {
+  needDims(t, op);
   const d = wrapDim(dim, t.ndim, op);
   if (step <= 0) throw new InvalidArgumentError('slice step must be positive', { op, arg: 'step', got: step, expected: '> 0' });
   const size = t.shape[d];
@@ -185,6 +193,7 @@ export function registerViews(): void {
     tags,
     composite: (a) => {
       const t = self(a);
+      needDims(t, 'narrow');
       const d = wrapDim(a.dim as number, t.ndim, 'narrow');
       let start = a.start as number;
       const length = a.length as number;
@@ -267,6 +276,7 @@ export function registerViews(): void {
     tags,
     composite: (a) => {
       const t = self(a);
+      needDims(t, 'split', 'split expects at least a 1-dimensional tensor');
       const d = wrapDim(a.dim as number, t.ndim, 'split');
       const n = a.split_size as number;
       if (n < 0 || (n === 0 && t.shape[d] !== 0)) throw new InvalidArgumentError('split expects split_size be non-negative', { op: 'split', arg: 'split_size', got: n, expected: '> 0' });
@@ -292,10 +302,13 @@ export function registerViews(): void {
     composite: (a) => {
       const t = self(a);
       const chunks = a.chunks as number;
+      needDims(t, 'chunk', 'chunk expects at least a 1-dimensional tensor');
       if (chunks <= 0) throw new InvalidArgumentError('chunk expects `chunks` to be greater than 0', { op: 'chunk', arg: 'chunks', got: chunks, expected: '> 0' });
       const d = wrapDim(a.dim as number, t.ndim, 'chunk');
+      // at::chunk: an empty dim gives `chunks` empty pieces.
+      if (t.shape[d] === 0) return splitSizes(t, d, new Array(chunks).fill(0), 'chunk');
       const size = Math.ceil(t.shape[d] / chunks);
-      return callOp('split', [t, Math.max(size, t.shape[d] === 0 ? 0 : 1), d]);
+      return callOp('split', [t, size, d]);
     },
   });
   defineOp({
@@ -303,6 +316,9 @@ export function registerViews(): void {
     tags,
     composite: (a) => {
       const t = self(a);
+      if (t.ndim === 0) {
+        throw new DimOutOfRangeError('Dimension specified as 0 but tensor has no dimensions', { op: 'unbind', arg: 'dim', got: a.dim, expected: 'a tensor with at least 1 dimension' });
+      }
       const d = wrapDim(a.dim as number, t.ndim, 'unbind');
       return Array.from({ length: t.shape[d] }, (_, i) => selectDim(t, d, i, 'unbind'));
     },
@@ -314,6 +330,7 @@ export function registerViews(): void {
       const t = self(a);
       const s = wrapDim(a.source as number, t.ndim, 'movedim', 'source');
       const d = wrapDim(a.destination as number, t.ndim, 'movedim', 'destination');
+      if (t.ndim === 0) return makeView(t, [], [], t.storageOffset);
       const order = t.shape.map((_, i) => i).filter((i) => i !== s);
       order.splice(d, 0, s);
       return callOp('permute', [t, order]);

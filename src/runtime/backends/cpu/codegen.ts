@@ -42,7 +42,10 @@ const HELPERS = {
   B2F: bf16BitsToNumber,
   F2B: numberToBf16Bits,
   FR: Math.fround,
-  N2L: (v: number) => (Number.isFinite(v) ? BigInt(Math.trunc(v)) : i64Min),
+  // Float -> int conversions follow x86 (cvttsd2si), which PyTorch's CPU casts compile to: NaN and out-of-range
+  // values give the minimum int64 / int32 (narrower ints then keep the low bits of that int32).
+  N2L: (v: number) => (Math.abs(v) < 2 ** 63 ? BigInt(Math.trunc(v)) : i64Min),
+  F2I: (v: number) => (v > -2147483649 && v < 2147483648 ? Math.trunc(v) : -2147483648),
   I8: (v: number) => (v << 24) >> 24,
   U8: (v: number) => v & 0xff,
   I16: (v: number) => (v << 16) >> 16,
@@ -130,19 +133,38 @@ function storeStmt(value: DType, out: DType, arr: string, idx: string, v: string
   if (out === 'bool') return `${arr}[${idx}] = (${rounded}) != 0 ? 1 : 0;`;
   if (out === 'float16') return `${arr}[${idx}] = F2H(${rounded});`;
   if (out === 'bfloat16') return `${arr}[${idx}] = F2B(${rounded});`;
-  if (DTYPE_INFO[out].kind === 'int' && DTYPE_INFO[valueReal].kind === 'float') return `${arr}[${idx}] = Math.trunc(${rounded});`;
+  if (DTYPE_INFO[out].kind === 'int' && DTYPE_INFO[valueReal].kind === 'float') return `${arr}[${idx}] = F2I(${rounded});`;
   return `${arr}[${idx}] = ${rounded};`;
 }
 
-const cache = new Map<string, RowLoop>();
+/**
+ * Loops by the scalar function they inline (identity: two closures never share a loop), then by a number packing
+ * the dtypes (4 bits each), so a cache hit builds no strings.
+ */
+const cache = new Map<ScalarFn, Map<number, RowLoop>>();
+const DTYPE_CODE = new Map(Object.keys(DTYPE_INFO).map((d, i) => [d, i + 1]));
 
-export function compileRowLoop(cacheKey: string, spec: LoopSpec): RowLoop {
-  const key = `${cacheKey}|${spec.inputs.join(',')}|${spec.targets.join(',')}|${spec.value}|${spec.out}|${spec.nScalars}`;
-  const hit = cache.get(key);
+function specCode(spec: LoopSpec): number {
+  let code = spec.nScalars * 2 + (spec.scalarDomainComplex ? 1 : 0);
+  code = code * 16 + DTYPE_CODE.get(spec.value)!;
+  code = code * 16 + DTYPE_CODE.get(spec.out)!;
+  for (let k = 0; k < spec.inputs.length; k++) {
+    code = code * 256 + DTYPE_CODE.get(spec.inputs[k])! * 16 + DTYPE_CODE.get(spec.targets[k])!;
+  }
+  return code;
+}
+
+export function compileRowLoop(spec: LoopSpec): RowLoop {
+  let byCode = cache.get(spec.fn);
+  if (!byCode) {
+    byCode = new Map();
+    cache.set(spec.fn, byCode);
+  }
+  const code = specCode(spec);
+  const hit = byCode.get(code);
   if (hit) return hit;
   const n = spec.inputs.length;
   const lines: string[] = ['const o = A[0]; let io = O[0]; const so = S[0];'];
-  const callArgs: string[] = [];
   for (let k = 0; k < n; k++) {
     lines.push(`const a${k} = A[${k + 1}]; let i${k} = O[${k + 1}]; const s${k} = S[${k + 1}];`);
   }
@@ -150,14 +172,18 @@ export function compileRowLoop(cacheKey: string, spec: LoopSpec): RowLoop {
     if (spec.scalarDomainComplex) lines.push(`const k${j}r = K[${j}][0], k${j}i = K[${j}][1];`);
     else lines.push(`const k${j} = K[${j}];`);
   }
-  const body: string[] = [];
-  for (let k = 0; k < n; k++) callArgs.push(...loadExpr(spec.inputs[k], spec.targets[k], `a${k}`, `i${k}`));
-  for (let j = 0; j < spec.nScalars; j++) callArgs.push(...(spec.scalarDomainComplex ? [`k${j}r`, `k${j}i`] : [`k${j}`]));
-  body.push(`const v = fn(${callArgs.join(', ')});`);
-  body.push(storeStmt(spec.value, spec.out, 'o', 'io', 'v'));
-  body.push(['io += so;', ...Array.from({ length: n }, (_, k) => `i${k} += s${k};`)].join(' '));
-  const src = `return function rowLoop(N, A, O, S, K) {\n${lines.join('\n')}\nfor (let j = 0; j < N; j++) {\n${body.join('\n')}\n}\n};`;
+  const scalarArgs: string[] = [];
+  for (let j = 0; j < spec.nScalars; j++) scalarArgs.push(...(spec.scalarDomainComplex ? [`k${j}r`, `k${j}i`] : [`k${j}`]));
+  const bodyAt = (index: (k: number) => string, outIndex: string): string => {
+    const args: string[] = [];
+    for (let k = 0; k < n; k++) args.push(...loadExpr(spec.inputs[k], spec.targets[k], `a${k}`, index(k)));
+    return `const v = fn(${[...args, ...scalarArgs].join(', ')});\n${storeStmt(spec.value, spec.out, 'o', outIndex, 'v')}`;
+  };
+  const strided = `${bodyAt((k) => `i${k}`, 'io')}\n${['io += so;', ...Array.from({ length: n }, (_, k) => `i${k} += s${k};`)].join(' ')}`;
+  // Dense rows starting at 0 index by the loop counter alone, which lets V8 drop the bounds checks.
+  const dense = ['so === 1 && io === 0', ...Array.from({ length: n }, (_, k) => `s${k} === 1 && i${k} === 0`)].join(' && ');
+  const src = `return function rowLoop(N, A, O, S, K) {\n${lines.join('\n')}\nif (${dense}) {\nfor (let j = 0; j < N; j++) {\n${bodyAt(() => 'j', 'j')}\n}\nreturn;\n}\nfor (let j = 0; j < N; j++) {\n${strided}\n}\n};`;
   const loop = new Function('fn', ...HELPER_NAMES, src)(spec.fn, ...HELPER_VALUES) as RowLoop;
-  cache.set(key, loop);
+  byCode.set(code, loop);
   return loop;
 }

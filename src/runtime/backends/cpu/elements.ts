@@ -45,7 +45,7 @@ export function numberWriter(d: DType): Writer {
       };
     case 'int64':
       return (a, i, v) => {
-        a[i] = Number.isFinite(v) ? BigInt(Math.trunc(v)) : i64Min;
+        a[i] = Math.abs(v) < 2 ** 63 ? BigInt(Math.trunc(v)) : i64Min;
       };
     case 'bool':
       return (a, i, v) => {
@@ -64,7 +64,8 @@ export function numberWriter(d: DType): Writer {
       };
     default:
       return (a, i, v) => {
-        a[i] = Number.isFinite(v) ? Math.trunc(v) : 0;
+        // x86 semantics, as in codegen's F2I: NaN / out of int32 range give INT32_MIN (low bits for narrower ints).
+        a[i] = v > -2147483649 && v < 2147483648 ? Math.trunc(v) : -2147483648;
       };
   }
 }

@@ -35,6 +35,17 @@ export function planIteration(shape: readonly number[], operandStrides: readonly
   return { sizes, strides };
 }
 
+function allContiguous(shape: readonly number[], operandStrides: readonly (readonly number[])[]): boolean {
+  for (const st of operandStrides) {
+    let expected = 1;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      if (shape[d] !== 1 && st[d] !== expected) return false;
+      expected *= shape[d];
+    }
+  }
+  return true;
+}
+
 /** Runs `row` over every element of `shape` for operands starting at `offsets`. */
 export function forEachRow(
   shape: readonly number[],
@@ -42,10 +53,21 @@ export function forEachRow(
   offsets: readonly number[],
   row: RowKernel,
 ): void {
-  for (const s of shape) if (s === 0) return;
-  const { sizes, strides } = planIteration(shape, operandStrides);
+  let numel = 1;
+  for (const s of shape) numel *= s;
+  if (numel === 0) return;
   const nOps = offsets.length;
   const offs = [...offsets];
+  // Fast paths: one element, or every operand contiguous over the same shape (one row, stride 1).
+  if (numel === 1) {
+    row(1, offs, new Array(nOps).fill(0));
+    return;
+  }
+  if (allContiguous(shape, operandStrides)) {
+    row(numel, offs, new Array(nOps).fill(1));
+    return;
+  }
+  const { sizes, strides } = planIteration(shape, operandStrides);
   if (sizes.length === 0) {
     row(1, offs, new Array(nOps).fill(0));
     return;

@@ -4,7 +4,7 @@ import { compileRowLoop, type LoopSpec, type ScalarFn } from './codegen.ts';
 import { forEachRow } from './iterator.ts';
 
 export interface PointwiseCall {
-  readonly key: string;
+  /** The scalar function; compiled loops are cached by its identity. */
   readonly fn: ScalarFn;
   readonly targets: readonly import('../../core/index.ts').DType[];
   readonly value: import('../../core/index.ts').DType;
@@ -22,7 +22,7 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
     nScalars: call.scalars.length,
     scalarDomainComplex: call.scalarDomainComplex,
   };
-  const loop = compileRowLoop(call.key, spec);
+  const loop = compileRowLoop(spec);
   const all = [out, ...inputs];
   const arrays = all.map((t) => t.storage.data!);
   const lanes = all.map((t) => DTYPE_INFO[t.dtype].lanes);

@@ -31,6 +31,8 @@ type Bound = Scalar | Tensor | null;
 const lower = (x: number, lo: number) => (x < lo ? lo : x);
 // biome-ignore lint/complexity/useMathMinMax: see lower
 const upper = (x: number, hi: number) => (hi < x ? hi : x);
+/** at::clamp's result when a bound is NaN (module-level: compiled loops are cached by function identity). */
+const nanFill = () => Number.NaN;
 const both = (x: number, lo: number, hi: number) => upper(lower(x, lo), hi);
 const bigLower = (x: bigint, lo: bigint) => (x < lo ? lo : x);
 const bigUpper = (x: bigint, hi: bigint) => (hi < x ? hi : x);
@@ -95,18 +97,16 @@ function scalarImpl(args: BoundArgs, out: Tensor, op: string): void {
   const big = compute === 'int64';
   let fn: ScalarFn;
   let scalars: unknown[];
-  let key: string;
   if (lo !== null && hi !== null) {
     // at::clamp with a NaN bound fills the result with NaN rather than running the kernel.
     const nanBound =
       (typeof lo === 'number' && Number.isNaN(lo)) || (typeof hi === 'number' && Number.isNaN(hi));
-    fn = nanBound ? () => Number.NaN : big ? bigBoth : both;
-    [scalars, key] = [[lo, hi], nanBound ? 'clamp:nan' : 'clamp:both'];
-  } else if (lo !== null) [fn, scalars, key] = [big ? bigLower : lower, [lo], 'clamp:min'];
-  else [fn, scalars, key] = [big ? bigUpper : upper, [hi], 'clamp:max'];
+    fn = nanBound ? nanFill : big ? bigBoth : both;
+    scalars = [lo, hi];
+  } else if (lo !== null) [fn, scalars] = [big ? bigLower : lower, [lo]];
+  else [fn, scalars] = [big ? bigUpper : upper, [hi]];
   runPointwise(
     {
-      key: `${key}${big ? ':big' : ''}`,
       fn,
       targets: [compute],
       value: compute,
@@ -180,9 +180,8 @@ function tensorImpl(args: BoundArgs, out: Tensor, op: string): void {
         : big
           ? bigUpper
           : tensorUpper;
-  const key = `clampT:${hasMin ? 'min' : ''}${hasMax ? 'max' : ''}${big ? ':big' : ''}`;
   runPointwise(
-    { key, fn, targets: inputs.map(() => compute), value: compute, scalars: [], scalarDomainComplex: false },
+    { fn, targets: inputs.map(() => compute), value: compute, scalars: [], scalarDomainComplex: false },
     out,
     inputs,
   );
