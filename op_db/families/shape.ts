@@ -83,7 +83,8 @@ export function gen(ctx: SampleContext, salt = 0): Gen {
           rest = Math.floor(rest / lineShape[i]);
         }
         const perm = shuffled(size);
-        for (let i = 0; i < (nd === 0 ? 1 : shape[d]); i++) values[base + i * (nd === 0 ? 0 : strides[d])] = perm[i];
+        for (let i = 0; i < (nd === 0 ? 1 : shape[d]); i++)
+          values[base + i * (nd === 0 ? 0 : strides[d])] = perm[i];
       }
       return indexOf(ctx, values, shape);
     },

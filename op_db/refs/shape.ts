@@ -30,7 +30,12 @@ export function ravelIndex(idx: readonly number[], shape: readonly number[]): nu
 /** A zero-filled RefTensor (complex when `complex`). */
 export function zerosRef(shape: readonly number[], like: RefTensor, complex = like.im !== null): RefTensor {
   const n = numelOf(shape);
-  return { shape: [...shape], dtype: like.dtype, re: new Float64Array(n), im: complex ? new Float64Array(n) : null };
+  return {
+    shape: [...shape],
+    dtype: like.dtype,
+    re: new Float64Array(n),
+    im: complex ? new Float64Array(n) : null,
+  };
 }
 
 function put(o: RefTensor, oi: number, s: RefTensor, si: number): void {
@@ -233,7 +238,9 @@ export function whereRef(s: RefSample): RefTensor {
 }
 
 // std::max / std::min argument order: a NaN in x propagates, a NaN Scalar bound compares false.
+// biome-ignore lint/complexity/useMathMinMax: Math.max would turn a NaN bound into NaN
 const lower = (x: number, lo: number) => (x < lo ? lo : x);
+// biome-ignore lint/complexity/useMathMinMax: see lower
 const upper = (x: number, hi: number) => (hi < x ? hi : x);
 
 /**
@@ -249,14 +256,18 @@ export function clampRef(s: RefSample): RefTensor {
   if (lo !== null) ops.push(isRefTensor(lo) ? lo : asRef(lo));
   if (hi !== null) ops.push(isRefTensor(hi) ? hi : asRef(hi));
   const nan = Number.isNaN;
-  return elementwise(ops, (v, a, b) => {
-    if (lo !== null && hi !== null) {
-      if (nan(a) || nan(b)) return Number.NaN;
-      return upper(lower(v, a), b);
-    }
-    if (tensors && nan(a)) return Number.NaN;
-    return lo !== null ? lower(v, a) : upper(v, a);
-  }, x.dtype);
+  return elementwise(
+    ops,
+    (v, a, b) => {
+      if (lo !== null && hi !== null) {
+        if (nan(a) || nan(b)) return Number.NaN;
+        return upper(lower(v, a), b);
+      }
+      if (tensors && nan(a)) return Number.NaN;
+      return lo !== null ? lower(v, a) : upper(v, a);
+    },
+    x.dtype,
+  );
 }
 
 // -------------------------------------------------------------------------------------------- sort / topk
@@ -300,7 +311,10 @@ function sortLines(x: RefTensor, dim: number, descending: boolean, count: number
 export function sortRef(s: RefSample): RefTensor[] {
   const x = s.input;
   const stableOverload = s.kwargs.stable !== undefined;
-  const dim = wrap(stableOverload ? ((s.kwargs.dim as number) ?? -1) : argOf(s, 0, 'dim', -1), x.shape.length);
+  const dim = wrap(
+    stableOverload ? ((s.kwargs.dim as number) ?? -1) : argOf(s, 0, 'dim', -1),
+    x.shape.length,
+  );
   const descending = stableOverload
     ? ((s.kwargs.descending as boolean) ?? false)
     : argOf(s, 1, 'descending', false);

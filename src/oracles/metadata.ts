@@ -56,7 +56,7 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
     const cpu = withLayout(s0, inst.layout);
     // Factories have no tensor inputs: the meta run asks for device='meta' instead.
     const meta =
-      cpu.input instanceof Tensor
+      sampleTensors(cpu).length > 0
         ? mapSample(cpu, metaMirror)
         : { ...cpu, kwargs: { ...cpu.kwargs, device: 'meta' } };
     const inputs = sampleTensors(cpu);

@@ -29,7 +29,8 @@ function mapKw(
 export function mapSample(s: SampleInput, f: (t: Tensor, isInput: boolean) => Tensor): SampleInput {
   return {
     ...s,
-    input: s.input instanceof Tensor ? f(s.input, true) : s.input,
+    // A Tensor, a Tensor[] (cat, stack) or a factory's size/scalar (left as it is).
+    input: mapDeep(s.input, (t) => f(t, true)) as SampleInput['input'],
     args: s.args.map((a) => mapDeep(a, (t) => f(t, false))),
     kwargs: mapKw(s.kwargs, (t) => f(t, false)),
   };

@@ -47,7 +47,7 @@ export const {
   isnan, isinf, isfinite, clamp, where, view, reshape, permute, transpose, t, expand, expand_as, squeeze, unsqueeze,
   flatten, narrow, select, as_strided, unfold, diagonal, contiguous, clone, movedim,
   sum, mean, prod, amax, amin, argmax, argmin, all, any, var: variance, std, logsumexp, cumsum, cumprod, softmax,
-  log_softmax, norm, matmul, mm, bmm, dot, gather, scatter, index_select, masked_fill, flip, roll, tril, triu,
+  log_softmax, norm, matmul, mm, bmm, mv, dot, gather, scatter, index_select, masked_fill, flip, roll, tril, triu,
   split, chunk, unbind, sort, topk, max, min,
   empty, zeros, ones, full, arange, linspace, eye, empty_like, zeros_like, ones_like, full_like, cat, stack,
 } = torchFunctions;

@@ -41,6 +41,10 @@ export function installTensorMethods(): void {
   for (const n of [...UNARY_NAMES, ...BINARY_NAMES, ...OTHER_NAMES, ...MULTI_NAMES]) define(n, n);
   for (const n of INPLACE_NAMES) define(`${n}_`, `${n}_`);
   define('to', 'to');
+  // Tensor.where(condition, other) is torch.where(condition, self, other): the receiver is not the first argument.
+  proto.where = function (this: Tensor, condition: unknown, ...rest: OpArg[]) {
+    return invoke('where', [condition, this, ...rest]);
+  };
   define('type', 'to');
   const cast = (method: string, dtype: string) => {
     proto[method] = function (this: Tensor) {

@@ -24,7 +24,7 @@ export const OTHER_NAMES = [
   'select', 'slice', 'as_strided', 'unfold', 'diagonal', 'contiguous', 'clone', 'movedim',
   'sum', 'mean', 'prod', 'amax', 'amin', 'argmax', 'argmin', 'all', 'any', 'var', 'std', 'logsumexp', 'cumsum',
   'cumprod', 'softmax', 'log_softmax', 'norm',
-  'matmul', 'mm', 'bmm', 'dot', 'gather', 'scatter', 'index_select', 'masked_fill', 'flip', 'roll', 'tril', 'triu',
+  'matmul', 'mm', 'bmm', 'mv', 'dot', 'gather', 'scatter', 'index_select', 'masked_fill', 'flip', 'roll', 'tril', 'triu',
 ] as const;
 
 /** Ops returning several tensors (a list or a values/indices pair). */
