@@ -15,7 +15,15 @@ export const BINARY_NAMES = [
 ] as const;
 
 /** Ops with an in-place `name_` method. */
-export const INPLACE_NAMES = [...UNARY_NAMES, ...BINARY_NAMES, 'clamp', 'fill', 'zero', 'copy', 'masked_fill', 'scatter', 'resize', 'tril', 'triu'] as const;
+/** Binary ops PyTorch gives no in-place variant. */
+const NO_INPLACE = ['maximum', 'minimum'] as const;
+type WithInplace = Exclude<(typeof BINARY_NAMES)[number], (typeof NO_INPLACE)[number]>;
+
+export const INPLACE_NAMES = [
+  ...UNARY_NAMES,
+  ...BINARY_NAMES.filter((n): n is WithInplace => !(NO_INPLACE as readonly string[]).includes(n)),
+  'clamp', 'fill', 'zero', 'copy', 'masked_fill', 'scatter', 'resize', 'tril', 'triu',
+] as const;
 
 /** Other single-result ops exposed both as functions and methods. */
 export const OTHER_NAMES = [

@@ -83,7 +83,8 @@ export function registerFactories(): void {
   const simple = (name: string, fill: number | null) => {
     const one = fill === null ? null : int(fill);
     defineOp({
-      schema: `${name}(SymInt[] size, *, ${OPTS}) -> Tensor`,
+      // PyTorch's overload is empty.memory_format; zeros/ones have no overload name.
+      schema: `${name}${name === 'empty' ? '.memory_format' : ''}(SymInt[] size, *, ${OPTS}${name === 'empty' ? ', MemoryFormat? memory_format=None' : ''}) -> Tensor`,
       tags,
       composite: (a) => create(a.size as number[], a, name, (a.dtype as DType | null) ?? getDefaultDType(), one),
     });

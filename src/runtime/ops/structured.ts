@@ -35,6 +35,10 @@ export interface StructuredDef {
   readonly tags: OpTags;
   readonly inplace?: boolean;
   readonly out?: boolean;
+  /** The out overload's name in PyTorch's schema (default 'out'). */
+  readonly outOverload?: string;
+  /** The in-place overload's name when it differs from the functional one (pow_.Tensor for pow.Tensor_Tensor). */
+  readonly inplaceOverload?: string;
   readonly meta: (args: BoundArgs, op: string) => OutSpec;
   readonly impl: { readonly cpu: BackendImpl };
 }
@@ -132,17 +136,19 @@ export function checkOutDType(op: string, result: DType, out: DType, arg = 'out'
   }
 }
 
-function inplaceSchema(functional: string): string {
+function inplaceSchema(functional: string, overload?: string): string {
   const s = parseSchema(functional);
   const args = s.text.slice(s.text.indexOf('(') + 1, s.text.lastIndexOf(')')).replace(/^Tensor self/, 'Tensor(a!) self');
-  return `${s.name}_${s.overload ? `.${s.overload}` : ''}(${args}) -> Tensor(a!)`;
+  const name = overload ?? s.overload;
+  return `${s.name}_${name ? `.${name}` : ''}(${args}) -> Tensor(a!)`;
 }
 
-function outSchema(functional: string): string {
+/** PyTorch names out overloads case by case (add.out, where.self_out, clamp.Tensor_out): `overload` says which. */
+function outSchema(functional: string, overload = 'out'): string {
   const s = parseSchema(functional);
   const args = s.text.slice(s.text.indexOf('(') + 1, s.text.lastIndexOf(')'));
   const sep = args.includes('*') ? ', ' : ', *, ';
-  return `${s.name}.out(${args}${sep}Tensor(a!) out) -> Tensor(a!)`;
+  return `${s.name}.${overload}(${args}${sep}Tensor(a!) out) -> Tensor(a!)`;
 }
 
 export function defineStructured(def: StructuredDef): void {
@@ -158,7 +164,7 @@ export function defineStructured(def: StructuredDef): void {
   fn.kernels.set(DispatchKey.Meta, functional);
 
   if (def.inplace) {
-    const ip = operatorTable.def(inplaceSchema(def.schema), def.tags);
+    const ip = operatorTable.def(inplaceSchema(def.schema, def.inplaceOverload), def.tags);
     const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
       const self = args.self as Tensor;
       commonDevice(op, args);
@@ -181,7 +187,7 @@ export function defineStructured(def: StructuredDef): void {
   }
 
   if (def.out) {
-    const o = operatorTable.def(outSchema(def.schema), def.tags);
+    const o = operatorTable.def(outSchema(def.schema, def.outOverload), def.tags);
     const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
       const out = args.out as Tensor;
       const device = commonDevice(op, args);

@@ -155,6 +155,8 @@ const SUB: PointwiseRow = {
 const POW: PointwiseRow = {
   name: 'pow',
   schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
+  inplaceOverload: 'Tensor',
+  outOverload: 'Tensor_Tensor_out',
   arity: 2,
   promotion: 'default',
   num: (a: number, b: number) => a ** b,
@@ -209,6 +211,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   {
     name: 'div',
     schema: 'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor',
+    outOverload: 'out_mode',
     arity: 2,
     promotion: 'intToFloat',
     num: (a: number, b: number) => a / b,
@@ -217,6 +220,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'remainder',
+    outOverload: 'Tensor_out',
     arity: 2,
     promotion: 'default',
     num: remainderFloat,
@@ -233,6 +237,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'fmod',
+    outOverload: 'Tensor_out',
     arity: 2,
     promotion: 'default',
     num: (a: number, b: number) => a % b,
@@ -264,10 +269,10 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       return POW;
     },
   },
-  { name: 'maximum', arity: 2, promotion: 'default', num: fmaxNaN, big: (a: bigint, b: bigint) => (a > b ? a : b), kinds: ['bool', 'int', 'float'] },
-  { name: 'minimum', arity: 2, promotion: 'default', num: fminNaN, big: (a: bigint, b: bigint) => (a < b ? a : b), kinds: ['bool', 'int', 'float'] },
-  { name: 'atan2', arity: 2, promotion: 'intToFloat', num: Math.atan2, kinds: ['float'] },
-  { name: 'hypot', arity: 2, promotion: 'default', num: Math.hypot, kinds: ['float'] },
+  { name: 'maximum', schema: 'maximum(Tensor self, Tensor other) -> Tensor', arity: 2, inplace: false, promotion: 'default', num: fmaxNaN, big: (a: bigint, b: bigint) => (a > b ? a : b), kinds: ['bool', 'int', 'float'] },
+  { name: 'minimum', schema: 'minimum(Tensor self, Tensor other) -> Tensor', arity: 2, inplace: false, promotion: 'default', num: fminNaN, big: (a: bigint, b: bigint) => (a < b ? a : b), kinds: ['bool', 'int', 'float'] },
+  { name: 'atan2', schema: 'atan2(Tensor self, Tensor other) -> Tensor', arity: 2, promotion: 'intToFloat', num: Math.atan2, kinds: ['float'] },
+  { name: 'hypot', schema: 'hypot(Tensor self, Tensor other) -> Tensor', arity: 2, promotion: 'default', num: Math.hypot, kinds: ['float'] },
   {
     name: 'copysign',
     arity: 2,
@@ -285,6 +290,7 @@ function comparisonRows(): PointwiseRow[] {
     name,
     arity: 2,
     promotion: 'alwaysBool',
+    outOverload: 'Tensor_out',
     num,
     big: num as unknown as (a: bigint, b: bigint) => boolean,
     complex,
@@ -304,6 +310,7 @@ function logicalRows(): PointwiseRow[] {
   const bigTruthy = (x: bigint) => x !== 0n;
   const row = (name: string, f: (a: boolean, b: boolean) => boolean): PointwiseRow => ({
     name,
+    schema: `${name}(Tensor self, Tensor other) -> Tensor`,
     arity: 2,
     promotion: 'alwaysBool',
     num: (a: number, b: number) => f(truthy(a), truthy(b)),
@@ -318,6 +325,7 @@ function bitwiseRows(): PointwiseRow[] {
     name,
     arity: 2,
     promotion: 'default',
+    outOverload: 'Tensor_out',
     num,
     big,
     kinds: ['bool', 'int'],

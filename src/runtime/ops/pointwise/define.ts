@@ -118,6 +118,8 @@ export function definePointwise(row: PointwiseRow): void {
     tags: { family: 'pointwise' },
     inplace: row.inplace ?? true,
     out: row.out ?? true,
+    outOverload: row.outOverload,
+    inplaceOverload: row.inplaceOverload,
     meta,
     impl: { cpu },
   });

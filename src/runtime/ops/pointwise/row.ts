@@ -40,4 +40,7 @@ export interface PointwiseRow {
   /** Whether in-place / out= overloads exist (default true). */
   readonly inplace?: boolean;
   readonly out?: boolean;
+  /** The out overload's name in PyTorch's schema (default 'out', e.g. 'self_out' for where). */
+  readonly outOverload?: string;
+  readonly inplaceOverload?: string;
 }

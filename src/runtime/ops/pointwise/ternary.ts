@@ -26,6 +26,7 @@ const WHERE: PointwiseRow = {
   promotion: 'default',
   boolInputs: [0],
   inplace: false,
+  outOverload: 'self_out',
   num: pick,
   big: pick,
   complex: (c: number, ar: number, ai: number, br: number, bi: number) => (c ? [ar, ai] : [br, bi]),
