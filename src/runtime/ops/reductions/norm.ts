@@ -8,6 +8,7 @@ import {
   type DType,
   DTypeUnsupportedError,
   InvalidArgumentError,
+  promoteTypes,
   Scalar,
   Tensor,
   toRealDType,
@@ -60,6 +61,13 @@ function checkVectorNormDTypes(self: Tensor, dtype: DType | null, op: string): v
   if (inComplex !== (DTYPE_INFO[dtype].kind === 'complex')) {
     const want = inComplex ? 'complex for complex' : 'real for real';
     throw fail(`dtype should be ${want} inputs, but got ${torchName(dtype)}`, dtype);
+  }
+  // at::linalg_vector_norm: the input must convert to `dtype` without narrowing (promote_types(in, dtype) == dtype).
+  if (promoteTypes(self.dtype, dtype) !== dtype) {
+    throw fail(
+      `linalg.vector_norm: the dtype of the input (${torchName(self.dtype)}) should be convertible without narrowing to the specified dtype (${torchName(dtype)})`,
+      dtype,
+    );
   }
 }
 

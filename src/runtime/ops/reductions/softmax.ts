@@ -26,8 +26,13 @@ function planSoftmax(a: BoundArgs, op: string): SoftmaxPlan {
   const self = a.self as Tensor;
   const dim = wrapDim(a.dim as number, self.ndim, op);
   const compute = (a.dtype as DType | null) ?? self.dtype;
-  if (!SUPPORTED.has(compute) && self.numel > 0)
-    throw notImplemented('softmax_kernel_impl', compute, op, 'float32, float64 or bfloat16');
+  if (!SUPPORTED.has(compute) && self.numel > 0) {
+    // aten/SoftMax.cpp picks the last-dim kernel for dim == ndim - 1; the error names the kernel it picked.
+    const base = op.startsWith('log_softmax') ? 'log_softmax' : 'softmax';
+    const kernel =
+      self.ndim > 0 && dim === self.ndim - 1 ? `${base}_lastdim_kernel_impl` : `${base}_kernel_impl`;
+    throw notImplemented(kernel, compute, op, 'float32, float64 or bfloat16');
+  }
   return { dim, compute, results: [{ shape: self.shape, dtype: compute }] };
 }
 
