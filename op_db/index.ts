@@ -23,18 +23,18 @@ export function findOpInfo(name: string): OpInfo | undefined {
   return opDb.find((o) => o.name === name || o.op === name || o.aliases.includes(name));
 }
 
-export { opInfo, type OpInfoSpec } from './info.ts';
-export { hashString, maker, type Maker, type MakeOptions, rng, SPECIAL_FLOATS } from './make.ts';
+export { type OpInfoSpec, opInfo } from './info.ts';
+export { hashString, type MakeOptions, type Maker, maker, rng, SPECIAL_FLOATS } from './make.ts';
 export { asRef, elementwise } from './refs/pointwise.ts';
-export { applyRule, pointwiseResultDType, type PromotionRule, tableResultType } from './refs/promotion.ts';
+export { applyRule, type PromotionRule, pointwiseResultDType, tableResultType } from './refs/promotion.ts';
 export {
   castRef,
   castValue,
   fromRuntime,
-  roundToBinary,
   numelOf,
   type RefTensor,
   refTensor,
+  roundToBinary,
   unravel,
 } from './refs/tensor.ts';
 export {

@@ -2,7 +2,7 @@
  * Deterministic sample tensors (PyTorch's make_tensor): values from a seeded generator, ints in [-9, 9],
  * floats in [-9, 9], optional zero exclusion, plus the special float values references must agree on.
  */
-import { complex, type DType, DTYPE_INFO, type Tensor, tensor } from '../src/runtime/index.ts';
+import { complex, DTYPE_INFO, type DType, type Tensor, tensor } from '../src/runtime/index.ts';
 import type { SampleContext } from './types.ts';
 
 /** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */

@@ -3,8 +3,9 @@
  * per backend (a `dtypes` map keyed by device). op_db is data: samples, references, dtypes, tolerances and
  * skips — it never implements kernels.
  */
-import type { DeviceType, DType, ErrorCode, Scalar, Tensor } from '../src/runtime/index.ts';
+
 import type { Arbitrary } from 'fast-check';
+import type { DeviceType, DType, ErrorCode, Scalar, Tensor } from '../src/runtime/index.ts';
 import type { RefTensor } from './refs/tensor.ts';
 
 export const ORACLES = [

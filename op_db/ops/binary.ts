@@ -1,12 +1,12 @@
 /** OpInfos for binary pointwise ops: one line each (name, reference, claimed dtypes, sample options). */
 import { DTYPE_GROUPS, DTYPE_INFO, type DType, float } from '../../src/runtime/index.ts';
-import { intPowWrap } from '../refs/special.ts';
 import { binaryArbitrary } from '../families/arbitraries.ts';
 import { type BinaryOptions, binaryErrors, binarySamples } from '../families/binary.ts';
 import { opInfo } from '../info.ts';
 import { binaryRef } from '../refs/pointwise.ts';
-import type { OpInfo, RefSample } from '../types.ts';
 import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
+import { intPowWrap } from '../refs/special.ts';
+import type { OpInfo, RefSample } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
 const NO_COMPLEX = DTYPE_GROUPS.allButComplex;

@@ -16,7 +16,7 @@ import {
 } from '../families/views.ts';
 import { type OpInfoSpec, opInfo } from '../info.ts';
 import { fullRef, sequenceRef } from '../refs/views.ts';
-import type { OpInfo, RefSample, SampleContext, SampleInput, SkipRule } from '../types.ts';
+import type { OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
 const SHAPES: readonly FactoryCase[] = [[2, 3], [], [0, 4], [7], [2, 3, 2, 2]].map((input) => ({ input }));

@@ -19,7 +19,7 @@ import {
 import { opInfo } from '../info.ts';
 import type { Maker } from '../make.ts';
 import { accumulateDType, logsumexpRef, momentRef, scanRef, softmaxRef } from '../refs/reductions.ts';
-import type { OpInfo, SampleInput, SkipRule } from '../types.ts';
+import type { OpInfo, SampleInput } from '../types.ts';
 import { NORM_OPINFOS } from './reductions_norms.ts';
 
 const ALL = DTYPE_GROUPS.all;

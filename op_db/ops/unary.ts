@@ -1,12 +1,12 @@
 /** OpInfos for unary pointwise ops: one line each (name, reference, claimed dtypes, options). */
 import { DTYPE_GROUPS, type DType } from '../../src/runtime/index.ts';
 import { unaryArbitrary } from '../families/arbitraries.ts';
-import { unaryErrors, unarySamples, type UnaryOptions } from '../families/unary.ts';
+import { type UnaryOptions, unaryErrors, unarySamples } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { type ComplexFn, elementwise, unaryRef } from '../refs/pointwise.ts';
+import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
 import { erfRef, roundHalfEvenRef } from '../refs/special.ts';
 import type { OpInfo } from '../types.ts';
-import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
 
 const ALL = DTYPE_GROUPS.all;
 const NO_COMPLEX = DTYPE_GROUPS.allButComplex;

@@ -101,8 +101,10 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
         diffs.push(`cpu output does not alias '${aliased}' as its schema declares`);
       if (info.flags.isView && metaInput && m.storage !== metaInput.storage)
         diffs.push(`meta output does not alias '${aliased}' as its schema declares`);
-      if (cpuInput && metaInput && c.storage === cpuInput.storage !== (m.storage === metaInput.storage))
-        diffs.push(`aliasing differs: cpu output ${c.storage === cpuInput.storage ? 'aliases' : 'copies'} '${aliased}', meta output ${m.storage === metaInput.storage ? 'aliases' : 'copies'} it`);
+      if (cpuInput && metaInput && (c.storage === cpuInput.storage) !== (m.storage === metaInput.storage))
+        diffs.push(
+          `aliasing differs: cpu output ${c.storage === cpuInput.storage ? 'aliases' : 'copies'} '${aliased}', meta output ${m.storage === metaInput.storage ? 'aliases' : 'copies'} it`,
+        );
       if (!aliased && inputs.some((t) => t.storage === c.storage))
         diffs.push('cpu output aliases an input its schema does not declare');
       if (diffs.length) throw new OracleFailure(inst, k, s0.name, `output ${j}: ${diffs.join('; ')}`);

@@ -10,13 +10,15 @@ export type Kwargs = Record<string, unknown>;
 export type OpArg = unknown;
 
 export function isKwargs(x: unknown): x is Kwargs {
-  if (x === null || typeof x !== 'object' || Array.isArray(x) || x instanceof Tensor || x instanceof Scalar) return false;
+  if (x === null || typeof x !== 'object' || Array.isArray(x) || x instanceof Tensor || x instanceof Scalar)
+    return false;
   const proto = Object.getPrototypeOf(x);
   return proto === Object.prototype || proto === null;
 }
 
 export function splitKwargs(args: readonly unknown[]): [unknown[], Kwargs] {
-  if (args.length > 0 && isKwargs(args[args.length - 1])) return [args.slice(0, -1), args[args.length - 1] as Kwargs];
+  if (args.length > 0 && isKwargs(args[args.length - 1]))
+    return [args.slice(0, -1), args[args.length - 1] as Kwargs];
   return [[...args], {}];
 }
 

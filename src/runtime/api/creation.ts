@@ -3,6 +3,8 @@
  * the documented scalar default: all booleans -> bool; all integer numbers / bigints -> int64; any other
  * number -> the default float dtype; a complex Scalar -> complex64. Pass `dtype` to choose explicitly.
  */
+
+import { numberWriter } from '../backends/cpu/index.ts';
 import {
   DTYPE_INFO,
   type DType,
@@ -14,7 +16,6 @@ import {
   Tensor,
   toComplexDType,
 } from '../core/index.ts';
-import { numberWriter } from '../backends/cpu/index.ts';
 import { callOp } from '../dispatch/index.ts';
 
 export type NestedData = number | bigint | boolean | Scalar | readonly NestedData[];
@@ -31,7 +32,12 @@ function shapeOf(data: NestedData, op: string): number[] {
   for (const d of data) {
     const s = shapeOf(d, op);
     if (s.length !== inner.length || s.some((x, i) => x !== inner[i])) {
-      throw new ShapeMismatchError('expected a rectangular nested sequence', { op, arg: 'data', got: s, expected: inner });
+      throw new ShapeMismatchError('expected a rectangular nested sequence', {
+        op,
+        arg: 'data',
+        got: s,
+        expected: inner,
+      });
     }
   }
   return [data.length, ...inner];
@@ -47,10 +53,21 @@ function inferDType(values: readonly (number | bigint | boolean | Scalar)[]): DT
   if (values.length === 0) return getDefaultDType();
   for (const v of values) {
     const k =
-      typeof v === 'boolean' ? 0
-      : typeof v === 'bigint' ? 1
-      : typeof v === 'number' ? (Number.isInteger(v) ? 1 : 2)
-      : v.kind === 'bool' ? 0 : v.kind === 'int' ? 1 : v.kind === 'float' ? 2 : 3;
+      typeof v === 'boolean'
+        ? 0
+        : typeof v === 'bigint'
+          ? 1
+          : typeof v === 'number'
+            ? Number.isInteger(v)
+              ? 1
+              : 2
+            : v.kind === 'bool'
+              ? 0
+              : v.kind === 'int'
+                ? 1
+                : v.kind === 'float'
+                  ? 2
+                  : 3;
     kind = Math.max(kind, k);
   }
   return (['bool', 'int64', getDefaultDType(), toComplexDType(getDefaultDType())] as DType[])[kind];
@@ -61,7 +78,8 @@ export function tensor(data: NestedData, options: TensorOptions = {}): Tensor {
   const values: (number | bigint | boolean | Scalar)[] = [];
   flatten(data, values);
   const dtype = options.dtype ?? inferDType(values);
-  if (!DTYPE_INFO[dtype]) throw new InvalidArgumentError('unknown dtype', { op: 'tensor', arg: 'dtype', got: dtype });
+  if (!DTYPE_INFO[dtype])
+    throw new InvalidArgumentError('unknown dtype', { op: 'tensor', arg: 'dtype', got: dtype });
   let t = Tensor.empty(shape, dtype, 'cpu');
   const arr = t.storage.data!;
   const write = numberWriter(dtype);
@@ -84,10 +102,20 @@ export function tensor(data: NestedData, options: TensorOptions = {}): Tensor {
 }
 
 /** A tensor viewing an existing typed array of the dtype's storage type (no copy). */
-export function fromArray(data: Tensor['storage']['data'] & object, shape: readonly number[], dtype: DType): Tensor {
+export function fromArray(
+  data: Tensor['storage']['data'] & object,
+  shape: readonly number[],
+  dtype: DType,
+): Tensor {
   const t = Tensor.empty(shape, dtype, 'cpu');
   const need = t.storage.data!.length;
-  if (data.length < need) throw new ShapeMismatchError('array too small for shape', { op: 'fromArray', arg: 'data', got: data.length, expected: need });
+  if (data.length < need)
+    throw new ShapeMismatchError('array too small for shape', {
+      op: 'fromArray',
+      arg: 'data',
+      got: data.length,
+      expected: need,
+    });
   t.storage.data = data;
   return t;
 }

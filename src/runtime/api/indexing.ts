@@ -10,18 +10,28 @@ export interface Slice {
   readonly stop: number | null;
   readonly step: number | null;
 }
-export const slice = (start: number | null = null, stop: number | null = null, step: number | null = null): Slice => ({ start, stop, step });
+export const slice = (
+  start: number | null = null,
+  stop: number | null = null,
+  step: number | null = null,
+): Slice => ({ start, stop, step });
 
 export type IndexItem = number | Slice | null | '...';
 
 function parseIndex(spec: string): IndexItem[] {
   return spec.split(',').map((raw) => {
     const p = raw.trim();
-    if (p === '...' ) return '...';
+    if (p === '...') return '...';
     if (p === 'None') return null;
     if (!p.includes(':')) {
       const n = Number(p);
-      if (!Number.isInteger(n)) throw new InvalidArgumentError('bad index', { op: 'getitem', arg: 'index', got: p, expected: 'int, slice, None or ...' });
+      if (!Number.isInteger(n))
+        throw new InvalidArgumentError('bad index', {
+          op: 'getitem',
+          arg: 'index',
+          got: p,
+          expected: 'int, slice, None or ...',
+        });
       return n;
     }
     const [a, b, c] = p.split(':').map((x) => (x.trim() === '' ? null : Number(x)));
@@ -30,10 +40,18 @@ function parseIndex(spec: string): IndexItem[] {
 }
 
 export function getitem(t: Tensor, ...items: (IndexItem | string)[]): Tensor {
-  const list: IndexItem[] = items.length === 1 && typeof items[0] === 'string' && items[0] !== '...' ? parseIndex(items[0]) : (items as IndexItem[]);
+  const list: IndexItem[] =
+    items.length === 1 && typeof items[0] === 'string' && items[0] !== '...'
+      ? parseIndex(items[0])
+      : (items as IndexItem[]);
   const consuming = list.filter((x) => x !== null && x !== '...').length;
   if (consuming > t.ndim) {
-    throw new IndexOutOfRangeError(`too many indices for tensor of dimension ${t.ndim}`, { op: 'getitem', arg: 'index', got: consuming, expected: `<= ${t.ndim}` });
+    throw new IndexOutOfRangeError(`too many indices for tensor of dimension ${t.ndim}`, {
+      op: 'getitem',
+      arg: 'index',
+      got: consuming,
+      expected: `<= ${t.ndim}`,
+    });
   }
   let out = t;
   let dim = 0;

@@ -9,7 +9,10 @@ import { BINARY_NAMES, INPLACE_NAMES, MULTI_NAMES, OTHER_NAMES, UNARY_NAMES } fr
 type Single = (...args: OpArg[]) => Tensor;
 type Multi = (...args: OpArg[]) => Tensor[];
 
-type SingleNames = (typeof UNARY_NAMES)[number] | (typeof BINARY_NAMES)[number] | (typeof OTHER_NAMES)[number];
+type SingleNames =
+  | (typeof UNARY_NAMES)[number]
+  | (typeof BINARY_NAMES)[number]
+  | (typeof OTHER_NAMES)[number];
 type InplaceNames = `${(typeof INPLACE_NAMES)[number]}_`;
 type MultiNames = (typeof MULTI_NAMES)[number];
 

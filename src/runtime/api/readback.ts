@@ -2,8 +2,9 @@
  * Reading values back: `t.tolist()` (nested, sync on cpu), `await t.toArray()` (flat, logical order; async so
  * that async devices fit the same API), `t.item()`. int64 reads as bigint, bool as boolean, complex as [re, im].
  */
-import { DTYPE_INFO, InvalidArgumentError, NotImplementedError, Tensor } from '../core/index.ts';
+
 import { logicalOffsets, numberReader } from '../backends/cpu/index.ts';
+import { DTYPE_INFO, InvalidArgumentError, NotImplementedError, Tensor } from '../core/index.ts';
 
 export type Element = number | bigint | boolean | [number, number];
 export type Nested = Element | Nested[];
@@ -11,7 +12,12 @@ export type Nested = Element | Nested[];
 /** Values in logical (row-major) order. */
 export function flatValues(t: Tensor): Element[] {
   if (t.device === 'meta') {
-    throw new NotImplementedError('Cannot read values of a meta tensor; it has no data', { op: 'tolist', arg: 'self', got: 'meta', expected: 'cpu' });
+    throw new NotImplementedError('Cannot read values of a meta tensor; it has no data', {
+      op: 'tolist',
+      arg: 'self',
+      got: 'meta',
+      expected: 'cpu',
+    });
   }
   const data = t.storage.data!;
   const offs = logicalOffsets(t.shape, t.strides, t.storageOffset);
@@ -52,7 +58,12 @@ export function installReadback(): void {
   };
   proto.item = function (this: Tensor) {
     if (this.numel !== 1) {
-      throw new InvalidArgumentError(`a Tensor with ${this.numel} elements cannot be converted to Scalar`, { op: 'item', arg: 'self', got: this.numel, expected: 1 });
+      throw new InvalidArgumentError(`a Tensor with ${this.numel} elements cannot be converted to Scalar`, {
+        op: 'item',
+        arg: 'self',
+        got: this.numel,
+        expected: 1,
+      });
     }
     return flatValues(this)[0];
   };

@@ -5,7 +5,9 @@ export type DeviceType = (typeof DEVICE_TYPES)[number];
 export function parseDevice(d: string): DeviceType {
   const type = d.split(':')[0];
   if (!(DEVICE_TYPES as readonly string[]).includes(type)) {
-    throw new TypeError(`Expected one of ${DEVICE_TYPES.join(', ')} device type at start of device string: ${d}`);
+    throw new TypeError(
+      `Expected one of ${DEVICE_TYPES.join(', ')} device type at start of device string: ${d}`,
+    );
   }
   return type as DeviceType;
 }

@@ -114,7 +114,14 @@ export function integralRange(d: DType): [bigint, bigint] {
 export const DTYPE_GROUPS = {
   all: DTYPES,
   floating: ['float16', 'bfloat16', 'float32', 'float64'] as readonly DType[],
-  floatingAndComplex: ['float16', 'bfloat16', 'float32', 'float64', 'complex64', 'complex128'] as readonly DType[],
+  floatingAndComplex: [
+    'float16',
+    'bfloat16',
+    'float32',
+    'float64',
+    'complex64',
+    'complex128',
+  ] as readonly DType[],
   integral: ['uint8', 'int8', 'int16', 'int32', 'int64'] as readonly DType[],
   integralAndBool: ['bool', 'uint8', 'int8', 'int16', 'int32', 'int64'] as readonly DType[],
   allButComplex: DTYPES.filter((d) => DTYPE_INFO[d].kind !== 'complex') as readonly DType[],

@@ -60,7 +60,10 @@ export function stridesInOrder(shape: Shape, fastestFirst: readonly number[]): n
 }
 
 /** The strides PyTorch gives the output of a pointwise op over inputs with these shapes and strides. */
-export function pointwiseOutputStrides(outShape: Shape, inputs: readonly { shape: Shape; strides: readonly number[] }[]): number[] {
+export function pointwiseOutputStrides(
+  outShape: Shape,
+  inputs: readonly { shape: Shape; strides: readonly number[] }[],
+): number[] {
   if (outShape.length <= 1) return contiguousStrides(outShape);
   // TensorIterator's fast setup: inputs that are all contiguous over the output shape give a contiguous output.
   if (inputs.every((t) => sameShapeContiguous(t, outShape))) return contiguousStrides(outShape);

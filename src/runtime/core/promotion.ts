@@ -6,7 +6,14 @@
  * Deliberate deviation: PyTorch maps float16 with a complex scalar / zero-dim tensor to complex32, which this
  * runtime does not have; we return complex64 (the next complex dtype that holds float16 exactly).
  */
-import { DTYPE_INFO, type DType, isComplexDType, isFloatingDType, toComplexDType, toRealDType } from './dtype.ts';
+import {
+  DTYPE_INFO,
+  type DType,
+  isComplexDType,
+  isFloatingDType,
+  toComplexDType,
+  toRealDType,
+} from './dtype.ts';
 
 const FLOAT_RANK: Partial<Record<DType, number>> = { float16: 1, bfloat16: 1, float32: 2, float64: 3 };
 
@@ -95,7 +102,8 @@ export function resultType(operands: readonly PromotionOperand[]): DType {
     if (o.kind === 'scalar') {
       const d = scalarDType(o.scalarKind);
       wrappedResult = wrappedResult === undefined ? d : promoteTypes(wrappedResult, d);
-    } else if (o.dim === 0) zeroResult = zeroResult === undefined ? o.dtype : promoteTypes(zeroResult, o.dtype);
+    } else if (o.dim === 0)
+      zeroResult = zeroResult === undefined ? o.dtype : promoteTypes(zeroResult, o.dtype);
     else dimResult = dimResult === undefined ? o.dtype : promoteTypes(dimResult, o.dtype);
   }
   const r = combineCategories(dimResult, combineCategories(zeroResult, wrappedResult));

@@ -21,7 +21,8 @@ export function contiguousStrides(shape: Shape): number[] {
 
 /** Strides of channels_last (NHWC in memory) for a 4-D shape NCHW. */
 export function channelsLastStrides(shape: Shape): number[] {
-  if (shape.length !== 4) throw new InvalidArgumentError('channels_last needs a 4-D shape', { got: shape.length });
+  if (shape.length !== 4)
+    throw new InvalidArgumentError('channels_last needs a 4-D shape', { got: shape.length });
   const [, c, h, w] = shape.map((s) => Math.max(s, 1));
   return [h * w * c, 1, w * c, c];
 }
@@ -44,7 +45,10 @@ export function isContiguousLayout(shape: Shape, strides: readonly number[]): bo
  * elements fill a block of memory exactly once.
  */
 export function isNonOverlappingAndDense(shape: Shape, strides: readonly number[]): boolean {
-  const dims = shape.map((_, i) => i).filter((i) => shape[i] >= 2).sort((x, y) => strides[x] - strides[y]);
+  const dims = shape
+    .map((_, i) => i)
+    .filter((i) => shape[i] >= 2)
+    .sort((x, y) => strides[x] - strides[y]);
   let expected = 1;
   for (const d of dims) {
     if (strides[d] !== expected) return false;
@@ -91,7 +95,12 @@ export function broadcastAll(shapes: readonly Shape[], op?: string): number[] {
 }
 
 /** Strides that view a tensor of `shape`/`strides` as `target` (a broadcast: new or size-1 dims get stride 0). */
-export function expandStrides(shape: Shape, strides: readonly number[], target: Shape, op = 'expand'): number[] {
+export function expandStrides(
+  shape: Shape,
+  strides: readonly number[],
+  target: Shape,
+  op = 'expand',
+): number[] {
   const n = target.length;
   if (n < shape.length) {
     throw new ShapeMismatchError(
@@ -105,7 +114,10 @@ export function expandStrides(shape: Shape, strides: readonly number[], target: 
     const size = j >= 0 ? shape[j] : 1;
     const want = target[i] === -1 ? size : target[i];
     if (target[i] === -1 && j < 0) {
-      throw new InvalidArgumentError('The expanded size of the tensor (-1) isn\'t allowed in a leading, non-existing dimension', { op, arg: 'size', got: -1 });
+      throw new InvalidArgumentError(
+        "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension",
+        { op, arg: 'size', got: -1 },
+      );
     }
     if (j >= 0 && size === want) out[i] = strides[j];
     else if (size === 1) out[i] = 0;
@@ -126,20 +138,37 @@ export function inferSize(requested: Shape, numel: number, op: string): number[]
   for (let i = 0; i < requested.length; i++) {
     const s = requested[i];
     if (s === -1) {
-      if (infer >= 0) throw new InvalidArgumentError('only one dimension can be inferred', { op, arg: 'shape', got: [...requested] });
+      if (infer >= 0)
+        throw new InvalidArgumentError('only one dimension can be inferred', {
+          op,
+          arg: 'shape',
+          got: [...requested],
+        });
       infer = i;
     } else if (!Number.isInteger(s) || s < 0) {
-      throw new InvalidArgumentError(`invalid shape dimension ${s}`, { op, arg: 'shape', got: [...requested] });
+      throw new InvalidArgumentError(`invalid shape dimension ${s}`, {
+        op,
+        arg: 'shape',
+        got: [...requested],
+      });
     } else known *= s;
   }
   const out = [...requested];
   if (infer >= 0) {
     if (known === 0 || numel % known !== 0) {
-      throw new ShapeMismatchError(`shape '[${requested.join(', ')}]' is invalid for input of size ${numel}`, { op, arg: 'shape', got: [...requested], expected: `numel ${numel}` });
+      throw new ShapeMismatchError(
+        `shape '[${requested.join(', ')}]' is invalid for input of size ${numel}`,
+        { op, arg: 'shape', got: [...requested], expected: `numel ${numel}` },
+      );
     }
     out[infer] = numel / known;
   } else if (known !== numel) {
-    throw new ShapeMismatchError(`shape '[${requested.join(', ')}]' is invalid for input of size ${numel}`, { op, arg: 'shape', got: [...requested], expected: `numel ${numel}` });
+    throw new ShapeMismatchError(`shape '[${requested.join(', ')}]' is invalid for input of size ${numel}`, {
+      op,
+      arg: 'shape',
+      got: [...requested],
+      expected: `numel ${numel}`,
+    });
   }
   return out;
 }
@@ -148,11 +177,16 @@ export function inferSize(requested: Shape, numel: number, op: string): number[]
  * computeStride from aten/TensorUtils.cpp: the strides that let `newShape` view the memory of a tensor with
  * `oldShape`/`oldStrides` without copying, or null when no such strides exist.
  */
-export function computeViewStrides(oldShape: Shape, oldStrides: readonly number[], newShape: Shape): number[] | null {
+export function computeViewStrides(
+  oldShape: Shape,
+  oldStrides: readonly number[],
+  newShape: Shape,
+): number[] | null {
   if (oldShape.length === 0) return new Array(newShape.length).fill(1);
   const numel = numelOf(oldShape);
   if (numel === 0) {
-    if (oldShape.length === newShape.length && oldShape.every((s, i) => s === newShape[i])) return [...oldStrides];
+    if (oldShape.length === newShape.length && oldShape.every((s, i) => s === newShape[i]))
+      return [...oldStrides];
     return contiguousStrides(newShape);
   }
   const newStrides = new Array<number>(newShape.length);
@@ -162,7 +196,10 @@ export function computeViewStrides(oldShape: Shape, oldStrides: readonly number[
   let viewNumel = 1;
   for (let tensorD = oldShape.length - 1; tensorD >= 0; tensorD--) {
     tensorNumel *= oldShape[tensorD];
-    if (tensorD === 0 || (oldShape[tensorD - 1] !== 1 && oldStrides[tensorD - 1] !== tensorNumel * chunkBaseStride)) {
+    if (
+      tensorD === 0 ||
+      (oldShape[tensorD - 1] !== 1 && oldStrides[tensorD - 1] !== tensorNumel * chunkBaseStride)
+    ) {
       while (viewD >= 0 && (viewNumel < tensorNumel || newShape[viewD] === 1)) {
         newStrides[viewD] = viewNumel * chunkBaseStride;
         viewNumel *= newShape[viewD];

@@ -27,7 +27,13 @@ export class Tensor {
   requiresGrad = false;
   autograd: AutogradMeta | null = null;
 
-  constructor(storage: Storage, shape: Shape, strides: readonly number[], storageOffset: number, base: Tensor | null = null) {
+  constructor(
+    storage: Storage,
+    shape: Shape,
+    strides: readonly number[],
+    storageOffset: number,
+    base: Tensor | null = null,
+  ) {
     this.storage = storage;
     this.shape = shape;
     this._strides = strides;

@@ -7,7 +7,12 @@ import type { PromotionOperand, ScalarKind } from './promotion.ts';
 import type { Scalar } from './scalar.ts';
 import { Tensor } from './tensor.ts';
 
-const WRAPPED_DTYPE: Record<ScalarKind, DType> = { bool: 'bool', int: 'int64', float: 'float64', complex: 'complex128' };
+const WRAPPED_DTYPE: Record<ScalarKind, DType> = {
+  bool: 'bool',
+  int: 'int64',
+  float: 'float64',
+  complex: 'complex128',
+};
 
 export function scalarToTensor(s: Scalar): Tensor {
   const dtype = WRAPPED_DTYPE[s.kind];
@@ -27,7 +32,8 @@ const KIND_OF: Record<string, ScalarKind> = { bool: 'bool', int: 'int', float: '
 /** How a tensor takes part in result_type: wrapped numbers as scalars, others by dtype and dim. */
 export function promotionOperand(t: Tensor): PromotionOperand {
   if (t.isWrappedNumber) {
-    const k = t.dtype === 'bool' ? 'bool' : t.dtype === 'int64' ? 'int' : t.dtype === 'float64' ? 'float' : 'complex';
+    const k =
+      t.dtype === 'bool' ? 'bool' : t.dtype === 'int64' ? 'int' : t.dtype === 'float64' ? 'float' : 'complex';
     return { kind: 'scalar', scalarKind: KIND_OF[k] };
   }
   return { kind: 'tensor', dtype: t.dtype, dim: t.ndim };

@@ -4,7 +4,7 @@
  * numbers become Scalars (see core/scalar.ts for the int/float default), `int[1]` accepts a single int.
  */
 import { isDType, isScalarLike, Scalar, scalarToTensor, Tensor, toScalar } from '../core/index.ts';
-import type { Argument, ArgType, Schema } from './schema.ts';
+import type { ArgType, Argument, Schema } from './schema.ts';
 
 export type BoundArgs = Record<string, unknown>;
 
@@ -32,7 +32,7 @@ function toInt(v: unknown): number | BindFailure {
   return new BindFailure(`expected int, got ${describe(v)}`);
 }
 
-function convertOne(arg: Argument, t: ArgType, v: unknown, isFirst: boolean): unknown {
+function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean): unknown {
   switch (t.base) {
     case 'Tensor':
       if (v instanceof Tensor) return v;
@@ -91,14 +91,19 @@ function convert(arg: Argument, v: unknown, isFirst: boolean): unknown {
     }
     const c = convertOne(arg, { ...t, isList: false }, x, false);
     if (c instanceof BindFailure) return c;
-    if (t.base === 'Tensor' && !(x instanceof Tensor)) return new BindFailure(`expected Tensor in list, got ${describe(x)}`);
+    if (t.base === 'Tensor' && !(x instanceof Tensor))
+      return new BindFailure(`expected Tensor in list, got ${describe(x)}`);
     out.push(c);
   }
   return out;
 }
 
 /** Returns the bound arguments, or a BindFailure explaining the mismatch. */
-export function bindArgs(schema: Schema, rawArgs: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): BoundArgs | BindFailure {
+export function bindArgs(
+  schema: Schema,
+  rawArgs: readonly unknown[],
+  kwargs: Readonly<Record<string, unknown>>,
+): BoundArgs | BindFailure {
   const positional = schema.args.filter((a) => !a.kwargOnly);
   const args = packVarargs(positional, rawArgs);
   if (args.length > positional.length) {
@@ -116,7 +121,8 @@ export function bindArgs(schema: Schema, rawArgs: readonly unknown[], kwargs: Re
     let v: unknown;
     let given = false;
     if (pos >= 0 && pos < args.length) {
-      if (kwargs[a.name] !== undefined) return new BindFailure(`got multiple values for argument '${a.name}'`);
+      if (kwargs[a.name] !== undefined)
+        return new BindFailure(`got multiple values for argument '${a.name}'`);
       v = args[pos];
       given = true;
     } else if (kwargs[a.name] !== undefined) {
@@ -137,8 +143,14 @@ export function bindArgs(schema: Schema, rawArgs: readonly unknown[], kwargs: Re
 
 /** Python's `t.view(2, 3)` / `zeros(2, 3)`: trailing ints fill an int-list argument (IntArrayRef varargs). */
 function packVarargs(positional: readonly Argument[], args: readonly unknown[]): readonly unknown[] {
-  const i = positional.findIndex((a) => a.type.isList && a.type.listSize === null && (a.type.base === 'int' || a.type.base === 'SymInt'));
-  if (i < 0 || i >= args.length || i !== positional.length - 1 - positional.slice(i + 1).filter((a) => a.hasDefault).length) {
+  const i = positional.findIndex(
+    (a) => a.type.isList && a.type.listSize === null && (a.type.base === 'int' || a.type.base === 'SymInt'),
+  );
+  if (
+    i < 0 ||
+    i >= args.length ||
+    i !== positional.length - 1 - positional.slice(i + 1).filter((a) => a.hasDefault).length
+  ) {
     if (i < 0 || i >= args.length) return args;
   }
   const rest = args.slice(i);
@@ -151,6 +163,7 @@ function defaultFor(a: Argument): unknown {
   const d = a.defaultValue;
   if (d === null) return null;
   if (a.type.base === 'Scalar') return toScalar(d as number);
-  if (a.type.isList && a.type.listSize !== null && typeof d === 'number') return new Array(a.type.listSize).fill(d);
+  if (a.type.isList && a.type.listSize !== null && typeof d === 'number')
+    return new Array(a.type.listSize).fill(d);
   return Array.isArray(d) ? [...d] : d;
 }

@@ -62,7 +62,10 @@ export function redispatch(op: OperatorEntry, ks: DispatchKeySet, args: BoundArg
   for (;;) {
     const key = set.highest();
     if (key === null) {
-      throw new NotImplementedError('no kernel for an empty dispatch key set', { op: op.name, got: ks.toString() });
+      throw new NotImplementedError('no kernel for an empty dispatch key set', {
+        op: op.name,
+        got: ks.toString(),
+      });
     }
     const kernel = op.kernels.get(key) ?? (isBackendKey(key) ? op.composite : null);
     if (kernel) return kernel(set, args, op);
@@ -70,12 +73,15 @@ export function redispatch(op: OperatorEntry, ks: DispatchKeySet, args: BoundArg
       set = set.remove(key);
       continue;
     }
-    throw new NotImplementedError(`could not run '${op.name}' with arguments from the '${KEY_NAMES[key]}' backend`, {
-      op: op.name,
-      arg: 'dispatch key',
-      got: `${KEY_NAMES[key]} (dtype ${firstDType(op, args)})`,
-      expected: `one of the registered kernels: ${op.kernelKeys().join(', ') || 'none'}`,
-    });
+    throw new NotImplementedError(
+      `could not run '${op.name}' with arguments from the '${KEY_NAMES[key]}' backend`,
+      {
+        op: op.name,
+        arg: 'dispatch key',
+        got: `${KEY_NAMES[key]} (dtype ${firstDType(op, args)})`,
+        expected: `one of the registered kernels: ${op.kernelKeys().join(', ') || 'none'}`,
+      },
+    );
   }
 }
 
@@ -84,7 +90,11 @@ export function callEntry(op: OperatorEntry, args: BoundArgs): unknown {
 }
 
 /** Picks the overload a Python-style call binds to, trying overloads in registration order. */
-export function bindCall(name: string, args: readonly unknown[], kwargs: Readonly<Record<string, unknown>>): [OperatorEntry, BoundArgs] {
+export function bindCall(
+  name: string,
+  args: readonly unknown[],
+  kwargs: Readonly<Record<string, unknown>>,
+): [OperatorEntry, BoundArgs] {
   const overloads = operatorTable.resolve(name);
   const failures: string[] = [];
   for (const op of overloads) {
@@ -100,7 +110,11 @@ export function bindCall(name: string, args: readonly unknown[], kwargs: Readonl
 }
 
 /** Calls any op by its PyTorch name with PyTorch's Python calling convention. */
-export function callOp(name: string, args: readonly unknown[] = [], kwargs: Readonly<Record<string, unknown>> = {}): unknown {
+export function callOp(
+  name: string,
+  args: readonly unknown[] = [],
+  kwargs: Readonly<Record<string, unknown>> = {},
+): unknown {
   const [op, bound] = bindCall(name, args, kwargs);
   return callEntry(op, bound);
 }

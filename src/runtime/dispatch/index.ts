@@ -15,8 +15,8 @@ export {
 } from './keys.ts';
 export {
   type AliasInfo,
-  type Argument,
   type ArgType,
+  type Argument,
   type BaseType,
   formatSchema,
   formatType,

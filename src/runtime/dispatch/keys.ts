@@ -74,7 +74,9 @@ export class DispatchKeySet {
     return out;
   }
   toString(): string {
-    return `DispatchKeySet(${this.keys().map((k) => KEY_NAMES[k]).join(', ')})`;
+    return `DispatchKeySet(${this.keys()
+      .map((k) => KEY_NAMES[k])
+      .join(', ')})`;
   }
 }
 

@@ -80,7 +80,10 @@ export class OperatorTable {
     if (list) return list;
     const q = this.byQualified.get(target);
     if (q) return [q];
-    throw new UnknownOpError('unknown operator', { got: name, expected: 'an op name from the operator table' });
+    throw new UnknownOpError('unknown operator', {
+      got: name,
+      expected: 'an op name from the operator table',
+    });
   }
 
   entries(): OperatorEntry[] {

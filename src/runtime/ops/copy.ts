@@ -1,16 +1,17 @@
 /** copy_, clone, contiguous and to: the ops that move data between layouts, dtypes and devices. */
+
+import { copyInto } from '../backends/cpu/index.ts';
 import {
   channelsLastStrides,
   contiguousStrides,
+  type DType,
   expandStrides,
   InvalidArgumentError,
   NotImplementedError,
   parseDevice,
   pointwiseOutputStrides,
-  type DType,
   Tensor,
 } from '../core/index.ts';
-import { copyInto } from '../backends/cpu/index.ts';
 
 import { assertNoInternalOverlap, assertNoPartialOverlap, defineOp } from './structured.ts';
 import { makeView } from './views.ts';
@@ -25,7 +26,12 @@ function stridesFor(t: Tensor, memoryFormat: string | null): readonly number[] {
 /** A fresh tensor with `src`'s values, on `device`, of `dtype`, laid out by `memoryFormat`. */
 function copyTo(src: Tensor, dtype: DType, device: Tensor['device'], memoryFormat: string | null): Tensor {
   if (src.device === 'meta' && device !== 'meta') {
-    throw new NotImplementedError('Cannot copy out of meta tensor; no data!', { op: 'to', arg: 'device', got: device, expected: 'meta' });
+    throw new NotImplementedError('Cannot copy out of meta tensor; no data!', {
+      op: 'to',
+      arg: 'device',
+      got: device,
+      expected: 'meta',
+    });
   }
   const out = Tensor.empty(src.shape, dtype, device, stridesFor(src, memoryFormat));
   if (device !== 'meta') copyInto(out, src);
@@ -41,13 +47,26 @@ export function registerCopies(): void {
       const src = a.src as Tensor;
       assertNoInternalOverlap(self, 'copy_');
       assertNoPartialOverlap(self, src, 'copy_', 'src');
-      const expanded = makeView(src, self.shape, expandStrides(src.shape, src.strides, self.shape, 'copy_'), src.storageOffset);
+      const expanded = makeView(
+        src,
+        self.shape,
+        expandStrides(src.shape, src.strides, self.shape, 'copy_'),
+        src.storageOffset,
+      );
       if (self.device !== 'meta') {
         if (src.device === 'meta') {
-          throw new NotImplementedError('Cannot copy out of meta tensor; no data!', { op: 'copy_', arg: 'src', got: 'meta', expected: self.device });
+          throw new NotImplementedError('Cannot copy out of meta tensor; no data!', {
+            op: 'copy_',
+            arg: 'src',
+            got: 'meta',
+            expected: self.device,
+          });
         }
         // A source overlapping the destination is copied through a temporary, like at::copy_.
-        const source = src.storage === self.storage ? copyTo(expanded, src.dtype, src.device, 'contiguous_format') : expanded;
+        const source =
+          src.storage === self.storage
+            ? copyTo(expanded, src.dtype, src.device, 'contiguous_format')
+            : expanded;
         copyInto(self, source);
       }
       self.bumpVersion();
@@ -69,7 +88,10 @@ export function registerCopies(): void {
       const t = a.self as Tensor;
       const fmt = a.memory_format as string;
       const want = fmt === 'channels_last' ? channelsLastStrides(t.shape) : contiguousStrides(t.shape);
-      const already = fmt === 'channels_last' ? t.shape.every((s, i) => s === 1 || t.strides[i] === want[i]) : t.isContiguous();
+      const already =
+        fmt === 'channels_last'
+          ? t.shape.every((s, i) => s === 1 || t.strides[i] === want[i])
+          : t.isContiguous();
       if (already) return t;
       return copyTo(t, t.dtype, t.device, fmt);
     },
@@ -81,14 +103,24 @@ export function registerCopies(): void {
     return copyTo(t, dt, dev, fmt ?? 'preserve_format');
   };
   defineOp({
-    schema: 'to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)',
+    schema:
+      'to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)',
     tags: { family: 'view' },
-    composite: (a) => to(a.self as Tensor, null, a.dtype as DType, a.copy as boolean, a.memory_format as string | null),
+    composite: (a) =>
+      to(a.self as Tensor, null, a.dtype as DType, a.copy as boolean, a.memory_format as string | null),
   });
   defineOp({
-    schema: 'to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)',
+    schema:
+      'to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)',
     tags: { family: 'view' },
-    composite: (a) => to(a.self as Tensor, a.device as string, a.dtype as DType | null, a.copy as boolean, a.memory_format as string | null),
+    composite: (a) =>
+      to(
+        a.self as Tensor,
+        a.device as string,
+        a.dtype as DType | null,
+        a.copy as boolean,
+        a.memory_format as string | null,
+      ),
   });
   defineOp({
     schema: 'resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)',
@@ -96,10 +128,20 @@ export function registerCopies(): void {
     composite: (a) => {
       const self = a.self as Tensor;
       const size = a.size as number[];
-      if (size.some((s) => s < 0)) throw new InvalidArgumentError('Trying to create tensor with negative dimension', { op: 'resize_', arg: 'size', got: size });
+      if (size.some((s) => s < 0))
+        throw new InvalidArgumentError('Trying to create tensor with negative dimension', {
+          op: 'resize_',
+          arg: 'size',
+          got: size,
+        });
       const fresh = Tensor.empty(size, self.dtype, self.device);
       const keep = fresh.storage.numel <= self.storage.numel - self.storageOffset;
-      self.setStrided(keep ? self.storage : fresh.storage, size, contiguousStrides(size), keep ? self.storageOffset : 0);
+      self.setStrided(
+        keep ? self.storage : fresh.storage,
+        size,
+        contiguousStrides(size),
+        keep ? self.storageOffset : 0,
+      );
       return self;
     },
   });

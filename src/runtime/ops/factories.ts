@@ -1,4 +1,6 @@
 /** Factories (empty, zeros, ones, full, arange, linspace, eye, *_like) and fill_. */
+
+import { numberWriter, runPointwise } from '../backends/cpu/index.ts';
 import {
   bf16BitsToNumber,
   channelsLastStrides,
@@ -6,9 +8,9 @@ import {
   type DeviceType,
   DTYPE_INFO,
   type DType,
+  DTypeUnsupportedError,
   f16BitsToNumber,
   getDefaultDType,
-  DTypeUnsupportedError,
   InvalidArgumentError,
   int,
   isNonOverlappingAndDense,
@@ -21,7 +23,6 @@ import {
   Tensor,
   toComplexDType,
 } from '../core/index.ts';
-import { numberWriter, runPointwise } from '../backends/cpu/index.ts';
 import { type BoundArgs, callOp } from '../dispatch/index.ts';
 import { assertNoInternalOverlap, defineOp } from './structured.ts';
 
@@ -34,7 +35,11 @@ function deviceOf(a: BoundArgs, fallback: DeviceType = 'cpu'): DeviceType {
 
 function checkSize(size: readonly number[], op: string): void {
   for (const s of size) {
-    if (s < 0) throw new InvalidArgumentError(`Trying to create tensor with negative dimension ${s}: [${size.join(', ')}]`, { op, arg: 'size', got: [...size], expected: 'non-negative sizes' });
+    if (s < 0)
+      throw new InvalidArgumentError(
+        `Trying to create tensor with negative dimension ${s}: [${size.join(', ')}]`,
+        { op, arg: 'size', got: [...size], expected: 'non-negative sizes' },
+      );
   }
 }
 
@@ -54,16 +59,34 @@ export function fillTensor(t: Tensor, s: Scalar): void {
   const v = fillValue(s, t.dtype);
   const complex = Array.isArray(v);
   runPointwise(
-    { fn: complex ? fillComplex : fillReal, targets: [], value: t.dtype, scalars: [v], scalarDomainComplex: complex },
+    {
+      fn: complex ? fillComplex : fillReal,
+      targets: [],
+      value: t.dtype,
+      scalars: [v],
+      scalarDomainComplex: complex,
+    },
     t,
     [],
   );
 }
 
-function create(size: readonly number[], a: BoundArgs, op: string, dtype: DType, fill: Scalar | null, like?: Tensor): Tensor {
+function create(
+  size: readonly number[],
+  a: BoundArgs,
+  op: string,
+  dtype: DType,
+  fill: Scalar | null,
+  like?: Tensor,
+): Tensor {
   checkSize(size, op);
   const device = deviceOf(a, like?.device ?? 'cpu');
-  const t = Tensor.empty(size, dtype, device, like ? likeStrides(like, a.memory_format as string | null | undefined) : contiguousStrides(size));
+  const t = Tensor.empty(
+    size,
+    dtype,
+    device,
+    like ? likeStrides(like, a.memory_format as string | null | undefined) : contiguousStrides(size),
+  );
   if (fill) fillTensor(t, fill);
   return t;
 }
@@ -86,7 +109,8 @@ export function registerFactories(): void {
       // PyTorch's overload is empty.memory_format; zeros/ones have no overload name.
       schema: `${name}${name === 'empty' ? '.memory_format' : ''}(SymInt[] size, *, ${OPTS}${name === 'empty' ? ', MemoryFormat? memory_format=None' : ''}) -> Tensor`,
       tags,
-      composite: (a) => create(a.size as number[], a, name, (a.dtype as DType | null) ?? getDefaultDType(), one),
+      composite: (a) =>
+        create(a.size as number[], a, name, (a.dtype as DType | null) ?? getDefaultDType(), one),
     });
     defineOp({
       schema: `${name}_like(Tensor self, *, ${OPTS}, MemoryFormat? memory_format=None) -> Tensor`,
@@ -114,7 +138,14 @@ export function registerFactories(): void {
     tags,
     composite: (a) => {
       const self = a.self as Tensor;
-      return create(self.shape, a, 'full_like', (a.dtype as DType | null) ?? self.dtype, a.fill_value as Scalar, self);
+      return create(
+        self.shape,
+        a,
+        'full_like',
+        (a.dtype as DType | null) ?? self.dtype,
+        a.fill_value as Scalar,
+        self,
+      );
     },
   });
   defineOp({
@@ -135,11 +166,22 @@ export function registerFactories(): void {
     tags,
     composite: (a) => {
       const steps = a.steps as number;
-      if (steps < 0) throw new InvalidArgumentError('number of steps must be non-negative', { op: 'linspace', arg: 'steps', got: steps, expected: '>= 0' });
+      if (steps < 0)
+        throw new InvalidArgumentError('number of steps must be non-negative', {
+          op: 'linspace',
+          arg: 'steps',
+          got: steps,
+          expected: '>= 0',
+        });
       const dtype = (a.dtype as DType | null) ?? getDefaultDType();
       // PyTorch 1.13 refuses bool for steps >= 2 ("linspace_cpu" not implemented for 'Bool'); we refuse it always.
       if (dtype === 'bool') {
-        throw new DTypeUnsupportedError(`"linspace_cpu" not implemented for 'Bool'`, { op: 'linspace', arg: 'dtype', got: dtype, expected: 'a non-bool dtype' });
+        throw new DTypeUnsupportedError(`"linspace_cpu" not implemented for 'Bool'`, {
+          op: 'linspace',
+          arg: 'dtype',
+          got: dtype,
+          expected: 'a non-bool dtype',
+        });
       }
       const start = (a.start as Scalar).toNumber();
       const end = (a.end as Scalar).toNumber();
@@ -162,8 +204,20 @@ export function registerFactories(): void {
     },
   });
   const eye = (n: number, m: number, a: BoundArgs) => {
-    if (n < 0) throw new InvalidArgumentError(`n must be greater or equal to 0, got ${n}`, { op: 'eye', arg: 'n', got: n, expected: '>= 0' });
-    if (m < 0) throw new InvalidArgumentError(`m must be greater or equal to 0, got ${m}`, { op: 'eye', arg: 'm', got: m, expected: '>= 0' });
+    if (n < 0)
+      throw new InvalidArgumentError(`n must be greater or equal to 0, got ${n}`, {
+        op: 'eye',
+        arg: 'n',
+        got: n,
+        expected: '>= 0',
+      });
+    if (m < 0)
+      throw new InvalidArgumentError(`m must be greater or equal to 0, got ${m}`, {
+        op: 'eye',
+        arg: 'm',
+        got: m,
+        expected: '>= 0',
+      });
     const t = create([n, m], a, 'eye', (a.dtype as DType | null) ?? getDefaultDType(), null);
     if (t.device !== 'meta') {
       const diag = callOp('diagonal', [t]) as Tensor;
@@ -171,8 +225,16 @@ export function registerFactories(): void {
     }
     return t;
   };
-  defineOp({ schema: `eye(SymInt n, *, ${OPTS}) -> Tensor`, tags, composite: (a) => eye(a.n as number, a.n as number, a) });
-  defineOp({ schema: `eye.m(SymInt n, SymInt m, *, ${OPTS}) -> Tensor`, tags, composite: (a) => eye(a.n as number, a.m as number, a) });
+  defineOp({
+    schema: `eye(SymInt n, *, ${OPTS}) -> Tensor`,
+    tags,
+    composite: (a) => eye(a.n as number, a.n as number, a),
+  });
+  defineOp({
+    schema: `eye.m(SymInt n, SymInt m, *, ${OPTS}) -> Tensor`,
+    tags,
+    composite: (a) => eye(a.n as number, a.m as number, a),
+  });
   defineOp({
     schema: 'fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)',
     tags: { family: 'pointwise' },
@@ -206,18 +268,38 @@ function writeSequence(t: Tensor, at: (i: number) => number): void {
 
 function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor {
   const kinds = [start.kind, end.kind, step.kind];
-  const inferred: DType = kinds.includes('complex') ? toComplexDType(getDefaultDType()) : kinds.includes('float') ? getDefaultDType() : 'int64';
+  const inferred: DType = kinds.includes('complex')
+    ? toComplexDType(getDefaultDType())
+    : kinds.includes('float')
+      ? getDefaultDType()
+      : 'int64';
   const dtype = (a.dtype as DType | null) ?? inferred;
   if (dtype === 'bool' || DTYPE_INFO[dtype].kind === 'complex') {
-    throw new DTypeUnsupportedError(`"arange_cpu" not implemented for '${DTYPE_INFO[dtype].torchName}'`, { op: 'arange', arg: 'dtype', got: dtype, expected: 'an integer or floating dtype' });
+    throw new DTypeUnsupportedError(`"arange_cpu" not implemented for '${DTYPE_INFO[dtype].torchName}'`, {
+      op: 'arange',
+      arg: 'dtype',
+      got: dtype,
+      expected: 'an integer or floating dtype',
+    });
   }
   if (dtype === 'int64') return arangeInt64(start.toBigInt(), end.toBigInt(), step.toBigInt(), a);
   const s = start.toNumber();
   const e = end.toNumber();
   const st = step.toNumber();
-  if (st === 0) throw new InvalidArgumentError('step must be nonzero', { op: 'arange', arg: 'step', got: 0, expected: 'nonzero' });
+  if (st === 0)
+    throw new InvalidArgumentError('step must be nonzero', {
+      op: 'arange',
+      arg: 'step',
+      got: 0,
+      expected: 'nonzero',
+    });
   if ((e - s) / st < 0) {
-    throw new InvalidArgumentError('upper bound and larger bound inconsistent with step sign', { op: 'arange', arg: 'end', got: e, expected: st > 0 ? `>= ${s}` : `<= ${s}` });
+    throw new InvalidArgumentError('upper bound and larger bound inconsistent with step sign', {
+      op: 'arange',
+      arg: 'end',
+      got: e,
+      expected: st > 0 ? `>= ${s}` : `<= ${s}`,
+    });
   }
   const n = Math.ceil((e - s) / st);
   const t = create([n], a, 'arange', dtype, null);
@@ -227,9 +309,20 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
 
 /** int64 arange is exact: the bounds are truncated to int64 and the size and values use integer math (aten). */
 function arangeInt64(s: bigint, e: bigint, st: bigint, a: BoundArgs): Tensor {
-  if (st === 0n) throw new InvalidArgumentError('step must be nonzero', { op: 'arange', arg: 'step', got: 0, expected: 'nonzero' });
+  if (st === 0n)
+    throw new InvalidArgumentError('step must be nonzero', {
+      op: 'arange',
+      arg: 'step',
+      got: 0,
+      expected: 'nonzero',
+    });
   if ((st > 0n && e < s) || (st < 0n && e > s)) {
-    throw new InvalidArgumentError('upper bound and larger bound inconsistent with step sign', { op: 'arange', arg: 'end', got: e, expected: st > 0n ? `>= ${s}` : `<= ${s}` });
+    throw new InvalidArgumentError('upper bound and larger bound inconsistent with step sign', {
+      op: 'arange',
+      arg: 'end',
+      got: e,
+      expected: st > 0n ? `>= ${s}` : `<= ${s}`,
+    });
   }
   const sgn = st > 0n ? 1n : -1n;
   const n = Number((e - s + st - sgn) / st);

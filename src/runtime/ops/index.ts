@@ -4,13 +4,13 @@
  */
 import { registerCopies } from './copy.ts';
 import { registerFactories } from './factories.ts';
+import { registerIndexing } from './indexing.ts';
+import { registerLinalg } from './linalg.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
 import { definePointwise } from './pointwise/define.ts';
 import { TERNARY_ROWS } from './pointwise/ternary.ts';
 import { UNARY_ROWS } from './pointwise/unary.ts';
-import { registerIndexing } from './indexing.ts';
-import { registerLinalg } from './linalg.ts';
 import { registerReductions } from './reductions/index.ts';
 import { registerShapeOps } from './shape.ts';
 import { registerSorting } from './sorting.ts';
@@ -35,8 +35,8 @@ export function registerAllOps(): void {
   registerSorting();
 }
 
-export { type PointwiseRow, type PromotionKind } from './pointwise/row.ts';
-export { BINARY_ROWS } from './pointwise/binary.ts';
-export { UNARY_ROWS } from './pointwise/unary.ts';
 export { fillTensor } from './factories.ts';
+export { BINARY_ROWS } from './pointwise/binary.ts';
+export type { PointwiseRow, PromotionKind } from './pointwise/row.ts';
+export { UNARY_ROWS } from './pointwise/unary.ts';
 export { makeView, selectDim, sliceDim } from './views.ts';

@@ -5,6 +5,7 @@
  */
 import {
   canCast,
+  contiguousStrides,
   DeviceMismatchError,
   type DeviceType,
   DTYPE_INFO,
@@ -13,13 +14,19 @@ import {
   InternalOverlapError,
   isNonOverlappingAndDense,
   ResultTypeError,
-  sameShape,
   Storage,
+  sameShape,
   storageSpan,
-  contiguousStrides,
   Tensor,
 } from '../core/index.ts';
-import { type BoundArgs, DispatchKey, type OperatorEntry, type OpTags, operatorTable, parseSchema } from '../dispatch/index.ts';
+import {
+  type BoundArgs,
+  DispatchKey,
+  type OperatorEntry,
+  type OpTags,
+  operatorTable,
+  parseSchema,
+} from '../dispatch/index.ts';
 
 export interface OutSpec {
   readonly shape: readonly number[];
@@ -57,7 +64,12 @@ export function commonDevice(op: OperatorEntry, args: BoundArgs): DeviceType {
     }
     if (device === null) device = t.device;
     else if (device !== t.device) {
-      throw new DeviceMismatchError('Expected all tensors to be on the same device', { op: op.schema.name, arg: name, got: t.device, expected: device });
+      throw new DeviceMismatchError('Expected all tensors to be on the same device', {
+        op: op.schema.name,
+        arg: name,
+        got: t.device,
+        expected: device,
+      });
     }
   };
   for (const a of op.schema.args) {
@@ -74,7 +86,12 @@ export function assertNoInternalOverlap(t: Tensor, op: string): void {
     if (t.strides[d] === 0 && t.shape[d] > 1) {
       throw new InternalOverlapError(
         'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.',
-        { op, arg: 'self', got: `strides [${t.strides.join(', ')}]`, expected: 'no stride-0 dims of size > 1' },
+        {
+          op,
+          arg: 'self',
+          got: `strides [${t.strides.join(', ')}]`,
+          expected: 'no stride-0 dims of size > 1',
+        },
       );
     }
   }
@@ -100,17 +117,31 @@ export function resizeOut(out: Tensor, shape: readonly number[], strides?: reado
  */
 export function assertNoPartialOverlap(out: Tensor, input: Tensor, op: string, arg = 'self'): void {
   if (out === input || input.storage !== out.storage || out.numel === 0 || input.numel === 0) return;
-  if (!isNonOverlappingAndDense(out.shape, out.strides) || !isNonOverlappingAndDense(input.shape, input.strides)) return;
+  if (
+    !isNonOverlappingAndDense(out.shape, out.strides) ||
+    !isNonOverlappingAndDense(input.shape, input.strides)
+  )
+    return;
   const aBegin = out.storageOffset;
   const aEnd = aBegin + out.numel;
   const bBegin = input.storageOffset;
   const bEnd = bBegin + input.numel;
-  const sameStrides = out.strides.length === input.strides.length && out.strides.every((s, i) => s === input.strides[i] || out.shape[i] < 2);
-  const partial = aBegin === bBegin && aEnd === bEnd ? !(sameShape(out.shape, input.shape) && sameStrides) : aBegin < bEnd && bBegin < aEnd;
+  const sameStrides =
+    out.strides.length === input.strides.length &&
+    out.strides.every((s, i) => s === input.strides[i] || out.shape[i] < 2);
+  const partial =
+    aBegin === bBegin && aEnd === bEnd
+      ? !(sameShape(out.shape, input.shape) && sameStrides)
+      : aBegin < bEnd && bBegin < aEnd;
   if (partial) {
     throw new InternalOverlapError(
       'unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.',
-      { op, arg, got: `an input overlapping the output (offsets ${bBegin} and ${aBegin})`, expected: 'no partial overlap' },
+      {
+        op,
+        arg,
+        got: `an input overlapping the output (offsets ${bBegin} and ${aBegin})`,
+        expected: 'no partial overlap',
+      },
     );
   }
 }
@@ -121,24 +152,30 @@ function assertInputsDontOverlap(op: OperatorEntry, args: BoundArgs, out: Tensor
     if (a.name === skip) continue;
     const v = args[a.name];
     if (v instanceof Tensor) assertNoPartialOverlap(out, v, op.schema.name, a.name);
-    else if (Array.isArray(v)) for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(out, x, op.schema.name, a.name);
+    else if (Array.isArray(v))
+      for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(out, x, op.schema.name, a.name);
   }
 }
 
 export function checkOutDType(op: string, result: DType, out: DType, arg = 'out'): void {
   if (!canCast(result, out)) {
-    throw new ResultTypeError(`result type ${torchName(result)} can't be cast to the desired output type ${torchName(out)}`, {
-      op,
-      arg,
-      got: out,
-      expected: `a dtype ${result} can be cast to`,
-    });
+    throw new ResultTypeError(
+      `result type ${torchName(result)} can't be cast to the desired output type ${torchName(out)}`,
+      {
+        op,
+        arg,
+        got: out,
+        expected: `a dtype ${result} can be cast to`,
+      },
+    );
   }
 }
 
 function inplaceSchema(functional: string, overload?: string): string {
   const s = parseSchema(functional);
-  const args = s.text.slice(s.text.indexOf('(') + 1, s.text.lastIndexOf(')')).replace(/^Tensor self/, 'Tensor(a!) self');
+  const args = s.text
+    .slice(s.text.indexOf('(') + 1, s.text.lastIndexOf(')'))
+    .replace(/^Tensor self/, 'Tensor(a!) self');
   const name = overload ?? s.overload;
   return `${s.name}_${name ? `.${name}` : ''}(${args}) -> Tensor(a!)`;
 }

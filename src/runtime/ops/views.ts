@@ -6,9 +6,9 @@ import {
   computeViewStrides,
   DimOutOfRangeError,
   expandStrides,
-  inferSize,
   IndexOutOfRangeError,
   InvalidArgumentError,
+  inferSize,
   numelOf,
   ShapeMismatchError,
   Tensor,
@@ -18,7 +18,12 @@ import {
 import { type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { defineOp } from './structured.ts';
 
-export function makeView(base: Tensor, shape: readonly number[], strides: readonly number[], offset: number): Tensor {
+export function makeView(
+  base: Tensor,
+  shape: readonly number[],
+  strides: readonly number[],
+  offset: number,
+): Tensor {
   const v = new Tensor(base.storage, shape, strides, offset, base);
   return v;
 }
@@ -46,13 +51,32 @@ function transposeDims(t: Tensor, d0: number, d1: number): Tensor {
 
 /** PyTorch's error for ops that need a dimension to work along (slice, narrow, split, chunk). */
 function needDims(t: Tensor, op: string, message = `${op}() cannot be applied to a 0-dim tensor.`): void {
-  if (t.ndim === 0) throw new InvalidArgumentError(message, { op, arg: 'self', got: '0-dim tensor', expected: 'at least 1 dimension' });
+  if (t.ndim === 0)
+    throw new InvalidArgumentError(message, {
+      op,
+      arg: 'self',
+      got: '0-dim tensor',
+      expected: 'at least 1 dimension',
+    });
 }
 
-export function sliceDim(t: Tensor, dim: number, start: number | null, end: number | null, step: number, op = 'slice'): Tensor {
+export function sliceDim(
+  t: Tensor,
+  dim: number,
+  start: number | null,
+  end: number | null,
+  step: number,
+  op = 'slice',
+): Tensor {
   needDims(t, op);
   const d = wrapDim(dim, t.ndim, op);
-  if (step <= 0) throw new InvalidArgumentError('slice step must be positive', { op, arg: 'step', got: step, expected: '> 0' });
+  if (step <= 0)
+    throw new InvalidArgumentError('slice step must be positive', {
+      op,
+      arg: 'step',
+      got: step,
+      expected: '> 0',
+    });
   const size = t.shape[d];
   const clamp = (x: number) => Math.min(Math.max(x < 0 ? x + size : x, 0), size);
   const s = start === null ? 0 : clamp(start);
@@ -65,11 +89,22 @@ export function sliceDim(t: Tensor, dim: number, start: number | null, end: numb
 }
 
 export function selectDim(t: Tensor, dim: number, index: number, op = 'select'): Tensor {
-  if (t.ndim === 0) throw new IndexOutOfRangeError('select() cannot be applied to a 0-dim tensor.', { op, arg: 'self', got: 0, expected: 'ndim >= 1' });
+  if (t.ndim === 0)
+    throw new IndexOutOfRangeError('select() cannot be applied to a 0-dim tensor.', {
+      op,
+      arg: 'self',
+      got: 0,
+      expected: 'ndim >= 1',
+    });
   const d = wrapDim(dim, t.ndim, op);
   const size = t.shape[d];
   if (index < -size || index >= size) {
-    throw new IndexOutOfRangeError(`index ${index} is out of bounds for dimension ${d} with size ${size}`, { op, arg: 'index', got: index, expected: `in [${-size}, ${size - 1}]` });
+    throw new IndexOutOfRangeError(`index ${index} is out of bounds for dimension ${d} with size ${size}`, {
+      op,
+      arg: 'index',
+      got: index,
+      expected: `in [${-size}, ${size - 1}]`,
+    });
   }
   const i = index < 0 ? index + size : index;
   const shape = t.shape.filter((_, k) => k !== d);
@@ -91,7 +126,10 @@ function splitSizes(t: Tensor, dim: number, sizes: readonly number[], op: string
   const d = wrapDim(dim, t.ndim, op);
   const total = sizes.reduce((a, b) => a + b, 0);
   if (total !== t.shape[d]) {
-    throw new ShapeMismatchError(`split_with_sizes expects split_sizes to sum exactly to ${t.shape[d]} (input tensor's size at dimension ${d})`, { op, arg: 'split_sizes', got: [...sizes], expected: `sum ${t.shape[d]}` });
+    throw new ShapeMismatchError(
+      `split_with_sizes expects split_sizes to sum exactly to ${t.shape[d]} (input tensor's size at dimension ${d})`,
+      { op, arg: 'split_sizes', got: [...sizes], expected: `sum ${t.shape[d]}` },
+    );
   }
   const out: Tensor[] = [];
   let start = 0;
@@ -103,7 +141,11 @@ function splitSizes(t: Tensor, dim: number, sizes: readonly number[], op: string
 }
 
 export function registerViews(): void {
-  defineOp({ schema: 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)', tags, composite: (a) => viewAs(self(a), a.size as number[], 'view') });
+  defineOp({
+    schema: 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)',
+    tags,
+    composite: (a) => viewAs(self(a), a.size as number[], 'view'),
+  });
   defineOp({
     schema: 'reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)',
     tags: { family: 'view' },
@@ -122,19 +164,39 @@ export function registerViews(): void {
       const t = self(a);
       const dims = (a.dims as number[]).map((d) => wrapDim(d, t.ndim, 'permute', 'dims'));
       if (dims.length !== t.ndim || new Set(dims).size !== dims.length) {
-        throw new InvalidArgumentError('permute(): dims must be a permutation of the tensor dims', { op: 'permute', arg: 'dims', got: a.dims, expected: `a permutation of ${t.ndim} dims` });
+        throw new InvalidArgumentError('permute(): dims must be a permutation of the tensor dims', {
+          op: 'permute',
+          arg: 'dims',
+          got: a.dims,
+          expected: `a permutation of ${t.ndim} dims`,
+        });
       }
-      return makeView(t, dims.map((d) => t.shape[d]), dims.map((d) => t.strides[d]), t.storageOffset);
+      return makeView(
+        t,
+        dims.map((d) => t.shape[d]),
+        dims.map((d) => t.strides[d]),
+        t.storageOffset,
+      );
     },
   });
-  defineOp({ schema: 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)', tags, composite: (a) => transposeDims(self(a), a.dim0 as number, a.dim1 as number) });
+  defineOp({
+    schema: 'transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)',
+    tags,
+    composite: (a) => transposeDims(self(a), a.dim0 as number, a.dim1 as number),
+  });
   operatorTable.alias('swapaxes', 'transpose');
   defineOp({
     schema: 't(Tensor(a) self) -> Tensor(a)',
     tags,
     composite: (a) => {
       const t = self(a);
-      if (t.ndim > 2) throw new InvalidArgumentError(`t() expects a tensor with <= 2 dimensions, but self is ${t.ndim}D`, { op: 't', arg: 'self', got: t.ndim, expected: '<= 2' });
+      if (t.ndim > 2)
+        throw new InvalidArgumentError(`t() expects a tensor with <= 2 dimensions, but self is ${t.ndim}D`, {
+          op: 't',
+          arg: 'self',
+          got: t.ndim,
+          expected: '<= 2',
+        });
       return t.ndim < 2 ? makeView(t, t.shape, t.strides, t.storageOffset) : transposeDims(t, 0, 1);
     },
   });
@@ -160,7 +222,12 @@ export function registerViews(): void {
     composite: (a) => {
       const t = self(a);
       const keep = t.shape.map((s, i) => (s !== 1 ? i : -1)).filter((i) => i >= 0);
-      return makeView(t, keep.map((i) => t.shape[i]), keep.map((i) => t.strides[i]), t.storageOffset);
+      return makeView(
+        t,
+        keep.map((i) => t.shape[i]),
+        keep.map((i) => t.strides[i]),
+        t.storageOffset,
+      );
     },
   });
   defineOp({
@@ -171,10 +238,19 @@ export function registerViews(): void {
       const d = wrapDim(a.dim as number, t.ndim, 'squeeze');
       if (t.ndim === 0) return makeView(t, [], [], t.storageOffset);
       if (t.shape[d] !== 1) return makeView(t, t.shape, t.strides, t.storageOffset);
-      return makeView(t, t.shape.filter((_, i) => i !== d), t.strides.filter((_, i) => i !== d), t.storageOffset);
+      return makeView(
+        t,
+        t.shape.filter((_, i) => i !== d),
+        t.strides.filter((_, i) => i !== d),
+        t.storageOffset,
+      );
     },
   });
-  defineOp({ schema: 'unsqueeze(Tensor(a) self, int dim) -> Tensor(a)', tags, composite: (a) => unsqueezeDim(self(a), a.dim as number) });
+  defineOp({
+    schema: 'unsqueeze(Tensor(a) self, int dim) -> Tensor(a)',
+    tags,
+    composite: (a) => unsqueezeDim(self(a), a.dim as number),
+  });
   defineOp({
     schema: 'flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)',
     tags: { family: 'view' },
@@ -183,7 +259,13 @@ export function registerViews(): void {
       if (t.ndim === 0) return callOp('reshape', [t, [1]]);
       const s = wrapDim(a.start_dim as number, t.ndim, 'flatten', 'start_dim');
       const e = wrapDim(a.end_dim as number, t.ndim, 'flatten', 'end_dim');
-      if (s > e) throw new InvalidArgumentError('flatten() has invalid args: start_dim cannot come after end_dim', { op: 'flatten', arg: 'start_dim', got: s, expected: `<= ${e}` });
+      if (s > e)
+        throw new InvalidArgumentError('flatten() has invalid args: start_dim cannot come after end_dim', {
+          op: 'flatten',
+          arg: 'start_dim',
+          got: s,
+          expected: `<= ${e}`,
+        });
       const shape = [...t.shape.slice(0, s), numelOf(t.shape.slice(s, e + 1)), ...t.shape.slice(e + 1)];
       return callOp('reshape', [t, shape]);
     },
@@ -199,33 +281,56 @@ export function registerViews(): void {
       const length = a.length as number;
       if (start < 0) start += t.shape[d];
       if (start < 0 || length < 0 || start + length > t.shape[d]) {
-        throw new IndexOutOfRangeError(`start (${a.start}) + length (${length}) exceeds dimension size (${t.shape[d]}).`, { op: 'narrow', arg: 'length', got: length, expected: `start + length <= ${t.shape[d]}` });
+        throw new IndexOutOfRangeError(
+          `start (${a.start}) + length (${length}) exceeds dimension size (${t.shape[d]}).`,
+          { op: 'narrow', arg: 'length', got: length, expected: `start + length <= ${t.shape[d]}` },
+        );
       }
       return sliceDim(t, d, start, start + length, 1, 'narrow');
     },
   });
-  defineOp({ schema: 'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)', tags, composite: (a) => selectDim(self(a), a.dim as number, a.index as number) });
   defineOp({
-    schema: 'slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)',
+    schema: 'select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)',
     tags,
-    composite: (a) => sliceDim(self(a), a.dim as number, a.start as number | null, a.end as number | null, a.step as number),
+    composite: (a) => selectDim(self(a), a.dim as number, a.index as number),
   });
   defineOp({
-    schema: 'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)',
+    schema:
+      'slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)',
+    tags,
+    composite: (a) =>
+      sliceDim(self(a), a.dim as number, a.start as number | null, a.end as number | null, a.step as number),
+  });
+  defineOp({
+    schema:
+      'as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)',
     tags,
     composite: (a) => {
       const t = self(a);
       const size = a.size as number[];
       const stride = a.stride as number[];
       if (size.length !== stride.length) {
-        throw new ShapeMismatchError('mismatch in length of strides and shape', { op: 'as_strided', arg: 'stride', got: stride.length, expected: size.length });
+        throw new ShapeMismatchError('mismatch in length of strides and shape', {
+          op: 'as_strided',
+          arg: 'stride',
+          got: stride.length,
+          expected: size.length,
+        });
       }
       const offset = (a.storage_offset as number | null) ?? t.storageOffset;
-      if (stride.some((s) => s < 0)) throw new InvalidArgumentError('as_strided: Negative strides are not supported at the moment', { op: 'as_strided', arg: 'stride', got: stride });
+      if (stride.some((s) => s < 0))
+        throw new InvalidArgumentError('as_strided: Negative strides are not supported at the moment', {
+          op: 'as_strided',
+          arg: 'stride',
+          got: stride,
+        });
       let span = offset;
       for (let i = 0; i < size.length; i++) if (size[i] > 0) span += (size[i] - 1) * stride[i];
       if (numelOf(size) > 0 && span >= t.storage.numel) {
-        throw new IndexOutOfRangeError(`setStorage: sizes [${size.join(', ')}], strides [${stride.join(', ')}], storage offset ${offset} are out of bounds for storage of size ${t.storage.numel}`, { op: 'as_strided', arg: 'size', got: span + 1, expected: `<= ${t.storage.numel}` });
+        throw new IndexOutOfRangeError(
+          `setStorage: sizes [${size.join(', ')}], strides [${stride.join(', ')}], storage offset ${offset} are out of bounds for storage of size ${t.storage.numel}`,
+          { op: 'as_strided', arg: 'size', got: span + 1, expected: `<= ${t.storage.numel}` },
+        );
       }
       return makeView(t, size, stride, offset);
     },
@@ -239,8 +344,18 @@ export function registerViews(): void {
       const size = a.size as number;
       const step = a.step as number;
       const len = t.ndim === 0 ? 1 : t.shape[d];
-      if (size > len) throw new ShapeMismatchError(`maximum size for tensor at dimension ${d} is ${len} but size is ${size}`, { op: 'unfold', arg: 'size', got: size, expected: `<= ${len}` });
-      if (step <= 0) throw new InvalidArgumentError(`step is ${step} but must be > 0`, { op: 'unfold', arg: 'step', got: step, expected: '> 0' });
+      if (size > len)
+        throw new ShapeMismatchError(
+          `maximum size for tensor at dimension ${d} is ${len} but size is ${size}`,
+          { op: 'unfold', arg: 'size', got: size, expected: `<= ${len}` },
+        );
+      if (step <= 0)
+        throw new InvalidArgumentError(`step is ${step} but must be > 0`, {
+          op: 'unfold',
+          arg: 'step',
+          got: step,
+          expected: '> 0',
+        });
       if (t.ndim === 0) return makeView(t, [size], [1], t.storageOffset);
       const shape = [...t.shape];
       const strides = [...t.strides];
@@ -256,7 +371,13 @@ export function registerViews(): void {
       const t = self(a);
       const d1 = wrapDim(a.dim1 as number, t.ndim, 'diagonal', 'dim1');
       const d2 = wrapDim(a.dim2 as number, t.ndim, 'diagonal', 'dim2');
-      if (d1 === d2) throw new InvalidArgumentError('diagonal dimensions cannot be identical', { op: 'diagonal', arg: 'dim2', got: a.dim2, expected: `!= ${a.dim1}` });
+      if (d1 === d2)
+        throw new InvalidArgumentError('diagonal dimensions cannot be identical', {
+          op: 'diagonal',
+          arg: 'dim2',
+          got: a.dim2,
+          expected: `!= ${a.dim1}`,
+        });
       const off = a.offset as number;
       let diagSize: number;
       let storageOffset = t.storageOffset;
@@ -268,7 +389,12 @@ export function registerViews(): void {
         if (diagSize > 0) storageOffset -= off * t.strides[d1];
       }
       const keep = t.shape.map((_, i) => i).filter((i) => i !== d1 && i !== d2);
-      return makeView(t, [...keep.map((i) => t.shape[i]), diagSize], [...keep.map((i) => t.strides[i]), t.strides[d1] + t.strides[d2]], storageOffset);
+      return makeView(
+        t,
+        [...keep.map((i) => t.shape[i]), diagSize],
+        [...keep.map((i) => t.strides[i]), t.strides[d1] + t.strides[d2]],
+        storageOffset,
+      );
     },
   });
   defineOp({
@@ -279,7 +405,13 @@ export function registerViews(): void {
       needDims(t, 'split', 'split expects at least a 1-dimensional tensor');
       const d = wrapDim(a.dim as number, t.ndim, 'split');
       const n = a.split_size as number;
-      if (n < 0 || (n === 0 && t.shape[d] !== 0)) throw new InvalidArgumentError('split expects split_size be non-negative', { op: 'split', arg: 'split_size', got: n, expected: '> 0' });
+      if (n < 0 || (n === 0 && t.shape[d] !== 0))
+        throw new InvalidArgumentError('split expects split_size be non-negative', {
+          op: 'split',
+          arg: 'split_size',
+          got: n,
+          expected: '> 0',
+        });
       const sizes: number[] = [];
       for (let s = 0; s < t.shape[d]; s += n) sizes.push(Math.min(n, t.shape[d] - s));
       return splitSizes(t, d, sizes.length ? sizes : [0], 'split');
@@ -303,7 +435,13 @@ export function registerViews(): void {
       const t = self(a);
       const chunks = a.chunks as number;
       needDims(t, 'chunk', 'chunk expects at least a 1-dimensional tensor');
-      if (chunks <= 0) throw new InvalidArgumentError('chunk expects `chunks` to be greater than 0', { op: 'chunk', arg: 'chunks', got: chunks, expected: '> 0' });
+      if (chunks <= 0)
+        throw new InvalidArgumentError('chunk expects `chunks` to be greater than 0', {
+          op: 'chunk',
+          arg: 'chunks',
+          got: chunks,
+          expected: '> 0',
+        });
       const d = wrapDim(a.dim as number, t.ndim, 'chunk');
       // at::chunk: an empty dim gives `chunks` empty pieces.
       if (t.shape[d] === 0) return splitSizes(t, d, new Array(chunks).fill(0), 'chunk');
@@ -317,7 +455,12 @@ export function registerViews(): void {
     composite: (a) => {
       const t = self(a);
       if (t.ndim === 0) {
-        throw new DimOutOfRangeError('Dimension specified as 0 but tensor has no dimensions', { op: 'unbind', arg: 'dim', got: a.dim, expected: 'a tensor with at least 1 dimension' });
+        throw new DimOutOfRangeError('Dimension specified as 0 but tensor has no dimensions', {
+          op: 'unbind',
+          arg: 'dim',
+          got: a.dim,
+          expected: 'a tensor with at least 1 dimension',
+        });
       }
       const d = wrapDim(a.dim as number, t.ndim, 'unbind');
       return Array.from({ length: t.shape[d] }, (_, i) => selectDim(t, d, i, 'unbind'));

@@ -33,7 +33,13 @@ export interface LoopSpec {
 }
 
 /** (n, arrays[out, in...], offsets[], strides[], scalars[]) with offsets/strides in array elements. */
-export type RowLoop = (n: number, arrays: StorageArray[], offs: number[], strides: number[], scalars: unknown[]) => void;
+export type RowLoop = (
+  n: number,
+  arrays: StorageArray[],
+  offs: number[],
+  strides: number[],
+  scalars: unknown[],
+) => void;
 
 const i64Min = -(2n ** 63n);
 const HELPERS = {
@@ -98,13 +104,23 @@ function loadExpr(from: DType, to: DType, arr: string, idx: string): string[] {
   const x = isComplex(from) ? `${arr}[${idx}]` : `${arr}[${idx}]`;
   if (to === 'int64') return [from === 'int64' ? x : `BigInt(${readNum(from, x)})`];
   // int64 -> a narrower integer keeps the low bits exactly (Number() of a bigint above 2^53 would round first).
-  if (from === 'int64' && DTYPE_INFO[to].kind === 'int') return [roundNum(to, `Number(BigInt.asIntN(32, ${x}))`)];
+  if (from === 'int64' && DTYPE_INFO[to].kind === 'int')
+    return [roundNum(to, `Number(BigInt.asIntN(32, ${x}))`)];
   const n = readNum(isComplex(from) ? realOf(from) : from, x);
   if (from === to) return [n];
   const fromKind = DTYPE_INFO[from].kind;
   const exactInto =
-    to === 'float64' ? from !== 'int64' : to === 'float32' ? ['bool', 'uint8', 'int8', 'int16', 'float16', 'bfloat16'].includes(from) : fromKind === 'bool';
-  if (DTYPE_INFO[to].kind === 'int' && (fromKind === 'int' || fromKind === 'bool') && DTYPE_INFO[from].itemsize <= DTYPE_INFO[to].itemsize && from !== 'int64')
+    to === 'float64'
+      ? from !== 'int64'
+      : to === 'float32'
+        ? ['bool', 'uint8', 'int8', 'int16', 'float16', 'bfloat16'].includes(from)
+        : fromKind === 'bool';
+  if (
+    DTYPE_INFO[to].kind === 'int' &&
+    (fromKind === 'int' || fromKind === 'bool') &&
+    DTYPE_INFO[from].itemsize <= DTYPE_INFO[to].itemsize &&
+    from !== 'int64'
+  )
     return [n];
   return [exactInto ? n : roundNum(to, n)];
 }
@@ -133,7 +149,8 @@ function storeStmt(value: DType, out: DType, arr: string, idx: string, v: string
   if (out === 'bool') return `${arr}[${idx}] = (${rounded}) != 0 ? 1 : 0;`;
   if (out === 'float16') return `${arr}[${idx}] = F2H(${rounded});`;
   if (out === 'bfloat16') return `${arr}[${idx}] = F2B(${rounded});`;
-  if (DTYPE_INFO[out].kind === 'int' && DTYPE_INFO[valueReal].kind === 'float') return `${arr}[${idx}] = F2I(${rounded});`;
+  if (DTYPE_INFO[out].kind === 'int' && DTYPE_INFO[valueReal].kind === 'float')
+    return `${arr}[${idx}] = F2I(${rounded});`;
   return `${arr}[${idx}] = ${rounded};`;
 }
 
@@ -173,7 +190,8 @@ export function compileRowLoop(spec: LoopSpec): RowLoop {
     else lines.push(`const k${j} = K[${j}];`);
   }
   const scalarArgs: string[] = [];
-  for (let j = 0; j < spec.nScalars; j++) scalarArgs.push(...(spec.scalarDomainComplex ? [`k${j}r`, `k${j}i`] : [`k${j}`]));
+  for (let j = 0; j < spec.nScalars; j++)
+    scalarArgs.push(...(spec.scalarDomainComplex ? [`k${j}r`, `k${j}i`] : [`k${j}`]));
   const bodyAt = (index: (k: number) => string, outIndex: string): string => {
     const args: string[] = [];
     for (let k = 0; k < n; k++) args.push(...loadExpr(spec.inputs[k], spec.targets[k], `a${k}`, index(k)));
@@ -181,7 +199,10 @@ export function compileRowLoop(spec: LoopSpec): RowLoop {
   };
   const strided = `${bodyAt((k) => `i${k}`, 'io')}\n${['io += so;', ...Array.from({ length: n }, (_, k) => `i${k} += s${k};`)].join(' ')}`;
   // Dense rows starting at 0 index by the loop counter alone, which lets V8 drop the bounds checks.
-  const dense = ['so === 1 && io === 0', ...Array.from({ length: n }, (_, k) => `s${k} === 1 && i${k} === 0`)].join(' && ');
+  const dense = [
+    'so === 1 && io === 0',
+    ...Array.from({ length: n }, (_, k) => `s${k} === 1 && i${k} === 0`),
+  ].join(' && ');
   const src = `return function rowLoop(N, A, O, S, K) {\n${lines.join('\n')}\nif (${dense}) {\nfor (let j = 0; j < N; j++) {\n${bodyAt(() => 'j', 'j')}\n}\nreturn;\n}\nfor (let j = 0; j < N; j++) {\n${strided}\n}\n};`;
   const loop = new Function('fn', ...HELPER_NAMES, src)(spec.fn, ...HELPER_VALUES) as RowLoop;
   byCode.set(code, loop);

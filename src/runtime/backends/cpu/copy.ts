@@ -8,7 +8,13 @@ const identityComplex = (re: number, im: number) => [re, im];
 export function copyInto(dst: Tensor, src: Tensor): void {
   const complex = src.dtype === 'complex64' || src.dtype === 'complex128';
   runPointwise(
-    { fn: complex ? identityComplex : identity, targets: [src.dtype], value: src.dtype, scalars: [], scalarDomainComplex: false },
+    {
+      fn: complex ? identityComplex : identity,
+      targets: [src.dtype],
+      value: src.dtype,
+      scalars: [],
+      scalarDomainComplex: false,
+    },
     dst,
     [src],
   );

@@ -78,7 +78,9 @@ export function bigReader(d: DType): (a: StorageArray, i: number) => bigint {
 }
 
 /** Copies one element between arrays of the same dtype (any dtype, complex included). */
-export function elementCopier(d: DType): (dst: StorageArray, di: number, src: StorageArray, si: number) => void {
+export function elementCopier(
+  d: DType,
+): (dst: StorageArray, di: number, src: StorageArray, si: number) => void {
   if (d === 'complex64' || d === 'complex128') {
     return (dst, di, src, si) => {
       dst[2 * di] = src[2 * si];

@@ -1,5 +1,13 @@
 export { compileRowLoop, type LoopSpec, type RowLoop, type ScalarFn } from './codegen.ts';
 export { copyInto } from './copy.ts';
+export {
+  bigReader,
+  elementCopier,
+  forEachLine,
+  numberReader,
+  numberWriter,
+  type Reader,
+  type Writer,
+} from './elements.ts';
 export { forEachRow, type IterPlan, logicalOffsets, planIteration, type RowKernel } from './iterator.ts';
 export { type PointwiseCall, runPointwise } from './pointwise.ts';
-export { bigReader, elementCopier, forEachLine, numberReader, numberWriter, type Reader, type Writer } from './elements.ts';

@@ -16,7 +16,10 @@ export interface IterPlan {
   readonly strides: number[][];
 }
 
-export function planIteration(shape: readonly number[], operandStrides: readonly (readonly number[])[]): IterPlan {
+export function planIteration(
+  shape: readonly number[],
+  operandStrides: readonly (readonly number[])[],
+): IterPlan {
   const perm = iterationOrder(shape, operandStrides);
   const sizes: number[] = [];
   const strides: number[][] = operandStrides.map(() => []);
@@ -98,7 +101,11 @@ export function forEachRow(
 }
 
 /** Storage indices (in logical elements) of every element of a strided tensor, in row-major logical order. */
-export function logicalOffsets(shape: readonly number[], strides: readonly number[], offset: number): Int32Array | Float64Array {
+export function logicalOffsets(
+  shape: readonly number[],
+  strides: readonly number[],
+  offset: number,
+): Int32Array | Float64Array {
   let n = 1;
   for (const s of shape) n *= s;
   const out = n < 2 ** 31 ? new Int32Array(n) : new Float64Array(n);

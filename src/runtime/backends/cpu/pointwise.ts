@@ -31,5 +31,7 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
     return lanes[k] === 1 ? s : s.map((x) => x * lanes[k]);
   });
   const offsets = all.map((t, k) => t.storageOffset * lanes[k]);
-  forEachRow(out.shape, strides, offsets, (n, offs, st) => loop(n, arrays, offs, st, call.scalars as unknown[]));
+  forEachRow(out.shape, strides, offsets, (n, offs, st) =>
+    loop(n, arrays, offs, st, call.scalars as unknown[]),
+  );
 }

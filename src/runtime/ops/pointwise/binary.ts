@@ -12,7 +12,12 @@ import {
 import type { PointwiseRow } from './row.ts';
 
 const zeroDiv = (op: string) =>
-  new ZeroDivisionError('integer division by zero', { op, arg: 'other', got: 0, expected: 'a nonzero divisor' });
+  new ZeroDivisionError('integer division by zero', {
+    op,
+    arg: 'other',
+    got: 0,
+    expected: 'a nonzero divisor',
+  });
 
 /** Python's floor division on exact integers. */
 function floorDivNum(a: number, b: number): number {
@@ -91,9 +96,16 @@ function cdiv(ar: number, ai: number, br: number, bi: number): [number, number] 
   const den = br * br + bi * bi;
   return [(ar * br + ai * bi) / den, (ai * br - ar * bi) / den];
 }
-/** Float maximum/minimum propagate NaN (unlike Math.max, also distinguish nothing for ±0 like PyTorch). */
-const fmaxNaN = (a: number, b: number) => (a !== a || b !== b ? Number.NaN : a > b ? a : b);
-const fminNaN = (a: number, b: number) => (a !== a || b !== b ? Number.NaN : a < b ? a : b);
+/**
+ * Float maximum/minimum propagate NaN; for ±0 they keep the comparison's choice (`a > b ? a : b`, as ATen's
+ * kernel does) rather than Math.max's +0 preference.
+ */
+const fmaxNaN = (a: number, b: number) =>
+  // biome-ignore lint/complexity/useMathMinMax: Math.max differs on ±0
+  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : a > b ? a : b;
+const fminNaN = (a: number, b: number) =>
+  // biome-ignore lint/complexity/useMathMinMax: Math.min differs on ±0
+  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : a < b ? a : b;
 
 /** aten's alpha_check: alpha must not be a float for integral results, complex for real ones, bool for non-bool. */
 function checkAlpha(args: Readonly<Record<string, unknown>>, row: PointwiseRow): PointwiseRow {
@@ -103,9 +115,13 @@ function checkAlpha(args: Readonly<Record<string, unknown>>, row: PointwiseRow):
   const kind = DTYPE_INFO[dtype].kind;
   const fail = (why: string, expected: string) =>
     new InvalidArgumentError(why, { op: row.name, arg: 'alpha', got: `${alpha.kind} ${alpha}`, expected });
-  if (alpha.kind === 'bool' && dtype !== 'bool') throw fail('Boolean alpha only supported for Boolean results.', 'an int or float alpha');
+  if (alpha.kind === 'bool' && dtype !== 'bool')
+    throw fail('Boolean alpha only supported for Boolean results.', 'an int or float alpha');
   if (alpha.kind === 'float' && (kind === 'int' || kind === 'bool')) {
-    throw fail('For integral input tensors, argument alpha must not be a floating point number.', 'an integer alpha');
+    throw fail(
+      'For integral input tensors, argument alpha must not be a floating point number.',
+      'an integer alpha',
+    );
   }
   if (alpha.kind === 'complex' && kind !== 'complex') {
     throw fail('For non-complex input tensors, argument alpha must not be a complex number.', 'a real alpha');
@@ -117,12 +133,21 @@ function checkSubBool(args: Readonly<Record<string, unknown>>): PointwiseRow {
   const a = (args.self as Tensor).dtype === 'bool';
   const b = (args.other as Tensor).dtype === 'bool';
   if (a || b) {
-    const why = a && b ? SUB_TWO_BOOLS : 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.';
-    throw new DTypeUnsupportedError(why, { op: 'sub', arg: a ? 'self' : 'other', got: 'bool', expected: 'a non-bool tensor' });
+    const why =
+      a && b
+        ? SUB_TWO_BOOLS
+        : 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.';
+    throw new DTypeUnsupportedError(why, {
+      op: 'sub',
+      arg: a ? 'self' : 'other',
+      got: 'bool',
+      expected: 'a non-bool tensor',
+    });
   }
   return SUB;
 }
-const SUB_TWO_BOOLS = 'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
+const SUB_TWO_BOOLS =
+  'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
 const ADD: PointwiseRow = {
   name: 'add',
   schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
@@ -172,7 +197,13 @@ const POW: PointwiseRow = {
   },
   kinds: ['int', 'float', 'complex'],
 };
-const DIV_TRUE: PointwiseRow = { name: 'div', arity: 2, promotion: 'intToFloat', num: (a: number, b: number) => a / b, complex: cdiv };
+const DIV_TRUE: PointwiseRow = {
+  name: 'div',
+  arity: 2,
+  promotion: 'intToFloat',
+  num: (a: number, b: number) => a / b,
+  complex: cdiv,
+};
 const DIV_TRUNC: PointwiseRow = {
   name: 'div_trunc',
   arity: 2,
@@ -216,7 +247,8 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'intToFloat',
     num: (a: number, b: number) => a / b,
     complex: cdiv,
-    select: (args) => (args.rounding_mode === 'trunc' ? DIV_TRUNC : args.rounding_mode === 'floor' ? DIV_FLOOR : DIV_TRUE),
+    select: (args) =>
+      args.rounding_mode === 'trunc' ? DIV_TRUNC : args.rounding_mode === 'floor' ? DIV_FLOOR : DIV_TRUE,
   },
   {
     name: 'remainder',
@@ -257,7 +289,8 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       // pow.Tensor_Scalar refuses a negative Python int exponent for an integral base; tensor exponents don't.
       const self = args.self as Tensor;
       const e = args.exponent as Tensor;
-      const exp = e.isWrappedNumber && e.dtype === 'int64' ? (e.storage.data as BigInt64Array)[e.storageOffset] : 0n;
+      const exp =
+        e.isWrappedNumber && e.dtype === 'int64' ? (e.storage.data as BigInt64Array)[e.storageOffset] : 0n;
       if (exp < 0n && (self.dtype === 'bool' || DTYPE_INFO[self.dtype].kind === 'int')) {
         throw new ZeroDivisionError('Integers to negative integer powers are not allowed.', {
           op: 'pow',
@@ -269,10 +302,42 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       return POW;
     },
   },
-  { name: 'maximum', schema: 'maximum(Tensor self, Tensor other) -> Tensor', arity: 2, inplace: false, promotion: 'default', num: fmaxNaN, big: (a: bigint, b: bigint) => (a > b ? a : b), kinds: ['bool', 'int', 'float'] },
-  { name: 'minimum', schema: 'minimum(Tensor self, Tensor other) -> Tensor', arity: 2, inplace: false, promotion: 'default', num: fminNaN, big: (a: bigint, b: bigint) => (a < b ? a : b), kinds: ['bool', 'int', 'float'] },
-  { name: 'atan2', schema: 'atan2(Tensor self, Tensor other) -> Tensor', arity: 2, promotion: 'intToFloat', num: Math.atan2, kinds: ['float'] },
-  { name: 'hypot', schema: 'hypot(Tensor self, Tensor other) -> Tensor', arity: 2, promotion: 'default', num: Math.hypot, kinds: ['float'] },
+  {
+    name: 'maximum',
+    schema: 'maximum(Tensor self, Tensor other) -> Tensor',
+    arity: 2,
+    inplace: false,
+    promotion: 'default',
+    num: fmaxNaN,
+    big: (a: bigint, b: bigint) => (a > b ? a : b),
+    kinds: ['bool', 'int', 'float'],
+  },
+  {
+    name: 'minimum',
+    schema: 'minimum(Tensor self, Tensor other) -> Tensor',
+    arity: 2,
+    inplace: false,
+    promotion: 'default',
+    num: fminNaN,
+    big: (a: bigint, b: bigint) => (a < b ? a : b),
+    kinds: ['bool', 'int', 'float'],
+  },
+  {
+    name: 'atan2',
+    schema: 'atan2(Tensor self, Tensor other) -> Tensor',
+    arity: 2,
+    promotion: 'intToFloat',
+    num: Math.atan2,
+    kinds: ['float'],
+  },
+  {
+    name: 'hypot',
+    schema: 'hypot(Tensor self, Tensor other) -> Tensor',
+    arity: 2,
+    promotion: 'default',
+    num: Math.hypot,
+    kinds: ['float'],
+  },
   {
     name: 'copysign',
     arity: 2,
@@ -286,7 +351,11 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
 ];
 
 function comparisonRows(): PointwiseRow[] {
-  const row = (name: string, num: (a: number, b: number) => boolean, complex?: (ar: number, ai: number, br: number, bi: number) => boolean): PointwiseRow => ({
+  const row = (
+    name: string,
+    num: (a: number, b: number) => boolean,
+    complex?: (ar: number, ai: number, br: number, bi: number) => boolean,
+  ): PointwiseRow => ({
     name,
     arity: 2,
     promotion: 'alwaysBool',
@@ -296,8 +365,16 @@ function comparisonRows(): PointwiseRow[] {
     complex,
   });
   return [
-    row('eq', (a, b) => a === b, (ar, ai, br, bi) => ar === br && ai === bi),
-    row('ne', (a, b) => a !== b, (ar, ai, br, bi) => ar !== br || ai !== bi),
+    row(
+      'eq',
+      (a, b) => a === b,
+      (ar, ai, br, bi) => ar === br && ai === bi,
+    ),
+    row(
+      'ne',
+      (a, b) => a !== b,
+      (ar, ai, br, bi) => ar !== br || ai !== bi,
+    ),
     row('lt', (a, b) => a < b),
     row('le', (a, b) => a <= b),
     row('gt', (a, b) => a > b),
@@ -315,13 +392,22 @@ function logicalRows(): PointwiseRow[] {
     promotion: 'alwaysBool',
     num: (a: number, b: number) => f(truthy(a), truthy(b)),
     big: (a: bigint, b: bigint) => f(bigTruthy(a), bigTruthy(b)),
-    complex: (ar: number, ai: number, br: number, bi: number) => f(truthy(ar) || truthy(ai), truthy(br) || truthy(bi)),
+    complex: (ar: number, ai: number, br: number, bi: number) =>
+      f(truthy(ar) || truthy(ai), truthy(br) || truthy(bi)),
   });
-  return [row('logical_and', (a, b) => a && b), row('logical_or', (a, b) => a || b), row('logical_xor', (a, b) => a !== b)];
+  return [
+    row('logical_and', (a, b) => a && b),
+    row('logical_or', (a, b) => a || b),
+    row('logical_xor', (a, b) => a !== b),
+  ];
 }
 
 function bitwiseRows(): PointwiseRow[] {
-  const row = (name: string, num: (a: number, b: number) => number, big: (a: bigint, b: bigint) => bigint): PointwiseRow => ({
+  const row = (
+    name: string,
+    num: (a: number, b: number) => number,
+    big: (a: bigint, b: bigint) => bigint,
+  ): PointwiseRow => ({
     name,
     arity: 2,
     promotion: 'default',
@@ -331,10 +417,20 @@ function bitwiseRows(): PointwiseRow[] {
     kinds: ['bool', 'int'],
   });
   return [
-    row('bitwise_and', (a, b) => a & b, (a, b) => a & b),
-    row('bitwise_or', (a, b) => a | b, (a, b) => a | b),
-    row('bitwise_xor', (a, b) => a ^ b, (a, b) => a ^ b),
+    row(
+      'bitwise_and',
+      (a, b) => a & b,
+      (a, b) => a & b,
+    ),
+    row(
+      'bitwise_or',
+      (a, b) => a | b,
+      (a, b) => a | b,
+    ),
+    row(
+      'bitwise_xor',
+      (a, b) => a ^ b,
+      (a, b) => a ^ b,
+    ),
   ];
 }
-
-

@@ -1,18 +1,19 @@
 /** Wires a PointwiseRow into the operator table: promotion + meta (broadcast shape, layout) + CPU loop. */
+
+import { runPointwise } from '../../backends/cpu/index.ts';
 import {
-  type DType,
+  broadcastAll,
   DTYPE_INFO,
+  type DType,
   DTypeUnsupportedError,
   getDefaultDType,
   pointwiseOutputStrides,
   promotionOperand,
   resultType,
-  broadcastAll,
   type Scalar,
-  Tensor,
+  type Tensor,
   toRealDType,
 } from '../../core/index.ts';
-import { runPointwise } from '../../backends/cpu/index.ts';
 import { type BoundArgs, operatorTable, parseSchema } from '../../dispatch/index.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 import type { PointwiseRow } from './row.ts';
@@ -38,18 +39,29 @@ function supportedKinds(row: PointwiseRow) {
   return k;
 }
 
-export function pointwisePlan(baseRow: PointwiseRow, tensorArgs: readonly string[], args: BoundArgs, op: string): Plan {
+export function pointwisePlan(
+  baseRow: PointwiseRow,
+  tensorArgs: readonly string[],
+  args: BoundArgs,
+  op: string,
+): Plan {
   const row = baseRow.select ? baseRow.select(args) : baseRow;
   const inputs = tensorArgs.map((n) => args[n] as Tensor);
   const promoted = inputs.filter((_, i) => !row.boolInputs?.includes(i));
   let compute = resultType(promoted.map(promotionOperand));
   const kind = DTYPE_INFO[compute].kind;
-  if ((row.promotion === 'intToFloat' || row.promotion === 'intToFloatComplexToFloat') && (kind === 'int' || kind === 'bool')) {
+  if (
+    (row.promotion === 'intToFloat' || row.promotion === 'intToFloatComplexToFloat') &&
+    (kind === 'int' || kind === 'bool')
+  ) {
     compute = getDefaultDType();
   }
   const refused = row.refuse?.[compute];
   if (refused) throw new DTypeUnsupportedError(refused, { op, arg: 'self', got: compute });
-  if (!supportedKinds(row).includes(DTYPE_INFO[compute].kind) || (compute === 'int64' && !row.big && kind !== 'bool')) {
+  if (
+    !supportedKinds(row).includes(DTYPE_INFO[compute].kind) ||
+    (compute === 'int64' && !row.big && kind !== 'bool')
+  ) {
     throw new DTypeUnsupportedError(`"${op}" not implemented for '${DTYPE_INFO[compute].torchName}'`, {
       op,
       arg: 'self',
@@ -59,7 +71,10 @@ export function pointwisePlan(baseRow: PointwiseRow, tensorArgs: readonly string
   }
   let value = compute;
   if (row.promotion === 'alwaysBool') value = 'bool';
-  else if ((row.promotion === 'complexToFloat' || row.promotion === 'intToFloatComplexToFloat') && DTYPE_INFO[compute].kind === 'complex') {
+  else if (
+    (row.promotion === 'complexToFloat' || row.promotion === 'intToFloatComplexToFloat') &&
+    DTYPE_INFO[compute].kind === 'complex'
+  ) {
     value = toRealDType(compute);
   }
   return { row, inputs, compute, value };
@@ -91,7 +106,10 @@ export function definePointwise(row: PointwiseRow): void {
   };
   const meta = (args: BoundArgs, op: string): OutSpec => {
     const { inputs, value } = planOf(args, op);
-    const shape = broadcastAll(inputs.map((t) => t.shape), op);
+    const shape = broadcastAll(
+      inputs.map((t) => t.shape),
+      op,
+    );
     const real = inputs.filter((t) => !t.isWrappedNumber);
     return { shape, dtype: value, strides: pointwiseOutputStrides(shape, real) };
   };
@@ -99,7 +117,16 @@ export function definePointwise(row: PointwiseRow): void {
     const { row: r, inputs, compute, value } = planOf(args, op);
     const dom = DTYPE_INFO[compute].domain;
     const intLike = DTYPE_INFO[compute].kind !== 'float';
-    const fn = dom === 'big' ? r.big : dom === 'complex' ? r.complex : compute === 'bool' && r.bool ? r.bool : intLike && r.int ? r.int : r.num;
+    const fn =
+      dom === 'big'
+        ? r.big
+        : dom === 'complex'
+          ? r.complex
+          : compute === 'bool' && r.bool
+            ? r.bool
+            : intLike && r.int
+              ? r.int
+              : r.num;
     const targets = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : compute));
     runPointwise(
       {

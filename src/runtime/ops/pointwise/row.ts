@@ -2,11 +2,17 @@
  * A pointwise op is one table row: its scalar functions per compute domain, its promotion kind and which
  * dtype kinds it supports. `definePointwise` turns a row into the functional, in-place and out overloads.
  */
-import type { DType, DTypeKind } from '../../core/index.ts';
+
 import type { ScalarFn } from '../../backends/cpu/index.ts';
+import type { DType, DTypeKind } from '../../core/index.ts';
 
 /** PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND. */
-export type PromotionKind = 'default' | 'intToFloat' | 'alwaysBool' | 'complexToFloat' | 'intToFloatComplexToFloat';
+export type PromotionKind =
+  | 'default'
+  | 'intToFloat'
+  | 'alwaysBool'
+  | 'complexToFloat'
+  | 'intToFloatComplexToFloat';
 
 export interface PointwiseRow {
   /** aten name, e.g. 'add'. */

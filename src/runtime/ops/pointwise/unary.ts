@@ -4,7 +4,12 @@ import type { PointwiseRow } from './row.ts';
 type F = (x: number) => number;
 
 /** A float-only unary op that promotes ints to the default float dtype (exp, sin, ...). */
-const floatOp = (name: string, num: F, complex?: (re: number, im: number) => [number, number], aliases?: string[]): PointwiseRow => ({
+const floatOp = (
+  name: string,
+  num: F,
+  complex?: (re: number, im: number) => [number, number],
+  aliases?: string[],
+): PointwiseRow => ({
   name,
   arity: 1,
   promotion: 'intToFloat',
@@ -79,7 +84,9 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     num: (x: number) => -x,
     big: (x: bigint) => -x,
     complex: (re: number, im: number) => [-re, -im],
-    refuse: { bool: 'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.' },
+    refuse: {
+      bool: 'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
+    },
     aliases: ['negative'],
   },
   floatOp('exp', Math.exp, cexp),
@@ -112,15 +119,48 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     name: 'relu',
     arity: 1,
     promotion: 'default',
-    num: (x: number) => (x > 0 ? x : x !== x ? x : 0),
+    num: (x: number) => (x > 0 || Number.isNaN(x) ? x : 0),
     big: (x: bigint) => (x > 0n ? x : 0n),
     kinds: ['int', 'float'],
     aliases: ['nn.functional.relu'],
   },
-  { name: 'floor', arity: 1, promotion: 'default', num: Math.floor, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'] },
-  { name: 'ceil', arity: 1, promotion: 'default', num: Math.ceil, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'] },
-  { name: 'trunc', arity: 1, promotion: 'default', num: Math.trunc, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'], aliases: ['fix'] },
-  { name: 'round', arity: 1, promotion: 'default', num: roundHalfEven, int: identity, big: (x: bigint) => x, kinds: ['int', 'float'] },
+  {
+    name: 'floor',
+    arity: 1,
+    promotion: 'default',
+    num: Math.floor,
+    int: identity,
+    big: (x: bigint) => x,
+    kinds: ['int', 'float'],
+  },
+  {
+    name: 'ceil',
+    arity: 1,
+    promotion: 'default',
+    num: Math.ceil,
+    int: identity,
+    big: (x: bigint) => x,
+    kinds: ['int', 'float'],
+  },
+  {
+    name: 'trunc',
+    arity: 1,
+    promotion: 'default',
+    num: Math.trunc,
+    int: identity,
+    big: (x: bigint) => x,
+    kinds: ['int', 'float'],
+    aliases: ['fix'],
+  },
+  {
+    name: 'round',
+    arity: 1,
+    promotion: 'default',
+    num: roundHalfEven,
+    int: identity,
+    big: (x: bigint) => x,
+    kinds: ['int', 'float'],
+  },
   { name: 'frac', arity: 1, promotion: 'default', num: (x: number) => x - Math.trunc(x), kinds: ['float'] },
   {
     name: 'sign',
@@ -149,7 +189,9 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     int: (x: number) => Math.imul(x, x),
     big: (x: bigint) => x * x,
     complex: (re: number, im: number) => [re * re - im * im, 2 * re * im],
-    refuse: { bool: 'square is not supported for bool tensors (PyTorch promotes bool to int64 here); use logical ops instead' },
+    refuse: {
+      bool: 'square is not supported for bool tensors (PyTorch promotes bool to int64 here); use logical ops instead',
+    },
   },
   {
     name: 'logical_not',
@@ -168,7 +210,16 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     big: (x: bigint) => ~x,
     kinds: ['bool', 'int'],
   },
-  { name: 'isnan', arity: 1, promotion: 'alwaysBool', num: (x: number) => x !== x, big: () => false, complex: (re: number, im: number) => re !== re || im !== im, inplace: false, out: false },
+  {
+    name: 'isnan',
+    arity: 1,
+    promotion: 'alwaysBool',
+    num: Number.isNaN,
+    big: () => false,
+    complex: (re: number, im: number) => Number.isNaN(re) || Number.isNaN(im),
+    inplace: false,
+    out: false,
+  },
   {
     name: 'isinf',
     arity: 1,
