@@ -38,6 +38,9 @@ export function planIteration(
   return { sizes, strides };
 }
 
+/** Tile edge (elements) for the blocked walk over two dims. */
+const TILE = 64;
+
 function allContiguous(shape: readonly number[], operandStrides: readonly (readonly number[])[]): boolean {
   for (const st of operandStrides) {
     let expected = 1;
@@ -81,15 +84,38 @@ export function forEachRow(
     row(inner, offs, innerStrides);
     return;
   }
-  const outerDims = sizes.length - 1;
+  // When operands disagree on the fastest dim (a + b.t()), walk dims 0 and 1 in square tiles so the operand
+  // read across rows stays in cache; otherwise each row is one full pass over dim 0.
+  const blocked =
+    sizes[0] >= 2 * TILE &&
+    sizes[1] >= 2 * TILE &&
+    strides.some((st) => st[1] !== 0 && Math.abs(st[1]) < Math.abs(st[0]));
+  const visit = (base: readonly number[]) => {
+    if (!blocked) {
+      for (let k = 0; k < nOps; k++) offs[k] = base[k];
+      row(inner, offs, innerStrides);
+      return;
+    }
+    for (let j0 = 0; j0 < sizes[1]; j0 += TILE) {
+      for (let i0 = 0; i0 < sizes[0]; i0 += TILE) {
+        const ni = Math.min(TILE, sizes[0] - i0);
+        const jEnd = Math.min(j0 + TILE, sizes[1]);
+        for (let j = j0; j < jEnd; j++) {
+          for (let k = 0; k < nOps; k++) offs[k] = base[k] + i0 * strides[k][0] + j * strides[k][1];
+          row(ni, offs, innerStrides);
+        }
+      }
+    }
+  };
+  const first = blocked ? 2 : 1;
+  const outerDims = sizes.length - first;
   const counter = new Array<number>(outerDims).fill(0);
   const base = [...offsets];
   for (;;) {
-    for (let k = 0; k < nOps; k++) offs[k] = base[k];
-    row(inner, offs, innerStrides);
+    visit(base);
     let d = 0;
     for (; d < outerDims; d++) {
-      const dim = d + 1;
+      const dim = d + first;
       counter[d]++;
       for (let k = 0; k < nOps; k++) base[k] += strides[k][dim];
       if (counter[d] < sizes[dim]) break;
