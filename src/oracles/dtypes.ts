@@ -4,19 +4,14 @@
  * claimed" (the claim is stale), which fails the instance so the op_db stays honest.
  */
 
-import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, OpgateError } from './runtime_face.ts';
 import { withLayout } from './sample_io.ts';
 
 export function runDtypes(inst: Instance, only?: number): OracleResult {
   const { info } = inst;
   const claimed = info.dtypes[inst.device].includes(inst.dtype);
-  const samples = info.sampleInputs({
-    device: inst.device,
-    dtype: inst.dtype,
-    requiresGrad: false,
-    seed: inst.seed,
-  });
+  const samples = info.sampleInputs(sampleContext(inst, inst.device));
   let checks = 0;
   let worked = 0;
   samples.forEach((s0, k) => {

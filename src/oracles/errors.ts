@@ -1,15 +1,10 @@
 /** Error inputs: each must raise the declared code with a message matching the regex (PyTorch's test_errors). */
 
-import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, OpgateError } from './runtime_face.ts';
 
 export function runErrors(inst: Instance, only?: number): OracleResult {
-  const inputs = inst.info.errorInputs({
-    device: inst.device,
-    dtype: inst.dtype,
-    requiresGrad: false,
-    seed: inst.seed,
-  });
+  const inputs = inst.info.errorInputs(sampleContext(inst, inst.device));
   let checks = 0;
   inputs.forEach((e, k) => {
     if (only !== undefined && k !== only) return;

@@ -27,7 +27,7 @@ export function runOracle(inst: Instance, sample?: number): OracleResult {
 export { close, compareValues, type Mismatch } from './compare.ts';
 export { runDtypes } from './dtypes.ts';
 export { runErrors } from './errors.ts';
-export { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+export { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 export { applyLayout } from './layouts.ts';
 export { runMetadata } from './metadata.ts';
 export { runProperty } from './property.ts';

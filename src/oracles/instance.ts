@@ -1,6 +1,6 @@
 /** What an oracle run is given (one matrix instance) and how it fails (sample index, seed, repro). */
 
-import type { Layout, Mode, OpInfo, Oracle } from '../../op_db/index.ts';
+import type { Layout, Mode, OpInfo, Oracle, SampleContext } from '../../op_db/index.ts';
 import type { DeviceType, DType } from '../runtime/index.ts';
 
 export interface Instance {
@@ -46,4 +46,9 @@ export function describeError(e: unknown): string {
   if (e instanceof Error)
     return `${e.name}${'code' in e ? ` [${String((e as { code: unknown }).code)}]` : ''}: ${e.message}`;
   return String(e);
+}
+
+/** The context an instance's samples are made in (samples are a pure function of it). */
+export function sampleContext(inst: Instance, device: DeviceType = 'cpu'): SampleContext {
+  return { device, dtype: inst.dtype, requiresGrad: false, seed: inst.seed };
 }

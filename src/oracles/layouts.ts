@@ -5,7 +5,7 @@
  */
 
 import type { Layout } from '../../op_db/index.ts';
-import { callOp, getitem, slice, type Tensor } from '../runtime/index.ts';
+import { callOp, contiguousStrides, getitem, slice, type Tensor } from '../runtime/index.ts';
 
 const op = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor;
 
@@ -35,7 +35,7 @@ export function applyLayout(t: Tensor, layout: Layout, writable = false): Tensor
     }
     case 'offset': {
       const u = callOp('empty', [[t.numel + 3]], { dtype: t.dtype, device: t.device }) as Tensor;
-      const view = op('as_strided', u, t.shape, contiguous(t.shape), 3);
+      const view = op('as_strided', u, t.shape, contiguousStrides(t.shape), 3);
       op('copy_', view, t);
       return view;
     }
@@ -49,14 +49,4 @@ export function applyLayout(t: Tensor, layout: Layout, writable = false): Tensor
       if (t.ndim !== 4) return t;
       return callOp('contiguous', [t], { memory_format: 'channels_last' }) as Tensor;
   }
-}
-
-function contiguous(shape: readonly number[]): number[] {
-  const s = new Array<number>(shape.length);
-  let acc = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    s[i] = acc;
-    acc *= Math.max(shape[i], 1);
-  }
-  return s;
 }

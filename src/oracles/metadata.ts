@@ -4,7 +4,7 @@
  * declared mutable left unchanged bit for bit (PyTorch's test_meta + TestFakeTensor + mutation checks).
  */
 
-import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { bindCall, callOp, Tensor } from './runtime_face.ts';
 import {
   mapSample,
@@ -44,12 +44,7 @@ function aliasMap(
 
 export function runMetadata(inst: Instance, only?: number): OracleResult {
   const { info } = inst;
-  const samples = info.sampleInputs({
-    device: 'cpu',
-    dtype: inst.dtype,
-    requiresGrad: false,
-    seed: inst.seed,
-  });
+  const samples = info.sampleInputs(sampleContext(inst));
   let checks = 0;
   samples.forEach((s0, k) => {
     if (only !== undefined && k !== only) return;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import type { RefTensor, SampleInput } from '../../op_db/index.ts';
 import { fromRuntime } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
-import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, sameShapeOf, type Tensor } from './runtime_face.ts';
 import { outputsOf, refSampleFor } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
@@ -52,7 +52,7 @@ export function runProperty(inst: Instance, numRuns = 25): OracleResult {
   const { info } = inst;
   if (!info.arbitrary || !info.ref)
     throw new OracleFailure(inst, null, undefined, 'OpInfo has no arbitrary or no reference');
-  const arb = info.arbitrary({ device: 'cpu', dtype: inst.dtype, requiresGrad: false, seed: inst.seed });
+  const arb = info.arbitrary(sampleContext(inst));
   let checks = 0;
   let lastFailure = '';
   const details = fc.check(

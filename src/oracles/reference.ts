@@ -6,7 +6,7 @@
 
 import { fromRuntime, type RefTensor, type SampleInput } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
-import { describeError, type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, canCast, sameShapeOf, Tensor } from './runtime_face.ts';
 import { outputsOf, refSampleFor, withLayout } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
@@ -72,12 +72,7 @@ function call(
 export function runReference(inst: Instance, only?: number): OracleResult {
   const { info } = inst;
   if (!info.ref) throw new OracleFailure(inst, null, undefined, `OpInfo ${info.name} has no reference`);
-  const samples = info.sampleInputs({
-    device: 'cpu',
-    dtype: inst.dtype,
-    requiresGrad: false,
-    seed: inst.seed,
-  });
+  const samples = info.sampleInputs(sampleContext(inst));
   let checks = 0;
   samples.forEach((s0, k) => {
     if (only !== undefined && k !== only) return;

@@ -15,10 +15,13 @@ export { fromArray, type NestedData, type TensorOptions, tensor } from './api/cr
 export { getitem, type IndexItem, type Slice, slice } from './api/indexing.ts';
 export { listOps, type OpListing } from './api/listing.ts';
 export { type Element, flatValues, type Nested } from './api/readback.ts';
-export * as core from './core/index.ts';
 export {
   bool,
   broadcastShapes,
+  broadcastAll,
+  computeViewStrides,
+  contiguousStrides,
+  expandStrides,
   canCast,
   complex,
   type DeviceType,

@@ -92,15 +92,15 @@ describe('broadcastShapes', () => {
 
   it('core.broadcastAll folds any number of shapes', () => {
     expect(
-      T.core.broadcastAll([
+      T.broadcastAll([
         [3, 1],
         [1, 4],
         [2, 1, 1],
       ]),
     ).toEqual([2, 3, 4]);
-    expect(T.core.broadcastAll([])).toEqual([]);
+    expect(T.broadcastAll([])).toEqual([]);
     expect(() =>
-      T.core.broadcastAll([
+      T.broadcastAll([
         [3, 1],
         [1, 4],
         [2, 2, 1],
@@ -213,7 +213,7 @@ describe('expand', () => {
   });
 
   it('core.expandStrides', () => {
-    expect(T.core.expandStrides([3, 1], [1, 1], [2, 3, 4])).toEqual([0, 1, 0]);
-    expect(T.core.expandStrides([], [], [2, 2])).toEqual([0, 0]);
+    expect(T.expandStrides([3, 1], [1, 1], [2, 3, 4])).toEqual([0, 1, 0]);
+    expect(T.expandStrides([], [], [2, 2])).toEqual([0, 0]);
   });
 });

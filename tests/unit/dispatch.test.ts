@@ -261,7 +261,7 @@ describe('binding (Python calling convention)', () => {
       '_dispatch_test_bind(Tensor self, int[2] k=1, Tensor?[] xs=[]) -> Tensor',
       { family: 'test' },
     );
-    let got: T.core.Tensor | unknown;
+    let got: T.Tensor | unknown;
     entry.kernels.set(DispatchKey.CPU, (_ks, args) => {
       got = args;
       return args.self;

@@ -3,9 +3,10 @@
  * Expected bit patterns were verified with PyTorch 1.13 (`torch.tensor([x]).to(dtype).view(torch.int16)`).
  */
 import { describe, expect, it } from 'vitest';
+import * as core from '../../src/runtime/core/index.ts';
 import * as T from '../../src/runtime/index.ts';
 
-const { bf16BitsToNumber, f16BitsToNumber, numberToBf16Bits, numberToF16Bits } = T.core;
+const { bf16BitsToNumber, f16BitsToNumber, numberToBf16Bits, numberToF16Bits } = core;
 
 // [float32 value, float16 bits, bfloat16 bits] — verified with PyTorch 1.13.
 const CASES: [number, number, number][] = [

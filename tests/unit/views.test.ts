@@ -3,6 +3,7 @@
  * PyTorch 1.13 (`(tuple(x.shape), x.stride(), x.storage_offset())`).
  */
 import { describe, expect, it } from 'vitest';
+import * as core from '../../src/runtime/core/index.ts';
 import * as T from '../../src/runtime/index.ts';
 
 const { tensor, zeros, arange, getitem } = T;
@@ -322,7 +323,7 @@ describe('view(): computeViewStrides rules (verified with PyTorch 1.13)', () => 
   }
 
   it('core.computeViewStrides directly', () => {
-    const { computeViewStrides } = T.core;
+    const { computeViewStrides } = T;
     expect(computeViewStrides([3, 4], [4, 1], [12])).toEqual([1]);
     expect(computeViewStrides([3, 4], [4, 1], [2, 6])).toEqual([6, 1]);
     expect(computeViewStrides([4, 3], [1, 4], [12])).toBeNull();
@@ -341,7 +342,7 @@ describe('view(): computeViewStrides rules (verified with PyTorch 1.13)', () => 
 
 describe('shape helpers', () => {
   it('contiguousStrides, isContiguous and wrapDim', () => {
-    const { contiguousStrides, isContiguousLayout, isNonOverlappingAndDense, wrapDim } = T.core;
+    const { contiguousStrides, isContiguousLayout, isNonOverlappingAndDense, wrapDim } = core;
     expect(contiguousStrides([2, 0, 3])).toEqual([3, 3, 1]); // verified with PyTorch 1.13
     expect(contiguousStrides([])).toEqual([]);
     expect(isContiguousLayout([3, 1, 2], [2, 99, 1])).toBe(true); // size-1 dims may have any stride

@@ -128,3 +128,19 @@ export const DTYPE_GROUPS = {
   allButBool: DTYPES.filter((d) => d !== 'bool') as readonly DType[],
   realNumeric: DTYPES.filter((d) => d !== 'bool' && DTYPE_INFO[d].kind !== 'complex') as readonly DType[],
 } as const;
+
+/** c10's C++ element type names, as PyTorch prints them ("Expected out tensor to have dtype float, ..."). */
+export const CPP_TYPE_NAMES: Record<DType, string> = {
+  bool: 'bool',
+  uint8: 'unsigned char',
+  int8: 'signed char',
+  int16: 'short int',
+  int32: 'int',
+  int64: 'long int',
+  float16: 'c10::Half',
+  bfloat16: 'c10::BFloat16',
+  float32: 'float',
+  float64: 'double',
+  complex64: 'c10::complex<float>',
+  complex128: 'c10::complex<double>',
+};

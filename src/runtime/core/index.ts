@@ -1,6 +1,7 @@
 export { DEVICE_TYPES, type DeviceType, parseDevice } from './device.ts';
 export {
   type ComputeDomain,
+  CPP_TYPE_NAMES,
   DTYPE_GROUPS,
   DTYPE_INFO,
   DTYPES,

@@ -6,6 +6,7 @@
 import { numberReader } from '../backends/cpu/index.ts';
 import {
   bf16BitsToNumber,
+  CPP_TYPE_NAMES,
   DTYPE_INFO,
   type DType,
   DTypeUnsupportedError,
@@ -38,23 +39,8 @@ import {
   resizeOut,
 } from './structured.ts';
 
-/** The C++ element type names PyTorch prints in out= and Scalar-conversion messages. */
-const CPP_NAME: Record<DType, string> = {
-  bool: 'bool',
-  uint8: 'unsigned char',
-  int8: 'signed char',
-  int16: 'short int',
-  int32: 'int',
-  int64: 'long int',
-  float16: 'c10::Half',
-  bfloat16: 'c10::BFloat16',
-  float32: 'float',
-  float64: 'double',
-  complex64: 'c10::complex<float>',
-  complex128: 'c10::complex<double>',
-};
 const SCALAR_TO_NAME: Record<DType, string> = {
-  ...CPP_NAME,
+  ...CPP_TYPE_NAMES,
   uint8: 'uint8_t',
   int8: 'int8_t',
   int16: 'int16_t',
@@ -76,7 +62,7 @@ export function checkOut(rule: OutRule, op: string, result: DType, out: DType): 
   else if (rule === 'cast') checkOutDType(op, result, out);
   else if (result !== out) {
     throw new ResultTypeError(
-      `Expected out tensor to have dtype ${CPP_NAME[result]}, but got ${CPP_NAME[out]} instead`,
+      `Expected out tensor to have dtype ${CPP_TYPE_NAMES[result]}, but got ${CPP_TYPE_NAMES[out]} instead`,
       {
         op,
         arg: 'out',

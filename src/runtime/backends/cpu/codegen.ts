@@ -42,7 +42,8 @@ export type RowLoop = (
 ) => void;
 
 const i64Min = -(2n ** 63n);
-const HELPERS = {
+/** Conversion helpers generated loops call by name (shared with the reduction codegen). */
+export const CODEGEN_HELPERS = {
   H2F: f16BitsToNumber,
   F2H: numberToF16Bits,
   B2F: bf16BitsToNumber,
@@ -57,8 +58,8 @@ const HELPERS = {
   I16: (v: number) => (v << 16) >> 16,
   I32: (v: number) => v | 0,
 };
-const HELPER_NAMES = Object.keys(HELPERS);
-const HELPER_VALUES = Object.values(HELPERS);
+const HELPER_NAMES = Object.keys(CODEGEN_HELPERS);
+const HELPER_VALUES = Object.values(CODEGEN_HELPERS);
 
 const isComplex = (d: DType) => DTYPE_INFO[d].kind === 'complex';
 const realOf = (d: DType): DType => (d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d);

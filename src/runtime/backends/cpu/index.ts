@@ -1,4 +1,4 @@
-export { compileRowLoop, type LoopSpec, type RowLoop, type ScalarFn } from './codegen.ts';
+export { CODEGEN_HELPERS, compileRowLoop, type LoopSpec, type RowLoop, type ScalarFn } from './codegen.ts';
 export { copyInto } from './copy.ts';
 export {
   bigReader,

@@ -1,31 +1,13 @@
 /**
  * Source-text builders for reduction kernels. Each (op, input dtype, cast) pair compiles to its own function
  * with `new Function`, so the hot loop reads the typed array directly and has no per-element closure calls
- * (the same approach as backends/cpu/codegen.ts, which does not export its helpers).
+ * (the same approach as backends/cpu/codegen.ts, whose conversion helpers it shares).
  */
-import {
-  bf16BitsToNumber,
-  DTYPE_INFO,
-  type DType,
-  f16BitsToNumber,
-  numberToBf16Bits,
-  numberToF16Bits,
-} from '../../core/index.ts';
+import { CODEGEN_HELPERS } from '../../backends/cpu/index.ts';
+import { DTYPE_INFO, type DType } from '../../core/index.ts';
 
-const i64Min = -(2n ** 63n);
-const HELPERS = {
-  H2F: f16BitsToNumber,
-  F2H: numberToF16Bits,
-  B2F: bf16BitsToNumber,
-  F2B: numberToBf16Bits,
-  FR: Math.fround,
-  // A float outside the integer range (NaN, inf) converts to the "integer indefinite" value on x86, which
-  // is what PyTorch shows: INT64_MIN for int64, INT32_MIN (then truncated to the width) for smaller ints.
-  N2L: (v: number) => (Math.abs(v) < 2 ** 63 ? BigInt(Math.trunc(v)) : i64Min),
-  TI: (v: number) => (Math.abs(v) < 2 ** 31 ? Math.trunc(v) : -(2 ** 31)),
-};
-const HELPER_NAMES = Object.keys(HELPERS);
-const HELPER_VALUES = Object.values(HELPERS);
+const HELPER_NAMES = Object.keys(CODEGEN_HELPERS);
+const HELPER_VALUES = Object.values(CODEGEN_HELPERS);
 
 const kindOf = (d: DType) => DTYPE_INFO[d].kind;
 const realOf = (d: DType): DType => (d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d);
@@ -43,7 +25,7 @@ function castNum(from: DType, to: DType, v: string): string {
   if (from === to) return v;
   const fk = kindOf(from);
   if (to === 'bool') return `(${v} !== 0 ? 1 : 0)`;
-  if (kindOf(to) === 'int') return fk === 'float' ? `TI(${v})` : v;
+  if (kindOf(to) === 'int') return fk === 'float' ? `F2I(${v})` : v;
   if (fk === 'bool' || from === 'uint8' || from === 'int8') return v;
   if (to === 'float32') return from === 'float16' || from === 'bfloat16' || from === 'int16' ? v : `FR(${v})`;
   if (to === 'float16') return `H2F(F2H(${v}))`;
@@ -65,7 +47,7 @@ export function numLoad(from: DType, to: DType, arr: string, i: string): string 
 export function bigLoad(from: DType, to: DType, arr: string, i: string): string {
   if (from === 'int64') return `${arr}[${i}]`;
   if (kindOf(from) === 'bool' || kindOf(from) === 'int') return `BigInt(${arr}[${i}])`;
-  return to === 'int64' ? `N2L(${rawNum(from, arr, i)})` : `BigInt(TI(${rawNum(from, arr, i)}))`;
+  return to === 'int64' ? `N2L(${rawNum(from, arr, i)})` : `BigInt(F2I(${rawNum(from, arr, i)}))`;
 }
 
 /** Element `arr[i]` cast to complex dtype `to`, as [re, im] expressions (index `i` counts lanes). */

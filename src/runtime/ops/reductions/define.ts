@@ -5,7 +5,15 @@
  */
 
 import { copyInto } from '../../backends/cpu/index.ts';
-import { canCast, DTYPE_INFO, type DType, ResultTypeError, sameShape, Tensor } from '../../core/index.ts';
+import {
+  CPP_TYPE_NAMES,
+  canCast,
+  DTYPE_INFO,
+  type DType,
+  ResultTypeError,
+  sameShape,
+  Tensor,
+} from '../../core/index.ts';
 import { type BoundArgs, DispatchKey, type OperatorEntry, operatorTable } from '../../dispatch/index.ts';
 import { commonDevice, resizeOut } from '../structured.ts';
 
@@ -37,25 +45,9 @@ export interface ReductionDef<P extends Plan> {
   readonly aliases?: readonly string[];
 }
 
-// c10's C++ type names, as in "Expected out tensor to have dtype float, but got double instead".
-const CPP_NAME: Record<DType, string> = {
-  bool: 'bool',
-  uint8: 'unsigned char',
-  int8: 'signed char',
-  int16: 'short int',
-  int32: 'int',
-  int64: 'long int',
-  float16: 'c10::Half',
-  bfloat16: 'c10::BFloat16',
-  float32: 'float',
-  float64: 'double',
-  complex64: 'c10::complex<float>',
-  complex128: 'c10::complex<double>',
-};
-
 function outDTypeError(op: string, want: DType, got: DType): ResultTypeError {
   return new ResultTypeError(
-    `Expected out tensor to have dtype ${CPP_NAME[want]}, but got ${CPP_NAME[got]} instead`,
+    `Expected out tensor to have dtype ${CPP_TYPE_NAMES[want]}, but got ${CPP_TYPE_NAMES[got]} instead`,
     {
       op,
       arg: 'out',

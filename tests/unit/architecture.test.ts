@@ -1,0 +1,101 @@
+/**
+ * The house rules of DESIGN.md §1, checked on the source text: dependencies point downward only
+ * (dashboards -> ci -> oracles -> op_db -> runtime), other folders import only a folder's index.ts face, and
+ * there are no import cycles between files.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SOURCES = ['src', 'op_db', 'dashboards', 'bench'];
+
+function files(dir: string): string[] {
+  const abs = join(ROOT, dir);
+  let out: string[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(abs);
+  } catch {
+    return [];
+  }
+  for (const e of entries) {
+    const p = join(abs, e);
+    if (statSync(p).isDirectory()) out = out.concat(files(relative(ROOT, p)));
+    else if (e.endsWith('.ts')) out.push(relative(ROOT, p));
+  }
+  return out;
+}
+
+const all = SOURCES.flatMap(files);
+const graph = new Map<string, string[]>(
+  all.map((f) => {
+    const text = readFileSync(join(ROOT, f), 'utf8');
+    const deps = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((m) =>
+      relative(ROOT, resolve(ROOT, dirname(f), m[1])),
+    );
+    return [f, deps];
+  }),
+);
+
+/** The layer of a file, lowest first. */
+function layer(f: string): number {
+  if (f.startsWith('src/runtime/')) return 0;
+  if (f.startsWith('op_db/')) return 1;
+  if (f.startsWith('src/oracles/')) return 2;
+  if (f.startsWith('src/ci/')) return 3;
+  return 4; // dashboards, bench
+}
+
+/** The module a file belongs to (a runtime subfolder, or a top-level folder). */
+function moduleOf(f: string): string {
+  const m = /^src\/runtime\/(backends\/\w+|\w+)\//.exec(f);
+  if (m) return `src/runtime/${m[1]}`;
+  if (f.startsWith('src/runtime/')) return 'src/runtime';
+  const parts = f.split('/');
+  return parts[0] === 'src' ? `src/${parts[1]}` : parts[0];
+}
+
+describe('architecture', () => {
+  test('dependencies point downward only', () => {
+    const upward = [...graph].flatMap(([f, deps]) =>
+      deps.filter((d) => layer(d) > layer(f)).map((d) => `${f} -> ${d}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  test('other folders import only a folder face (index.ts)', () => {
+    // src/runtime/index.ts is the face of the runtime's api/ files, which have no index of their own.
+    const allowed = (f: string, d: string) =>
+      moduleOf(f) === moduleOf(d) ||
+      d === `${moduleOf(d)}/index.ts` ||
+      (f === 'src/runtime/index.ts' && moduleOf(d) === 'src/runtime/api');
+    const bad = [...graph].flatMap(([f, deps]) =>
+      deps.filter((d) => !allowed(f, d)).map((d) => `${f} -> ${d}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  test('the rules see the whole source tree', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('src/ci/matrix.ts')).toContain('op_db/index.ts');
+  });
+
+  test('no import cycles', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, 'visiting');
+      stack.push(f);
+      for (const d of graph.get(f) ?? []) {
+        if (state.get(d) === 'visiting') cycles.push([...stack.slice(stack.indexOf(d)), d].join(' -> '));
+        else if (!state.has(d)) visit(d);
+      }
+      stack.pop();
+      state.set(f, 'done');
+    };
+    for (const f of graph.keys()) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+});
