@@ -5,13 +5,31 @@
 import { torchFunctions } from './api/functions.ts';
 import { installTensorMethods } from './api/methods.ts';
 import { installReadback } from './api/readback.ts';
+import { installAutogradMethods, registerAutograd } from './autograd/index.ts';
 import { registerAllOps } from './ops/index.ts';
 
 registerAllOps();
+registerAutograd();
 installTensorMethods();
 installReadback();
+installAutogradMethods();
 
 export { fromArray, type NestedData, type TensorOptions, tensor } from './api/creation.ts';
+export {
+  backward,
+  type BackwardOptions,
+  DERIVATIVES,
+  enableGrad,
+  grad,
+  type GradOptions,
+  inferenceMode,
+  isGradEnabled,
+  Node,
+  NONDIFFERENTIABLE,
+  noGrad,
+  opsWithoutDerivative,
+  setGradEnabled,
+} from './autograd/index.ts';
 export { getitem, type IndexItem, type Slice, slice } from './api/indexing.ts';
 export { listOps, type OpListing } from './api/listing.ts';
 export { type Element, flatValues, type Nested } from './api/readback.ts';

@@ -97,7 +97,7 @@ export function tensor(data: NestedData, options: TensorOptions = {}): Tensor {
   }
   const device = options.device ? parseDevice(options.device) : 'cpu';
   if (device !== 'cpu') t = callOp('to', [t, device]) as Tensor;
-  if (options.requiresGrad) t.requiresGrad = true;
+  if (options.requiresGrad) t.requiresGrad_(true);
   return t;
 }
 

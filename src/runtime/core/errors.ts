@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'E_INVALID_VIEW'
   | 'E_INPLACE_BROADCAST'
   | 'E_INPLACE_VERSION'
+  | 'E_GRAPH_FREED'
+  | 'E_AUTOGRAD'
   | 'E_ZERO_DIVISION'
   | 'E_RESULT_TYPE'
   | 'E_INVALID_ARGUMENT'
@@ -129,5 +131,22 @@ export class SchemaParseError extends OpgateError {
 export class InternalOverlapError extends OpgateError {
   constructor(summary: string, d: ErrorDetails = {}) {
     super('E_INTERNAL_OVERLAP', summary, d);
+  }
+}
+export class InplaceVersionError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_INPLACE_VERSION', summary, d);
+  }
+}
+/** Backward through a graph whose saved tensors were freed (backward twice without retainGraph). */
+export class GraphFreedError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_GRAPH_FREED', summary, d);
+  }
+}
+/** Misuse of autograd: in-place on a leaf that requires grad, grad of a non-scalar without a gradient, ... */
+export class AutogradError extends OpgateError {
+  constructor(summary: string, d: ErrorDetails = {}) {
+    super('E_AUTOGRAD', summary, d);
   }
 }

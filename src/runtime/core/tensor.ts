@@ -7,10 +7,18 @@ import { DTYPE_INFO, type DType } from './dtype.ts';
 import { contiguousStrides, isContiguousLayout, numelOf, type Shape } from './shape.ts';
 import { Storage } from './storage.ts';
 
-/** Autograd fields, filled by the autograd layer (a later issue); kept opaque here. */
+/**
+ * Autograd fields, owned by the autograd layer (core only carries them): the node that produced this tensor and
+ * which of its outputs it is, the accumulated `.grad`, the leaf's AccumulateGrad node and tensor hooks.
+ */
 export interface AutogradMeta {
   gradFn: unknown;
+  outputNr: number;
   grad: Tensor | null;
+  retainsGrad: boolean;
+  /** The AccumulateGrad node of a leaf (created on first use, shared by every graph the leaf enters). */
+  accumulator: unknown;
+  hooks: ((grad: Tensor) => Tensor | undefined)[];
 }
 
 export class Tensor {

@@ -9,6 +9,7 @@ export {
   KEY_NAMES,
   localExcluded,
   localIncluded,
+  replaceExcludedKeys,
   TENSOR_WRAPPER_KEYS,
   withExcludedKeys,
   withIncludedKeys,

@@ -106,6 +106,17 @@ export function withExcludedKeys<T>(keys: DispatchKeySet, body: () => T): T {
   }
 }
 
+/** Runs `body` with exactly `keys` excluded (enable_grad inside no_grad removes an exclusion). */
+export function replaceExcludedKeys<T>(keys: DispatchKeySet, body: () => T): T {
+  const prev = tls.excluded;
+  tls.excluded = keys;
+  try {
+    return body();
+  } finally {
+    tls.excluded = prev;
+  }
+}
+
 export function withIncludedKeys<T>(keys: DispatchKeySet, body: () => T): T {
   const prev = tls.included;
   tls.included = prev.union(keys);

@@ -141,6 +141,12 @@ function splitSizes(t: Tensor, dim: number, sizes: readonly number[], op: string
 }
 
 export function registerViews(): void {
+  // detach: a view with no autograd history (the Autograd key lets it fall through).
+  defineOp({
+    schema: 'detach(Tensor(a) self) -> Tensor(a)',
+    tags,
+    composite: (a) => makeView(self(a), self(a).shape, self(a).strides, self(a).storageOffset),
+  });
   defineOp({
     schema: 'view(Tensor(a) self, SymInt[] size) -> Tensor(a)',
     tags,

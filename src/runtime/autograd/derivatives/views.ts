@@ -1,0 +1,4 @@
+/** (being written) */
+import type { Derivative } from '../derivative.ts';
+
+export const VIEW_DERIVATIVES: Record<string, Derivative> = {};

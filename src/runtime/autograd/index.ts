@@ -1,0 +1,5 @@
+export { backward, type BackwardOptions, grad, type GradOptions, installAutogradMethods } from './api.ts';
+export type { Derivative, Formula, GradContext } from './derivative.ts';
+export { enableGrad, inferenceMode, isGradEnabled, isInferenceMode, noGrad, setGradEnabled } from './grad_mode.ts';
+export { AccumulateGrad, Node } from './node.ts';
+export { DECOMPOSED, DERIVATIVES, NONDIFFERENTIABLE, opsWithoutDerivative, registerAutograd } from './register.ts';

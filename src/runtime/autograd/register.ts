@@ -1,0 +1,78 @@
+/**
+ * Puts autograd on the dispatcher: every overload gets an Autograd-key kernel chosen from one derivatives
+ * table. Ops with a row record a node; ops whose composite kernel is written in differentiable ops run it with
+ * autograd on (their gradient comes from the decomposition); ops listed as non-differentiable pass through
+ * (their outputs never require grad); anything else raises E_NOT_IMPLEMENTED when an input requires grad, so a
+ * missing derivative is never a silently missing gradient.
+ */
+import { NotImplementedError, Tensor } from '../core/index.ts';
+import { type BoundArgs, DispatchKey, type OperatorEntry, operatorTable, redispatch } from '../dispatch/index.ts';
+import type { Derivative } from './derivative.ts';
+import { POINTWISE_DERIVATIVES } from './derivatives/pointwise.ts';
+import { REDUCTION_DERIVATIVES } from './derivatives/reductions.ts';
+import { SHAPE_DERIVATIVES } from './derivatives/shape.ts';
+import { VIEW_DERIVATIVES } from './derivatives/views.ts';
+import { AUTOGRAD_KEYS } from './grad_mode.ts';
+import { autogradKernel } from './record.ts';
+
+/** The derivatives table: op name -> row (all overloads of the op, and its in-place variant, share it). */
+export const DERIVATIVES: Readonly<Record<string, Derivative>> = {
+  ...POINTWISE_DERIVATIVES,
+  ...VIEW_DERIVATIVES,
+  ...REDUCTION_DERIVATIVES,
+  ...SHAPE_DERIVATIVES,
+};
+
+/** Ops PyTorch does not differentiate, with the reason (their outputs never require grad). */
+export const NONDIFFERENTIABLE: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(['eq', 'ne', 'lt', 'le', 'gt', 'ge'].map((n) => [n, 'comparison: bool result'])),
+  ...Object.fromEntries(['logical_and', 'logical_or', 'logical_xor', 'logical_not'].map((n) => [n, 'logical op: bool result'])),
+  ...Object.fromEntries(['bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not'].map((n) => [n, 'bitwise op: integer/bool domain'])),
+  ...Object.fromEntries(['isnan', 'isinf', 'isfinite'].map((n) => [n, 'predicate: bool result'])),
+  ...Object.fromEntries(['argmax', 'argmin', 'all', 'any'].map((n) => [n, 'integer/bool result'])),
+  ...Object.fromEntries(
+    ['empty', 'zeros', 'ones', 'full', 'arange', 'linspace', 'eye', 'empty_like', 'zeros_like', 'ones_like', 'full_like'].map((n) => [n, 'factory: no differentiable input']),
+  ),
+  detach: 'returns a tensor without history',
+  resize_: 'resizing is not differentiable (PyTorch refuses resize_ on tensors that require grad)',
+};
+
+/** Composite ops whose kernels are written in differentiable ops: autograd records the decomposition. */
+export const DECOMPOSED: readonly string[] = ['expand_as', 'flatten', 'chunk', 'movedim', 'swapaxes', 'zero_', 'matmul'];
+
+const baseName = (name: string) => (name.endsWith('_') && operatorTable.names().includes(name.slice(0, -1)) ? name.slice(0, -1) : name);
+
+function missing(op: string) {
+  return (ks: import('../dispatch/index.ts').DispatchKeySet, args: BoundArgs, entry: OperatorEntry) => {
+    for (const a of entry.schema.args) {
+      const v = args[a.name];
+      const list = Array.isArray(v) ? v : [v];
+      if (list.some((t) => t instanceof Tensor && t.requiresGrad)) {
+        throw new NotImplementedError(`the derivative for '${op}' is not implemented`, { op, arg: a.name, got: 'an input that requires grad', expected: 'a derivatives-table row' });
+      }
+    }
+    return redispatch(entry, ks.minus(AUTOGRAD_KEYS), args);
+  };
+}
+
+let registered = false;
+
+export function registerAutograd(): void {
+  if (registered) return;
+  registered = true;
+  for (const entry of operatorTable.entries()) {
+    const name = baseName(entry.schema.name);
+    const d = DERIVATIVES[name];
+    if (d) entry.kernels.set(DispatchKey.Autograd, autogradKernel(d, name));
+    else if (DECOMPOSED.includes(name) && entry.composite) {
+      const composite = entry.composite;
+      entry.kernels.set(DispatchKey.Autograd, (ks, args, op) => composite(ks, args, op));
+    } else if (!(name in NONDIFFERENTIABLE)) entry.kernels.set(DispatchKey.Autograd, missing(name));
+  }
+}
+
+/** Ops in the table with neither a derivative, a decomposition nor a non-differentiable reason. */
+export function opsWithoutDerivative(): string[] {
+  const names = new Set(operatorTable.entries().map((e) => baseName(e.schema.name)));
+  return [...names].filter((n) => !DERIVATIVES[n] && !(n in NONDIFFERENTIABLE) && !DECOMPOSED.includes(n)).sort();
+}
