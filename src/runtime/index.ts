@@ -15,39 +15,39 @@ installReadback();
 installAutogradMethods();
 
 export { fromArray, type NestedData, type TensorOptions, tensor } from './api/creation.ts';
-export {
-  backward,
-  type BackwardOptions,
-  DERIVATIVES,
-  enableGrad,
-  grad,
-  type GradOptions,
-  inferenceMode,
-  isGradEnabled,
-  Node,
-  NONDIFFERENTIABLE,
-  noGrad,
-  opsWithoutDerivative,
-  setGradEnabled,
-} from './autograd/index.ts';
 export { getitem, type IndexItem, type Slice, slice } from './api/indexing.ts';
 export { listOps, type OpListing } from './api/listing.ts';
 export { type Element, flatValues, type Nested } from './api/readback.ts';
 export {
+  type BackwardOptions,
+  backward,
+  DERIVATIVES,
+  enableGrad,
+  type GradOptions,
+  grad,
+  inferenceMode,
+  isGradEnabled,
+  NONDIFFERENTIABLE,
+  Node,
+  noGrad,
+  opsWithoutDerivative,
+  setGradEnabled,
+} from './autograd/index.ts';
+export {
   bool,
-  broadcastShapes,
   broadcastAll,
-  computeViewStrides,
-  contiguousStrides,
-  expandStrides,
+  broadcastShapes,
   canCast,
   complex,
+  computeViewStrides,
+  contiguousStrides,
   type DeviceType,
   DTYPE_GROUPS,
   DTYPE_INFO,
   DTYPES,
   type DType,
   type ErrorCode,
+  expandStrides,
   float,
   getDefaultDType,
   int,

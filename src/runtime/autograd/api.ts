@@ -23,12 +23,21 @@ export interface GradOptions {
   allowUnused?: boolean;
 }
 
-function seedGrads(outputs: readonly Tensor[], given: readonly (Tensor | null | undefined)[] | undefined, op: string): Tensor[] {
+function seedGrads(
+  outputs: readonly Tensor[],
+  given: readonly (Tensor | null | undefined)[] | undefined,
+  op: string,
+): Tensor[] {
   return outputs.map((o, i) => {
     const g = given?.[i];
     if (g) return g;
     if (o.numel !== 1) {
-      throw new AutogradError('grad can be implicitly created only for scalar outputs', { op, arg: 'gradient', got: `output of shape [${o.shape.join(', ')}]`, expected: 'a scalar output or an explicit gradient' });
+      throw new AutogradError('grad can be implicitly created only for scalar outputs', {
+        op,
+        arg: 'gradient',
+        got: `output of shape [${o.shape.join(', ')}]`,
+        expected: 'a scalar output or an explicit gradient',
+      });
     }
     return callOp('ones_like', [o]) as Tensor;
   });
@@ -37,17 +46,31 @@ function seedGrads(outputs: readonly Tensor[], given: readonly (Tensor | null | 
 function checkRequiresGrad(outputs: readonly Tensor[], op: string): void {
   for (const o of outputs) {
     if (!o.requiresGrad) {
-      throw new AutogradError('element 0 of tensors does not require grad and does not have a grad_fn', { op, arg: 'tensors', got: 'a tensor without grad', expected: 'requiresGrad' });
+      throw new AutogradError('element 0 of tensors does not require grad and does not have a grad_fn', {
+        op,
+        arg: 'tensors',
+        got: 'a tensor without grad',
+        expected: 'requiresGrad',
+      });
     }
   }
 }
 
-export function backward(outputs: readonly Tensor[], gradients?: readonly (Tensor | null)[], o: BackwardOptions = {}): void {
+export function backward(
+  outputs: readonly Tensor[],
+  gradients?: readonly (Tensor | null)[],
+  o: BackwardOptions = {},
+): void {
   checkRequiresGrad(outputs, 'backward');
   const grads = seedGrads(outputs, gradients, 'backward');
   const createGraph = o.createGraph ?? false;
   if (o.inputs) {
-    const got = grad(outputs, o.inputs, { gradOutputs: grads, retainGraph: o.retainGraph ?? createGraph, createGraph, allowUnused: true });
+    const got = grad(outputs, o.inputs, {
+      gradOutputs: grads,
+      retainGraph: o.retainGraph ?? createGraph,
+      createGraph,
+      allowUnused: true,
+    });
     o.inputs.forEach((t, i) => {
       const g = got[i];
       if (g) metaOf(t).grad = metaOf(t).grad ? (callOp('add', [metaOf(t).grad, g]) as Tensor) : g;
@@ -58,10 +81,20 @@ export function backward(outputs: readonly Tensor[], gradients?: readonly (Tenso
 }
 
 /** torch.autograd.grad: gradients of `outputs` w.r.t. `inputs`, without touching `.grad`. */
-export function grad(outputs: readonly Tensor[], inputs: readonly Tensor[], o: GradOptions = {}): (Tensor | null)[] {
+export function grad(
+  outputs: readonly Tensor[],
+  inputs: readonly Tensor[],
+  o: GradOptions = {},
+): (Tensor | null)[] {
   checkRequiresGrad(outputs, 'autograd.grad');
   for (const t of inputs) {
-    if (!t.requiresGrad) throw new AutogradError('One of the differentiated Tensors does not require grad', { op: 'autograd.grad', arg: 'inputs', got: 'a tensor without grad', expected: 'requiresGrad' });
+    if (!t.requiresGrad)
+      throw new AutogradError('One of the differentiated Tensors does not require grad', {
+        op: 'autograd.grad',
+        arg: 'inputs',
+        got: 'a tensor without grad',
+        expected: 'requiresGrad',
+      });
   }
   const createGraph = o.createGraph ?? false;
   const grads = seedGrads(outputs, o.gradOutputs, 'autograd.grad');
@@ -73,7 +106,10 @@ export function grad(outputs: readonly Tensor[], inputs: readonly Tensor[], o: G
   if (!o.allowUnused) {
     const unused = captured.findIndex((g) => g === null);
     if (unused >= 0) {
-      throw new AutogradError('One of the differentiated Tensors appears to not have been used in the graph. Set allowUnused=true if this is the desired behavior.', { op: 'autograd.grad', arg: `inputs[${unused}]`, got: 'unused', expected: 'used in the graph' });
+      throw new AutogradError(
+        'One of the differentiated Tensors appears to not have been used in the graph. Set allowUnused=true if this is the desired behavior.',
+        { op: 'autograd.grad', arg: `inputs[${unused}]`, got: 'unused', expected: 'used in the graph' },
+      );
     }
   }
   return captured;
@@ -107,35 +143,67 @@ export function installAutogradMethods(): void {
       metaOf(this).grad = g;
     },
   });
-  Object.defineProperty(proto, 'gradFn', { get: function (this: Tensor) { return gradFnOf(this); } });
-  Object.defineProperty(proto, 'isLeaf', { get: function (this: Tensor) { return isLeaf(this); } });
-  Object.defineProperty(proto, 'retainsGrad', { get: function (this: Tensor) { return this.autograd?.retainsGrad ?? false; } });
+  Object.defineProperty(proto, 'gradFn', {
+    get: function (this: Tensor) {
+      return gradFnOf(this);
+    },
+  });
+  Object.defineProperty(proto, 'isLeaf', {
+    get: function (this: Tensor) {
+      return isLeaf(this);
+    },
+  });
+  Object.defineProperty(proto, 'retainsGrad', {
+    get: function (this: Tensor) {
+      return this.autograd?.retainsGrad ?? false;
+    },
+  });
   proto.backward = function (this: Tensor, gradient?: Tensor | null, options: BackwardOptions = {}) {
     backward([this], gradient ? [gradient] : undefined, options);
   };
   proto.requiresGrad_ = function (this: Tensor, requiresGrad = true) {
     if (!isLeaf(this)) {
-      throw new AutogradError("you can only change requires_grad flags of leaf variables.", { op: 'requires_grad_', arg: 'self', got: 'a non-leaf', expected: 'a leaf' });
+      throw new AutogradError('you can only change requires_grad flags of leaf variables.', {
+        op: 'requires_grad_',
+        arg: 'self',
+        got: 'a non-leaf',
+        expected: 'a leaf',
+      });
     }
     const kind = DTYPE_INFO[this.dtype].kind;
     if (requiresGrad && kind !== 'float' && kind !== 'complex') {
-      throw new AutogradError('only Tensors of floating point and complex dtype can require gradients', { op: 'requires_grad_', arg: 'self', got: this.dtype, expected: 'a floating point or complex dtype' });
+      throw new AutogradError('only Tensors of floating point and complex dtype can require gradients', {
+        op: 'requires_grad_',
+        arg: 'self',
+        got: this.dtype,
+        expected: 'a floating point or complex dtype',
+      });
     }
     this.requiresGrad = requiresGrad;
     return this;
   };
   proto.retainGrad = function (this: Tensor) {
-    if (!this.requiresGrad) throw new AutogradError("can't retain_grad on Tensor that has requires_grad=False", { op: 'retain_grad', arg: 'self' });
+    if (!this.requiresGrad)
+      throw new AutogradError("can't retain_grad on Tensor that has requires_grad=False", {
+        op: 'retain_grad',
+        arg: 'self',
+      });
     if (isLeaf(this) || this.autograd?.retainsGrad) return;
     const m = metaOf(this);
     m.retainsGrad = true;
     addPreHook(this, (g) => {
-      m.grad = m.grad ? (callOp('add', [m.grad, g]) as Tensor) : (callOp('clone', [callOp('detach', [g])]) as Tensor);
+      m.grad = m.grad
+        ? (callOp('add', [m.grad, g]) as Tensor)
+        : (callOp('clone', [callOp('detach', [g])]) as Tensor);
       return undefined;
     });
   };
   proto.registerHook = function (this: Tensor, hook: (grad: Tensor) => Tensor | undefined) {
-    if (!this.requiresGrad) throw new AutogradError("cannot register a hook on a tensor that doesn't require gradient", { op: 'register_hook', arg: 'self' });
+    if (!this.requiresGrad)
+      throw new AutogradError("cannot register a hook on a tensor that doesn't require gradient", {
+        op: 'register_hook',
+        arg: 'self',
+      });
     return addPreHook(this, hook);
   };
   proto.detach = function (this: Tensor) {

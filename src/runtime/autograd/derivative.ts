@@ -37,6 +37,8 @@ export interface Derivative {
 /** PyTorch's node name for an op: `log_softmax` -> `LogSoftmaxBackward0`. */
 export function nodeName(op: string, d: Derivative): string {
   if (d.name) return d.name;
-  const camel = op.replace(/^nn\.functional\./, '').replace(/(^|_|\.)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
+  const camel = op
+    .replace(/^nn\.functional\./, '')
+    .replace(/(^|_|\.)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
   return `${camel}Backward0`;
 }

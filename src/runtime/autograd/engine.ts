@@ -26,7 +26,11 @@ function runHooks(hooks: readonly ((g: Tensor) => Tensor | undefined)[], g: Tens
 }
 
 /** Runs backward from `roots` (edges) seeded with `grads`; returns the captured gradients (autograd.grad). */
-export function runBackward(roots: readonly Edge[], grads: readonly Tensor[], o: RunOptions): (Tensor | null)[] {
+export function runBackward(
+  roots: readonly Edge[],
+  grads: readonly Tensor[],
+  o: RunOptions,
+): (Tensor | null)[] {
   return setGradEnabled(o.createGraph, () => execute(roots, grads, o));
 }
 
@@ -59,8 +63,11 @@ function execute(roots: readonly Edge[], grads: readonly Tensor[], o: RunOptions
     if (n) bufferOf(n)[nr] = add(bufferOf(n)[nr], grads[i]);
   });
   const captured: (Tensor | null)[] = (o.captures ?? []).map(() => null);
-  const captureIndex = (n: Node, nr: number) => (o.captures ?? []).findIndex(([c, cnr]) => c === n && cnr === nr);
-  const ready: Node[] = [...new Set(roots.map(([n]) => n).filter((n): n is Node => n !== null && !deps.get(n)))];
+  const captureIndex = (n: Node, nr: number) =>
+    (o.captures ?? []).findIndex(([c, cnr]) => c === n && cnr === nr);
+  const ready: Node[] = [
+    ...new Set(roots.map(([n]) => n).filter((n): n is Node => n !== null && !deps.get(n))),
+  ];
   while (ready.length) {
     ready.sort((a, b) => a.sequenceNr - b.sequenceNr);
     const node = ready.pop()!;
@@ -69,7 +76,9 @@ function execute(roots: readonly Edge[], grads: readonly Tensor[], o: RunOptions
     // Tensor hooks: a non-leaf's live on its node's output slot, a leaf's on the leaf itself.
     const gradsIn = inBuf.map((g, i) => {
       if (g === null) return null;
-      return node instanceof AccumulateGrad ? runHooks(metaOf(node.variable).hooks, g) : runHooks(node.preHooks[i] ?? [], g);
+      return node instanceof AccumulateGrad
+        ? runHooks(metaOf(node.variable).hooks, g)
+        : runHooks(node.preHooks[i] ?? [], g);
     });
     gradsIn.forEach((g, i) => {
       const k = captureIndex(node, i);
@@ -102,5 +111,10 @@ function execute(roots: readonly Edge[], grads: readonly Tensor[], o: RunOptions
 function accumulate(variable: Tensor, grad: Tensor, createGraph: boolean): void {
   const m = metaOf(variable);
   const value = createGraph ? grad : (callOp('detach', [grad]) as Tensor);
-  m.grad = m.grad === null ? (createGraph ? value : (callOp('clone', [value]) as Tensor)) : (callOp('add', [m.grad, value]) as Tensor);
+  m.grad =
+    m.grad === null
+      ? createGraph
+        ? value
+        : (callOp('clone', [value]) as Tensor)
+      : (callOp('add', [m.grad, value]) as Tensor);
 }

@@ -1,10 +1,16 @@
 /** Small differentiable building blocks for derivative formulas (written in runtime ops, so gradgrad works). */
-import type { Tensor } from '../core/index.ts';
+import { Tensor } from '../core/index.ts';
 import { callOp } from '../dispatch/index.ts';
 
 export const op = (name: string, ...args: unknown[]): Tensor => {
   const last = args[args.length - 1];
-  const kw = last && typeof last === 'object' && !Array.isArray(last) && Object.getPrototypeOf(last) === Object.prototype ? (args.pop() as Record<string, unknown>) : {};
+  const kw =
+    last &&
+    typeof last === 'object' &&
+    !Array.isArray(last) &&
+    Object.getPrototypeOf(last) === Object.prototype
+      ? (args.pop() as Record<string, unknown>)
+      : {};
   return callOp(name, args, kw) as Tensor;
 };
 
@@ -21,7 +27,9 @@ export function sumToSize(g: Tensor, shape: readonly number[]): Tensor {
 /** grad * x for Tensor/Scalar-like factors. */
 export const mul = (a: unknown, b: unknown): Tensor => op('mul', a, b);
 export const div = (a: unknown, b: unknown): Tensor => op('div', a, b);
-export const sub = (a: unknown, b: unknown): Tensor => op('sub', a, b);
+/** a - b; a number minus a tensor is `-b + a` (rsub), since a Python number cannot be `self`. */
+export const sub = (a: unknown, b: unknown): Tensor =>
+  a instanceof Tensor ? op('sub', a, b) : op('add', op('neg', b), a);
 export const add = (a: unknown, b: unknown): Tensor => op('add', a, b);
 export const neg = (a: Tensor): Tensor => op('neg', a);
 export const zerosLike = (a: Tensor): Tensor => op('zeros_like', a);

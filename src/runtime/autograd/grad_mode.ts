@@ -2,7 +2,13 @@
  * Grad modes as thread-local dispatch state: noGrad and inferenceMode exclude the Autograd keys when the key set
  * is composed (PyTorch's AutoGradMode / InferenceMode guards); enableGrad lifts that exclusion.
  */
-import { DispatchKey, DispatchKeySet, localExcluded, replaceExcludedKeys, withExcludedKeys } from '../dispatch/index.ts';
+import {
+  DispatchKey,
+  DispatchKeySet,
+  localExcluded,
+  replaceExcludedKeys,
+  withExcludedKeys,
+} from '../dispatch/index.ts';
 
 export const AUTOGRAD_KEYS = DispatchKeySet.of(DispatchKey.Autograd, DispatchKey.ADInplaceOrView);
 

@@ -1,5 +1,18 @@
-export { backward, type BackwardOptions, grad, type GradOptions, installAutogradMethods } from './api.ts';
+export { type BackwardOptions, backward, type GradOptions, grad, installAutogradMethods } from './api.ts';
 export type { Derivative, Formula, GradContext } from './derivative.ts';
-export { enableGrad, inferenceMode, isGradEnabled, isInferenceMode, noGrad, setGradEnabled } from './grad_mode.ts';
+export {
+  enableGrad,
+  inferenceMode,
+  isGradEnabled,
+  isInferenceMode,
+  noGrad,
+  setGradEnabled,
+} from './grad_mode.ts';
 export { AccumulateGrad, Node } from './node.ts';
-export { DECOMPOSED, DERIVATIVES, NONDIFFERENTIABLE, opsWithoutDerivative, registerAutograd } from './register.ts';
+export {
+  DECOMPOSED,
+  DERIVATIVES,
+  NONDIFFERENTIABLE,
+  opsWithoutDerivative,
+  registerAutograd,
+} from './register.ts';

@@ -3,7 +3,8 @@ import { type AutogradMeta, Tensor } from '../core/index.ts';
 import type { Node } from './node.ts';
 
 export function metaOf(t: Tensor): AutogradMeta {
-  if (!t.autograd) t.autograd = { gradFn: null, outputNr: 0, grad: null, retainsGrad: false, accumulator: null, hooks: [] };
+  if (!t.autograd)
+    t.autograd = { gradFn: null, outputNr: 0, grad: null, retainsGrad: false, accumulator: null, hooks: [] };
   return t.autograd;
 }
 

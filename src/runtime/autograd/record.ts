@@ -3,17 +3,10 @@
  * record a node with edges to the inputs' nodes, save what the derivative row asks for (version-checked), and
  * make the outputs its outputs. In-place ops rebase `self` onto the new node; out= refuses autograd.
  */
-import {
-  AutogradError,
-  DTYPE_INFO,
-  type DType,
-  NotImplementedError,
-  Tensor,
-} from '../core/index.ts';
+import { AutogradError, DTYPE_INFO, type DType, NotImplementedError, Tensor } from '../core/index.ts';
 import {
   type BoundArgs,
   callOp,
-
   type DispatchKeySet,
   type Kernel,
   type OperatorEntry,
@@ -37,7 +30,8 @@ function inputSlots(op: OperatorEntry, args: BoundArgs): InputSlot[] {
   for (const a of op.schema.args) {
     if (a.type.base !== 'Tensor' || a.name === 'out') continue;
     const v = args[a.name];
-    if (a.type.isList) (v as (Tensor | null)[]).forEach((t, i) => slots.push({ arg: a.name, index: i, tensor: t }));
+    if (a.type.isList)
+      (v as (Tensor | null)[]).forEach((t, i) => slots.push({ arg: a.name, index: i, tensor: t }));
     else slots.push({ arg: a.name, index: -1, tensor: v instanceof Tensor ? v : null });
   }
   return slots;
@@ -71,16 +65,29 @@ function checkRecordable(op: OperatorEntry, slots: readonly InputSlot[], args: B
   }
   for (const s of slots) {
     if (s.tensor?.requiresGrad && DTYPE_INFO[s.tensor.dtype].kind === 'complex') {
-      throw new NotImplementedError('autograd of complex tensors is not supported by this runtime', { op: name, arg: s.arg, got: s.tensor.dtype, expected: 'a real floating dtype' });
+      throw new NotImplementedError('autograd of complex tensors is not supported by this runtime', {
+        op: name,
+        arg: s.arg,
+        got: s.tensor.dtype,
+        expected: 'a real floating dtype',
+      });
     }
   }
   const self = args.self;
   if (op.schema.mutates && self instanceof Tensor && op.schema.args[0]?.type.alias?.isWrite) {
     if (self.requiresGrad && isLeaf(self)) {
-      throw new AutogradError('a leaf Variable that requires grad is being used in an in-place operation.', { op: name, arg: 'self', got: 'a leaf that requires grad', expected: 'a non-leaf or a tensor without grad' });
+      throw new AutogradError('a leaf Variable that requires grad is being used in an in-place operation.', {
+        op: name,
+        arg: 'self',
+        got: 'a leaf that requires grad',
+        expected: 'a non-leaf or a tensor without grad',
+      });
     }
     if (self.base !== null && (self.base.requiresGrad || self.requiresGrad)) {
-      throw new NotImplementedError('in-place ops on views of tensors that require grad (CopySlices) are not supported', { op: name, arg: 'self', got: 'a view', expected: 'a base tensor' });
+      throw new NotImplementedError(
+        'in-place ops on views of tensors that require grad (CopySlices) are not supported',
+        { op: name, arg: 'self', got: 'a view', expected: 'a base tensor' },
+      );
     }
   }
 }
@@ -102,7 +109,11 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
     for (const arg of d.saves) {
       if (arg === 'result') continue;
       const v = args[arg];
-      if (Array.isArray(v)) saved.set(arg, v.map((t) => new SavedVariable(t as Tensor, `an input of ${label}`)));
+      if (Array.isArray(v))
+        saved.set(
+          arg,
+          v.map((t) => new SavedVariable(t as Tensor, `an input of ${label}`)),
+        );
       else if (v instanceof Tensor) {
         const value = inplace && arg === 'self' ? noGrad(() => callOp('clone', [v]) as Tensor) : v;
         saved.set(arg, new SavedVariable(value, `an input of ${label}`));
@@ -111,23 +122,39 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
     const out = noGrad(() => redispatch(op, below, args));
     const outputs = outputsOf(out);
     const outMeta = outputs.map((t) => ({ shape: t.shape, dtype: t.dtype }));
-    const results = d.saves.includes('result') ? outputs.map((t, i) => new SavedVariable(t, `output ${i} of ${label}`)) : [];
+    const results = d.saves.includes('result')
+      ? outputs.map((t, i) => new SavedVariable(t, `output ${i} of ${label}`))
+      : [];
     const release = () => {
       for (const v of saved.values()) for (const s of Array.isArray(v) ? v : [v]) s.release();
       for (const r of results) r.release();
     };
     const node: Node = new Node(label, edges, outputs.length, (grads) => backward(grads), release);
     const backward = (grads: readonly (Tensor | null)[]): (Tensor | null)[] => {
-      const full = outMeta.map((m, i) => grads[i] ?? (callOp('zeros', [m.shape], { dtype: m.dtype }) as Tensor));
+      const full = outMeta.map(
+        (m, i) => grads[i] ?? (callOp('zeros', [m.shape], { dtype: m.dtype }) as Tensor),
+      );
       const ctxArgs: BoundArgs = { ...args };
       for (const s of slots) if (s.index < 0 && !saved.has(s.arg)) ctxArgs[s.arg] = null;
-      for (const [name, v] of saved) ctxArgs[name] = Array.isArray(v) ? v.map((x) => x.unpack(label)) : v.unpack(label);
+      for (const [name, v] of saved)
+        ctxArgs[name] = Array.isArray(v) ? v.map((x) => x.unpack(label)) : v.unpack(label);
       const res = results.map((r) => r.unpack(label));
-      const gin = d.formula({ grad: full[0], grads: full, args: ctxArgs, results: res, result: res[0], shapes });
+      const gin = d.formula({
+        grad: full[0],
+        grads: full,
+        args: ctxArgs,
+        results: res,
+        result: res[0],
+        shapes,
+      });
       if (gin.length !== slots.length) {
-        throw new AutogradError(`${label} returned ${gin.length} gradients, expected ${slots.length}`, { op: label });
+        throw new AutogradError(`${label} returned ${gin.length} gradients, expected ${slots.length}`, {
+          op: label,
+        });
       }
-      return gin.map((g, i) => (edges[i][0] === null || g === null ? null : validate(label, i, g, inputMeta[i]!)));
+      return gin.map((g, i) =>
+        edges[i][0] === null || g === null ? null : validate(label, i, g, inputMeta[i]!),
+      );
     };
     outputs.forEach((t, i) => {
       if (isDifferentiable(t.dtype) && !d.nondiffOutputs?.includes(i)) setHistory(t, node, i);
@@ -139,12 +166,15 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
 /** PyTorch's validate_outputs: a gradient must have its input's shape (cast to its dtype). */
 function validate(name: string, i: number, g: Tensor, m: { shape: readonly number[]; dtype: DType }): Tensor {
   if (g.shape.length !== m.shape.length || g.shape.some((s, k) => s !== m.shape[k])) {
-    throw new AutogradError(`Function ${name} returned an invalid gradient at index ${i} - got [${g.shape.join(', ')}] but expected shape compatible with [${m.shape.join(', ')}]`, {
-      op: name,
-      arg: `gradient ${i}`,
-      got: [...g.shape],
-      expected: [...m.shape],
-    });
+    throw new AutogradError(
+      `Function ${name} returned an invalid gradient at index ${i} - got [${g.shape.join(', ')}] but expected shape compatible with [${m.shape.join(', ')}]`,
+      {
+        op: name,
+        arg: `gradient ${i}`,
+        got: [...g.shape],
+        expected: [...m.shape],
+      },
+    );
   }
   return g.dtype === m.dtype ? g : (callOp('to', [g, m.dtype]) as Tensor);
 }

@@ -6,7 +6,13 @@
  * missing derivative is never a silently missing gradient.
  */
 import { NotImplementedError, Tensor } from '../core/index.ts';
-import { type BoundArgs, DispatchKey, type OperatorEntry, operatorTable, redispatch } from '../dispatch/index.ts';
+import {
+  type BoundArgs,
+  DispatchKey,
+  type OperatorEntry,
+  operatorTable,
+  redispatch,
+} from '../dispatch/index.ts';
 import type { Derivative } from './derivative.ts';
 import { POINTWISE_DERIVATIVES } from './derivatives/pointwise.ts';
 import { REDUCTION_DERIVATIVES } from './derivatives/reductions.ts';
@@ -26,21 +32,49 @@ export const DERIVATIVES: Readonly<Record<string, Derivative>> = {
 /** Ops PyTorch does not differentiate, with the reason (their outputs never require grad). */
 export const NONDIFFERENTIABLE: Readonly<Record<string, string>> = {
   ...Object.fromEntries(['eq', 'ne', 'lt', 'le', 'gt', 'ge'].map((n) => [n, 'comparison: bool result'])),
-  ...Object.fromEntries(['logical_and', 'logical_or', 'logical_xor', 'logical_not'].map((n) => [n, 'logical op: bool result'])),
-  ...Object.fromEntries(['bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not'].map((n) => [n, 'bitwise op: integer/bool domain'])),
+  ...Object.fromEntries(
+    ['logical_and', 'logical_or', 'logical_xor', 'logical_not'].map((n) => [n, 'logical op: bool result']),
+  ),
+  ...Object.fromEntries(
+    ['bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not'].map((n) => [
+      n,
+      'bitwise op: integer/bool domain',
+    ]),
+  ),
   ...Object.fromEntries(['isnan', 'isinf', 'isfinite'].map((n) => [n, 'predicate: bool result'])),
   ...Object.fromEntries(['argmax', 'argmin', 'all', 'any'].map((n) => [n, 'integer/bool result'])),
   ...Object.fromEntries(
-    ['empty', 'zeros', 'ones', 'full', 'arange', 'linspace', 'eye', 'empty_like', 'zeros_like', 'ones_like', 'full_like'].map((n) => [n, 'factory: no differentiable input']),
+    [
+      'empty',
+      'zeros',
+      'ones',
+      'full',
+      'arange',
+      'linspace',
+      'eye',
+      'empty_like',
+      'zeros_like',
+      'ones_like',
+      'full_like',
+    ].map((n) => [n, 'factory: no differentiable input']),
   ),
   detach: 'returns a tensor without history',
   resize_: 'resizing is not differentiable (PyTorch refuses resize_ on tensors that require grad)',
 };
 
 /** Composite ops whose kernels are written in differentiable ops: autograd records the decomposition. */
-export const DECOMPOSED: readonly string[] = ['expand_as', 'flatten', 'chunk', 'movedim', 'swapaxes', 'zero_', 'matmul'];
+export const DECOMPOSED: readonly string[] = [
+  'expand_as',
+  'flatten',
+  'chunk',
+  'movedim',
+  'swapaxes',
+  'zero_',
+  'matmul',
+];
 
-const baseName = (name: string) => (name.endsWith('_') && operatorTable.names().includes(name.slice(0, -1)) ? name.slice(0, -1) : name);
+const baseName = (name: string) =>
+  name.endsWith('_') && operatorTable.names().includes(name.slice(0, -1)) ? name.slice(0, -1) : name;
 
 function missing(op: string) {
   return (ks: import('../dispatch/index.ts').DispatchKeySet, args: BoundArgs, entry: OperatorEntry) => {
@@ -48,7 +82,12 @@ function missing(op: string) {
       const v = args[a.name];
       const list = Array.isArray(v) ? v : [v];
       if (list.some((t) => t instanceof Tensor && t.requiresGrad)) {
-        throw new NotImplementedError(`the derivative for '${op}' is not implemented`, { op, arg: a.name, got: 'an input that requires grad', expected: 'a derivatives-table row' });
+        throw new NotImplementedError(`the derivative for '${op}' is not implemented`, {
+          op,
+          arg: a.name,
+          got: 'an input that requires grad',
+          expected: 'a derivatives-table row',
+        });
       }
     }
     return redispatch(entry, ks.minus(AUTOGRAD_KEYS), args);
@@ -74,5 +113,7 @@ export function registerAutograd(): void {
 /** Ops in the table with neither a derivative, a decomposition nor a non-differentiable reason. */
 export function opsWithoutDerivative(): string[] {
   const names = new Set(operatorTable.entries().map((e) => baseName(e.schema.name)));
-  return [...names].filter((n) => !DERIVATIVES[n] && !(n in NONDIFFERENTIABLE) && !DECOMPOSED.includes(n)).sort();
+  return [...names]
+    .filter((n) => !DERIVATIVES[n] && !(n in NONDIFFERENTIABLE) && !DECOMPOSED.includes(n))
+    .sort();
 }

@@ -23,7 +23,12 @@ export class SavedVariable {
     if (t.version !== this.version) {
       throw new InplaceVersionError(
         `one of the variables needed for gradient computation has been modified by an inplace operation: [${DTYPE_INFO[t.dtype].torchName}Tensor [${t.shape.join(', ')}]], which is ${this.describe}, is at version ${t.version}; expected version ${this.version} instead.`,
-        { op: nodeName, arg: 'saved tensor', got: `version ${t.version}`, expected: `version ${this.version}` },
+        {
+          op: nodeName,
+          arg: 'saved tensor',
+          got: `version ${t.version}`,
+          expected: `version ${this.version}`,
+        },
       );
     }
     return t;

@@ -18,14 +18,14 @@ export {
   toRealDType,
 } from './dtype.ts';
 export {
+  AutogradError,
   DeviceMismatchError,
   DimOutOfRangeError,
   DTypeUnsupportedError,
   type ErrorCode,
   type ErrorDetails,
-  IndexOutOfRangeError,
-  AutogradError,
   GraphFreedError,
+  IndexOutOfRangeError,
   InplaceBroadcastError,
   InplaceVersionError,
   InternalOverlapError,

@@ -8,7 +8,10 @@ import { add, div, mul, neg, op, sub, sumToSize, zerosLike } from '../grad_helpe
 
 const t = (ctx: GradContext, name: string) => ctx.args[name] as Tensor;
 const zero: Derivative = { saves: [], formula: (c) => [zerosLike(c.grad)] };
-const unary = (saves: string[], f: (c: GradContext) => Tensor): Derivative => ({ saves, formula: (c) => [f(c)] });
+const unary = (saves: string[], f: (c: GradContext) => Tensor): Derivative => ({
+  saves,
+  formula: (c) => [f(c)],
+});
 const LN2 = Math.LN2;
 const LN10 = Math.LN10;
 
@@ -45,7 +48,9 @@ export const POINTWISE_DERIVATIVES: Record<string, Derivative> = {
   cosh: unary(['self'], (c) => mul(c.grad, op('sinh', t(c, 'self')))),
   tanh: unary(['result'], (c) => mul(c.grad, sub(1, op('square', c.result)))),
   sigmoid: unary(['result'], (c) => mul(c.grad, mul(c.result, sub(1, c.result)))),
-  erf: unary(['self'], (c) => mul(c.grad, mul(op('exp', neg(op('square', t(c, 'self')))), 2 / Math.sqrt(Math.PI)))),
+  erf: unary(['self'], (c) =>
+    mul(c.grad, mul(op('exp', neg(op('square', t(c, 'self')))), 2 / Math.sqrt(Math.PI))),
+  ),
   silu: unary(['self'], (c) => {
     const s = op('sigmoid', t(c, 'self'));
     return mul(c.grad, mul(s, add(mul(t(c, 'self'), sub(1, s)), 1)));
@@ -69,8 +74,14 @@ export const POINTWISE_DERIVATIVES: Record<string, Derivative> = {
     const other = t(c, 'other');
     return [div(c.grad, other), neg(div(mul(c.grad, t(c, 'self')), op('square', other)))];
   }),
-  remainder: binary(['self', 'other'], (c) => [c.grad, neg(mul(c.grad, op('floor', div(t(c, 'self'), t(c, 'other')))))]),
-  fmod: binary(['self', 'other'], (c) => [c.grad, neg(mul(c.grad, op('trunc', div(t(c, 'self'), t(c, 'other')))))]),
+  remainder: binary(['self', 'other'], (c) => [
+    c.grad,
+    neg(mul(c.grad, op('floor', div(t(c, 'self'), t(c, 'other'))))),
+  ]),
+  fmod: binary(['self', 'other'], (c) => [
+    c.grad,
+    neg(mul(c.grad, op('trunc', div(t(c, 'self'), t(c, 'other'))))),
+  ]),
   pow: {
     name: 'PowBackward1',
     saves: ['self', 'exponent', 'result'],
@@ -78,7 +89,10 @@ export const POINTWISE_DERIVATIVES: Record<string, Derivative> = {
       const [self, e] = [t(c, 'self'), t(c, 'exponent')];
       const gs = mul(c.grad, mul(e, op('pow', self, sub(e, 1))));
       // d/de self^e = self^e * log(self), taken as 0 where self == 0 and e >= 0 (PyTorch's masking).
-      const ge = mul(c.grad, op('where', op('logical_and', op('eq', self, 0), op('ge', e, 0)), 0, mul(c.result, op('log', self))));
+      const ge = mul(
+        c.grad,
+        op('where', op('logical_and', op('eq', self, 0), op('ge', e, 0)), 0, mul(c.result, op('log', self))),
+      );
       return [sumToSize(gs, c.shapes.self), c.shapes.exponent ? sumToSize(ge, c.shapes.exponent) : null];
     },
   },
@@ -89,7 +103,10 @@ export const POINTWISE_DERIVATIVES: Record<string, Derivative> = {
     const r2 = add(op('square', y), op('square', x));
     return [mul(c.grad, div(x, r2)), mul(c.grad, neg(div(y, r2)))];
   }),
-  hypot: binary(['self', 'other', 'result'], (c) => [mul(c.grad, div(t(c, 'self'), c.result)), mul(c.grad, div(t(c, 'other'), c.result))]),
+  hypot: binary(['self', 'other', 'result'], (c) => [
+    mul(c.grad, div(t(c, 'self'), c.result)),
+    mul(c.grad, div(t(c, 'other'), c.result)),
+  ]),
   copysign: binary(['self', 'result'], (c) => {
     const self = t(c, 'self');
     return [op('where', op('eq', self, 0), 0, mul(c.grad, div(c.result, self))), zerosLike(c.grad)];
@@ -101,7 +118,11 @@ export const POINTWISE_DERIVATIVES: Record<string, Derivative> = {
       const cond = t(c, 'condition');
       const gs = op('where', cond, c.grad, 0);
       const go = op('where', cond, 0, c.grad);
-      return [null, c.shapes.self ? sumToSize(gs, c.shapes.self) : null, c.shapes.other ? sumToSize(go, c.shapes.other) : null];
+      return [
+        null,
+        c.shapes.self ? sumToSize(gs, c.shapes.self) : null,
+        c.shapes.other ? sumToSize(go, c.shapes.other) : null,
+      ];
     },
   },
 };

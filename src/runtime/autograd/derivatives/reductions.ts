@@ -5,7 +5,8 @@ import { op } from '../grad_helpers.ts';
 
 /** The reduced dims of a `dim` argument (None or [] = all), wrapped and sorted. */
 export function reducedDims(dim: unknown, ndim: number): number[] {
-  const list = dim === null || dim === undefined ? [] : Array.isArray(dim) ? (dim as number[]) : [dim as number];
+  const list =
+    dim === null || dim === undefined ? [] : Array.isArray(dim) ? (dim as number[]) : [dim as number];
   if (list.length === 0) return Array.from({ length: ndim }, (_, i) => i);
   return [...new Set(list.map((d) => (d < 0 ? d + Math.max(ndim, 1) : d)))].sort((a, b) => a - b);
 }
