@@ -2,6 +2,8 @@
  * The op database: one OpInfo per runtime op. `opDb` is the list the matrix expands; the families' sample
  * generators, the references and the tensor maker are exported for harnesses and tests.
  */
+
+import { withAutogradClaims } from './autograd.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
@@ -10,19 +12,22 @@ import { UNARY_OPINFOS } from './ops/unary.ts';
 import { VIEW_OPINFOS } from './ops/views.ts';
 import type { OpInfo } from './types.ts';
 
-export const opDb: readonly OpInfo[] = [
-  ...UNARY_OPINFOS,
-  ...BINARY_OPINFOS,
-  ...VIEW_OPINFOS,
-  ...FACTORY_OPINFOS,
-  ...REDUCTION_OPINFOS,
-  ...SHAPE_OPINFOS,
-];
+export const opDb: readonly OpInfo[] = (
+  [
+    ...UNARY_OPINFOS,
+    ...BINARY_OPINFOS,
+    ...VIEW_OPINFOS,
+    ...FACTORY_OPINFOS,
+    ...REDUCTION_OPINFOS,
+    ...SHAPE_OPINFOS,
+  ] as OpInfo[]
+).map(withAutogradClaims);
 
 export function findOpInfo(name: string): OpInfo | undefined {
   return opDb.find((o) => o.name === name || o.op === name || o.aliases.includes(name));
 }
 
+export { NO_GRADGRAD, NOT_DIFFERENTIABLE, withAutogradClaims } from './autograd.ts';
 export { type OpInfoSpec, opInfo } from './info.ts';
 export { hashString, type MakeOptions, type Maker, maker, rng, SPECIAL_FLOATS } from './make.ts';
 export { asRef, elementwise } from './refs/pointwise.ts';

@@ -12,6 +12,7 @@ export const ORACLES = [
   'reference',
   'gradcheck',
   'gradgradcheck',
+  'backward',
   'crossbackend',
   'compile',
   'metadata',
@@ -88,6 +89,8 @@ export interface SkipRule {
 export interface OpFlags {
   readonly supportsAutograd: boolean;
   readonly supportsGradgrad: boolean;
+  /** Why autograd (or gradgrad) is not claimed; required when either flag is false for a float op. */
+  readonly autogradReason?: string;
   readonly supportsCompile: boolean;
   readonly promotesIntToFloat: boolean;
   /** The output is a view of `input` (shares storage). */

@@ -14,6 +14,9 @@ export interface BinaryOptions {
   /** No Python-scalar rhs sample (ops whose schema takes Tensor only, e.g. bitwise on floats). */
   readonly noScalar?: boolean;
   readonly noSpecials?: boolean;
+  /** Value ranges for gradient samples (ctx.requiresGrad), where the op is smooth (pow: positive bases). */
+  readonly gradLhs?: MakeOptions;
+  readonly gradRhs?: MakeOptions;
 }
 
 /** A Python scalar of the dtype's kind (int for ints, float for floats, bool for bool). */
@@ -29,8 +32,9 @@ export const binarySamples =
   (ctx: SampleContext): SampleInput[] => {
     const make = maker(ctx);
     const kw = o.kwargs ?? {};
+    const [lhs, rhs] = ctx.requiresGrad ? [o.gradLhs ?? o.lhs, o.gradRhs ?? o.rhs] : [o.lhs, o.rhs];
     const pair = (a: readonly number[], b: readonly number[], name: string, broadcastsInput = false) =>
-      sample(make(a, o.lhs), [make(b, o.rhs)], { ...kw }, { name, broadcastsInput });
+      sample(make(a, lhs), [make(b, rhs)], { ...kw }, { name, broadcastsInput });
     const out = [
       pair([3, 4], [3, 4], 'same shape'),
       pair([3, 4], [4], 'broadcast rhs'),
@@ -42,10 +46,10 @@ export const binarySamples =
     ];
     if (!o.noScalar && !(o.rhs?.excludeZero && DTYPE_INFO[ctx.dtype].kind === 'bool')) {
       out.push(
-        sample(make([3, 4], o.lhs), [pythonScalar(ctx.dtype)], { ...kw }, { name: 'python scalar rhs' }),
+        sample(make([3, 4], lhs), [pythonScalar(ctx.dtype)], { ...kw }, { name: 'python scalar rhs' }),
       );
     }
-    if (!o.noSpecials && DTYPE_INFO[ctx.dtype].kind === 'float') {
+    if (!o.noSpecials && !ctx.requiresGrad && DTYPE_INFO[ctx.dtype].kind === 'float') {
       const n = SPECIAL_FLOATS.length;
       const a = SPECIAL_FLOATS.flatMap((x) => new Array(n).fill(x));
       const b = Array.from({ length: n * n }, (_, i) => SPECIAL_FLOATS[i % n]);

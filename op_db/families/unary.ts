@@ -17,6 +17,8 @@ export interface UnaryOptions extends MakeOptions {
   readonly kwargs?: Readonly<Record<string, unknown>>;
   /** Skip the special-values sample (ops whose reference is ill-defined there). */
   readonly noSpecials?: boolean;
+  /** Value range for gradient samples (ctx.requiresGrad): the op's smooth domain, e.g. log on [0.5, 9]. */
+  readonly gradDomain?: MakeOptions;
 }
 
 export function sample(
@@ -33,10 +35,12 @@ export const unarySamples =
   (ctx: SampleContext): SampleInput[] => {
     const make = maker(ctx);
     const kw = o.kwargs ?? {};
+    const values = ctx.requiresGrad ? { ...o, ...o.gradDomain } : o;
     const out = UNARY_SHAPES.map((s) =>
-      sample(make(s, o), [], { ...kw }, { name: `shape [${s.join(', ')}]` }),
+      sample(make(s, values), [], { ...kw }, { name: `shape [${s.join(', ')}]` }),
     );
-    if (!o.noSpecials && DTYPE_INFO[ctx.dtype].kind === 'float') {
+    // Special values (NaN, ±Inf) have no finite derivatives: gradient samples leave them out.
+    if (!o.noSpecials && !ctx.requiresGrad && DTYPE_INFO[ctx.dtype].kind === 'float') {
       out.push(sample(make.values(SPECIAL_FLOATS), [], { ...kw }, { name: 'special values' }));
     }
     return out;

@@ -154,7 +154,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
     (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : a ** b),
     {
       dtypes: NO_BOOL,
-      samples: { rhs: { low: 0, high: 4 }, lhs: { low: -4, high: 4 } },
+      samples: { rhs: { low: 0, high: 4 }, lhs: { low: -4, high: 4 }, gradLhs: { low: 0.5, high: 3 }, gradRhs: { low: -2, high: 2 } },
       complexRef: (ar, ai, br, bi) => {
         if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
         const lr = Math.log(Math.sqrt(ar * ar + ai * ai));

@@ -46,6 +46,9 @@ function unary(op: string, ref: (x: number) => number, spec: UnarySpec): OpInfo 
 
 const cexp: ComplexFn = (re, im) => [Math.exp(re) * Math.cos(im), Math.exp(re) * Math.sin(im)];
 const clog: ComplexFn = (re, im) => [Math.log(Math.sqrt(re * re + im * im)), Math.atan2(im, re)];
+/** Smooth domains for gradient samples (outside them the derivative is NaN or infinite). */
+const POSITIVE = { gradDomain: { low: 0.5, high: 9 } };
+const UNIT = { gradDomain: { low: -0.9, high: 0.9 } };
 const float = (dtypes: readonly DType[], complexRef?: ComplexFn, samples?: UnaryOptions): UnarySpec => ({
   dtypes,
   complexRef,
@@ -68,18 +71,18 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('exp', Math.exp, float(ALL, cexp)),
   unary('exp2', (x) => 2 ** x, float(NO_COMPLEX)),
   unary('expm1', Math.expm1, float(NO_COMPLEX)),
-  unary('log', Math.log, float(ALL, clog)),
-  unary('log2', Math.log2, float(NO_COMPLEX)),
-  unary('log10', Math.log10, float(NO_COMPLEX)),
-  unary('log1p', Math.log1p, float(NO_COMPLEX)),
+  unary('log', Math.log, float(ALL, clog, POSITIVE)),
+  unary('log2', Math.log2, float(NO_COMPLEX, undefined, POSITIVE)),
+  unary('log10', Math.log10, float(NO_COMPLEX, undefined, POSITIVE)),
+  unary('log1p', Math.log1p, float(NO_COMPLEX, undefined, { gradDomain: { low: -0.5, high: 9 } })),
   unary('sqrt', Math.sqrt, {
     ...float(ALL, (re, im) => {
       const m = Math.sqrt(re * re + im * im);
       return [Math.sqrt((m + re) / 2), Math.sign(im || 1) * Math.sqrt((m - re) / 2)];
-    }),
+    }, POSITIVE),
     exact: true,
   }),
-  unary('rsqrt', (x) => 1 / Math.sqrt(x), float(NO_COMPLEX)),
+  unary('rsqrt', (x) => 1 / Math.sqrt(x), float(NO_COMPLEX, undefined, POSITIVE)),
   unary(
     'sin',
     Math.sin,
@@ -91,8 +94,8 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
     float(ALL, (re, im) => [Math.cos(re) * Math.cosh(im), -Math.sin(re) * Math.sinh(im)]),
   ),
   unary('tan', Math.tan, float(NO_COMPLEX)),
-  unary('asin', Math.asin, float(NO_COMPLEX)),
-  unary('acos', Math.acos, float(NO_COMPLEX)),
+  unary('asin', Math.asin, float(NO_COMPLEX, undefined, UNIT)),
+  unary('acos', Math.acos, float(NO_COMPLEX, undefined, UNIT)),
   unary('atan', Math.atan, float(NO_COMPLEX)),
   unary('sinh', Math.sinh, float(NO_COMPLEX)),
   unary('cosh', Math.cosh, float(NO_COMPLEX)),

@@ -73,6 +73,12 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
         { device: 'cpu', dtypes: () => DTYPES, layouts: ['contiguous'] },
         { device: 'meta', dtypes: () => DTYPES, layouts: ['contiguous'] },
       ];
+    case 'gradcheck':
+    case 'gradgradcheck':
+      // float64 only; the expanded layout is excluded because gradcheck refuses stride-0 inputs, like PyTorch.
+      return [{ device: 'cpu', dtypes: float64If, layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'] }];
+    case 'backward':
+      return [{ device: 'cpu', dtypes: float64If, layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'contiguous') : ['transposed', 'strided', 'expanded'] }];
     case 'property':
       return [
         {
@@ -87,7 +93,12 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
   }
 }
 
+/** Autograd oracles run in float64, where the OpInfo claims backward support for it. */
+const float64If = (info: OpInfo): readonly DType[] => (info.backwardDtypes.cpu.includes('float64') ? ['float64'] : []);
+
 function applies(info: OpInfo, oracle: Oracle): boolean {
+  if (oracle === 'gradcheck' || oracle === 'backward') return info.flags.supportsAutograd;
+  if (oracle === 'gradgradcheck') return info.flags.supportsAutograd && info.flags.supportsGradgrad;
   if (oracle === 'reference') return info.ref !== null;
   if (oracle === 'property') return info.ref !== null && info.arbitrary !== null;
   if (oracle === 'errors')

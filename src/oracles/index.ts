@@ -1,6 +1,7 @@
 /** The oracles (reference, metadata, errors, dtypes, property) and what they share. */
 import type { Oracle } from '../../op_db/index.ts';
 import { runDtypes } from './dtypes.ts';
+import { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
 import { runErrors } from './errors.ts';
 import { type Instance, OracleFailure, type OracleResult } from './instance.ts';
 import { runMetadata } from './metadata.ts';
@@ -16,6 +17,9 @@ export const ORACLE_RUNNERS: Partial<Record<Oracle, Runner>> = {
   errors: runErrors,
   dtypes: runDtypes,
   property: (inst) => runProperty(inst),
+  gradcheck: runGradcheckOracle,
+  gradgradcheck: runGradgradcheckOracle,
+  backward: runBackwardConsistency,
 };
 
 export function runOracle(inst: Instance, sample?: number): OracleResult {
@@ -26,6 +30,8 @@ export function runOracle(inst: Instance, sample?: number): OracleResult {
 
 export { close, compareValues, type Mismatch } from './compare.ts';
 export { runDtypes } from './dtypes.ts';
+export { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
+export { GradcheckError, type GradcheckOptions, gradcheck, gradgradcheck } from './gradcheck.ts';
 export { runErrors } from './errors.ts';
 export { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 export { applyLayout } from './layouts.ts';

@@ -3,6 +3,8 @@ export {
   bindCall,
   callOp,
   canCast,
+  grad,
+  noGrad,
   DTYPES,
   type DType,
   OpgateError,

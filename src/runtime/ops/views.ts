@@ -450,7 +450,7 @@ export function registerViews(): void {
         });
       const d = wrapDim(a.dim as number, t.ndim, 'chunk');
       // at::chunk: an empty dim gives `chunks` empty pieces.
-      if (t.shape[d] === 0) return splitSizes(t, d, new Array(chunks).fill(0), 'chunk');
+      if (t.shape[d] === 0) return callOp('split_with_sizes', [t, new Array(chunks).fill(0), d]);
       const size = Math.ceil(t.shape[d] / chunks);
       return callOp('split', [t, size, d]);
     },
@@ -479,7 +479,8 @@ export function registerViews(): void {
       const t = self(a);
       const s = wrapDim(a.source as number, t.ndim, 'movedim', 'source');
       const d = wrapDim(a.destination as number, t.ndim, 'movedim', 'destination');
-      if (t.ndim === 0) return makeView(t, [], [], t.storageOffset);
+      // Through callOp (not makeView) so autograd records it: movedim is differentiated by its decomposition.
+      if (t.ndim === 0) return callOp('view', [t, []]);
       const order = t.shape.map((_, i) => i).filter((i) => i !== s);
       order.splice(d, 0, s);
       return callOp('permute', [t, order]);

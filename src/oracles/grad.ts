@@ -1,0 +1,96 @@
+/**
+ * Oracle 2 (gradcheck, gradgradcheck) and backward consistency, over an OpInfo's samples made with
+ * requiresGrad: every float64 tensor of the sample becomes a differentiable input, in the instance's layout.
+ * Backward consistency: the gradient through a non-contiguous input equals the gradient through its contiguous
+ * copy (PyTorch's test_noncontiguous_samples, backward half).
+ */
+import type { SampleInput } from '../../op_db/index.ts';
+import { compareValues } from './compare.ts';
+import { GradcheckError, gradcheck, gradgradcheck } from './gradcheck.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
+import { callOp, grad, noGrad, Tensor } from './runtime_face.ts';
+import { mapSample, outputsOf, sampleTensors, withLayout } from './sample_io.ts';
+import { toleranceFor } from './tolerances.ts';
+import { fromRuntime } from '../../op_db/index.ts';
+
+/** The sample as a function of its differentiable tensors (input first, then args/kwargs in order). */
+function asFunction(inst: Instance, s: SampleInput): { fn: (...xs: Tensor[]) => Tensor[]; inputs: Tensor[] } {
+  const inputs = sampleTensors(s).filter((t) => t.dtype === 'float64');
+  const fn = (...xs: Tensor[]) => {
+    let k = 0;
+    const sub = mapSample(s, (t) => (t.dtype === 'float64' ? xs[k++] : t));
+    const out = outputsOf(callOp(inst.info.op, [sub.input, ...sub.args], { ...sub.kwargs }));
+    return out;
+  };
+  return { fn, inputs };
+}
+
+/** Samples made for gradients; ones holding NaN/±Inf (special-value samples) have no finite derivatives. */
+function gradSamples(inst: Instance): SampleInput[] {
+  const finite = (s: SampleInput) =>
+    sampleTensors(s).every((t) => t.dtype !== 'float64' || fromRuntime(t).re.every((v) => Number.isFinite(v)));
+  return inst.info.sampleInputs({ ...sampleContext(inst), requiresGrad: true }).filter(finite);
+}
+
+/** A sample's float64 tensors, laid out, as fresh leaves that require grad. */
+function leaves(s: SampleInput): SampleInput {
+  return mapSample(s, (t) => (t.dtype === 'float64' ? noGrad(() => callOp('detach', [t]) as Tensor).requiresGrad_(true) : t));
+}
+
+function runGradcheck(inst: Instance, only: number | undefined, second: boolean): OracleResult {
+  let checks = 0;
+  gradSamples(inst).forEach((s0, k) => {
+    if (only !== undefined && k !== only) return;
+    const s = leaves(withLayout(s0, inst.layout));
+    const { fn, inputs } = asFunction(inst, s);
+    if (inputs.length === 0) return;
+    try {
+      if (second) gradgradcheck(fn, inputs, { seed: inst.seed });
+      else gradcheck(fn, inputs, { seed: inst.seed });
+    } catch (e) {
+      throw new OracleFailure(inst, k, s0.name, e instanceof GradcheckError ? e.message : `raised ${describeError(e)}`);
+    }
+    checks++;
+  });
+  return { checks };
+}
+
+export const runGradcheckOracle = (inst: Instance, only?: number) => runGradcheck(inst, only, false);
+export const runGradgradcheckOracle = (inst: Instance, only?: number) => runGradcheck(inst, only, true);
+
+/** Gradients of sum(output_i * w_i) for fixed weights w, with respect to the sample's differentiable tensors. */
+function gradients(inst: Instance, s: SampleInput): Tensor[] {
+  const { fn, inputs } = asFunction(inst, s);
+  const outs = fn(...inputs).filter((o) => o.requiresGrad);
+  if (outs.length === 0) return [];
+  const weights = outs.map((o) =>
+    noGrad(() => (o.numel === 0 ? (callOp('zeros_like', [o]) as Tensor) : (callOp('linspace', [-1, 1, o.numel], { dtype: o.dtype }) as Tensor).reshape([...o.shape]))),
+  );
+  return grad(outs, inputs, { gradOutputs: weights, allowUnused: true }).map((g, i) => g ?? (callOp('zeros_like', [inputs[i]]) as Tensor));
+}
+
+export function runBackwardConsistency(inst: Instance, only?: number): OracleResult {
+  let checks = 0;
+  gradSamples(inst).forEach((s0, k) => {
+    if (only !== undefined && k !== only) return;
+    const laid = withLayout(s0, inst.layout);
+    const dense = mapSample(laid, (t) => callOp('contiguous', [callOp('clone', [t])]) as Tensor);
+    let a: Tensor[];
+    let b: Tensor[];
+    try {
+      a = gradients(inst, leaves(laid));
+      b = gradients(inst, leaves(dense));
+    } catch (e) {
+      throw new OracleFailure(inst, k, s0.name, `backward raised ${describeError(e)}`);
+    }
+    a.forEach((g, i) => {
+      const m = compareValues(fromRuntime(g), fromRuntime(b[i]), g.dtype, toleranceFor(g.dtype, inst.info.tolerances));
+      if (m) {
+        throw new OracleFailure(inst, k, s0.name, `gradient of input ${i} in the ${inst.layout} layout differs from the contiguous copy's at index ${m.index}: ${m.actual} vs ${m.expected}`);
+      }
+    });
+    checks++;
+  });
+  return { checks };
+}
+
