@@ -1,8 +1,6 @@
 /**
  * Every error code the runtime can raise today, triggered through the public API: the `code` is stable, the
  * class is the matching OpgateError subclass, and the message names the op and what it got / expected.
- * E_INPLACE_VERSION is declared for autograd (saved-tensor version checks), which does not exist yet, so no
- * public call can raise it today; the test below only pins its class.
  */
 import { describe, expect, it } from 'vitest';
 import * as core from '../../src/runtime/core/index.ts';
@@ -199,16 +197,13 @@ describe('E_INPLACE_BROADCAST', () => {
 });
 
 describe('E_INPLACE_VERSION', () => {
-  it('is declared for autograd saved-tensor checks (autograd is not implemented yet, so nothing raises it)', () => {
-    const err = new E.OpgateError(
-      'E_INPLACE_VERSION',
-      'a saved tensor was modified by an in-place operation',
-      { op: 'mul', got: 1, expected: 0 },
-    );
-    expect(err.code).toBe('E_INPLACE_VERSION');
-    expect(err.message).toBe(
-      'mul: a saved tensor was modified by an in-place operation; got 1; expected 0 [E_INPLACE_VERSION]',
-    );
+  it('a tensor saved for backward, then modified in place', () => {
+    const x = tensor([1, 2, 3], { dtype: 'float64', requiresGrad: true });
+    const a = x.exp();
+    a.add_(1);
+    const err = expectCode(() => a.sum().backward(), 'E_INPLACE_VERSION', { op: 'ExpBackward0', cls: E.InplaceVersionError });
+    expect(err.message).toMatch(/^ExpBackward0: one of the variables needed for gradient computation has been modified by an inplace operation/);
+    expect(err.message).toMatch(/got version 1; expected version 0 \[E_INPLACE_VERSION\]$/);
   });
 });
 

@@ -9,6 +9,7 @@ export {
   setGradEnabled,
 } from './grad_mode.ts';
 export { AccumulateGrad, Node } from './node.ts';
+export { autogradKernel } from './record.ts';
 export {
   DECOMPOSED,
   DERIVATIVES,

@@ -1,0 +1,87 @@
+/**
+ * The autograd oracles must catch wrong derivatives: each test swaps in a broken derivatives-table row (or a
+ * kernel that forgets to bump the version counter) through the dispatcher, sees the matching oracle fail, and
+ * restores the real kernel.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Oracle } from '../../op_db/index.ts';
+import { expandMatrix } from '../../src/ci/index.ts';
+import { OracleFailure, runOracle } from '../../src/oracles/index.ts';
+import { autogradKernel } from '../../src/runtime/autograd/index.ts';
+import { callOp, DispatchKey, type Kernel, operatorTable, type Tensor, tensor } from '../../src/runtime/index.ts';
+
+const restore: (() => void)[] = [];
+afterEach(() => {
+  while (restore.length) restore.pop()!();
+});
+
+function swap(qualified: string, key: (typeof DispatchKey)[keyof typeof DispatchKey], make: (real: Kernel) => Kernel): void {
+  const entry = operatorTable.get(qualified);
+  const real = entry.kernels.get(key)!;
+  entry.kernels.set(key, make(real));
+  restore.push(() => entry.kernels.set(key, real));
+}
+
+function instance(op: string, oracle: Oracle, layout = 'contiguous', dtype = 'float64') {
+  const [inst] = expandMatrix('full', { op: [op], oracle: [oracle], dtype: [dtype], layout: [layout] });
+  expect(inst, `${op} ${oracle}`).toBeDefined();
+  return inst;
+}
+
+function failure(run: () => unknown): OracleFailure {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(OracleFailure);
+    return e as OracleFailure;
+  }
+  throw new Error('expected the oracle to fail');
+}
+
+const op = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor;
+
+describe('injected autograd bugs are caught', () => {
+  test("sin's backward using -cos instead of +cos fails gradcheck", () => {
+    const inst = instance('sin', 'gradcheck');
+    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    swap('sin', DispatchKey.Autograd, () =>
+      autogradKernel({ saves: ['self'], formula: (c) => [op('mul', c.grad, op('neg', op('cos', c.args.self)))] }, 'sin'),
+    );
+    expect(failure(() => runOracle(inst)).message).toMatch(/Jacobian mismatch for output 0 with respect to input 0/);
+  });
+
+  test("add's backward without sum-to-size after broadcasting fails gradcheck", () => {
+    const inst = instance('add', 'gradcheck');
+    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    swap('add.Tensor', DispatchKey.Autograd, () => autogradKernel({ saves: [], formula: (c) => [c.grad, c.grad] }, 'add'));
+    const f = failure(() => runOracle(inst));
+    expect(f.message).toMatch(/broadcast/);
+    expect(f.message).toMatch(/AddBackward0 returned an invalid gradient at index 1/);
+  });
+
+  test('a first derivative whose formula is not differentiable fails gradgradcheck', () => {
+    const inst = instance('exp', 'gradgradcheck');
+    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    // The gradient values are right, but computed outside autograd: gradgrad sees a constant.
+    swap('exp', DispatchKey.Autograd, () =>
+      autogradKernel({ saves: ['result'], formula: (c) => [op('mul', c.grad, op('detach', c.result))] }, 'exp'),
+    );
+    expect(runOracle(instance('exp', 'gradcheck')).checks).toBeGreaterThan(0);
+    expect(failure(() => runOracle(inst)).message).toMatch(/Jacobian mismatch/);
+  });
+
+  test('an in-place kernel that forgets the version bump fails the in-place check, and would hide stale saved tensors', () => {
+    const inst = instance('add', 'reference', 'contiguous', 'float32');
+    swap('add_.Tensor', DispatchKey.CPU, (real) => (ks, args, entry) => {
+      const out = real(ks, args, entry) as Tensor;
+      out.storage.version--;
+      return out;
+    });
+    expect(failure(() => runOracle(inst)).message).toMatch(/in-place variant did not bump the version counter/);
+    // Without the bump, the saved-tensor check of ExpBackward0 cannot see the modification: a wrong gradient.
+    const x = tensor([1, 2], { dtype: 'float64', requiresGrad: true });
+    const a = op('exp', x);
+    callOp('add_', [a, 1]);
+    expect(() => op('sum', a).backward()).not.toThrow();
+  });
+});
