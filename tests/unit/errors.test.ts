@@ -207,6 +207,16 @@ describe('E_INPLACE_VERSION', () => {
   });
 });
 
+describe('E_GRAPH_FREED and E_AUTOGRAD', () => {
+  it('backward twice without retainGraph; in-place on a leaf that requires grad', () => {
+    const x = tensor([1, 2], { dtype: 'float64', requiresGrad: true });
+    const y = x.exp().sum();
+    y.backward();
+    expectCode(() => y.backward(), 'E_GRAPH_FREED', { op: 'SumBackward0', cls: E.GraphFreedError, says: ['retainGraph'] });
+    expectCode(() => x.add_(1), 'E_AUTOGRAD', { op: 'add_', arg: 'self', cls: E.AutogradError, says: ['leaf Variable'] });
+  });
+});
+
 describe('E_INTERNAL_OVERLAP', () => {
   it('in-place op on an expanded tensor', () => {
     const err = expectCode(() => tensor([1]).expand(3).add_(1), 'E_INTERNAL_OVERLAP', {
@@ -506,6 +516,9 @@ describe('OpgateError', () => {
       [E.DeviceMismatchError, 'E_DEVICE_MISMATCH'],
       [E.SchemaParseError, 'E_SCHEMA_PARSE'],
       [E.InternalOverlapError, 'E_INTERNAL_OVERLAP'],
+      [E.InplaceVersionError, 'E_INPLACE_VERSION'],
+      [E.GraphFreedError, 'E_GRAPH_FREED'],
+      [E.AutogradError, 'E_AUTOGRAD'],
     ];
     for (const [Cls, c] of classes) {
       const err = new Cls('boom');
