@@ -40,7 +40,9 @@ function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean): u
       return new BindFailure(`expected Tensor, got ${describe(v)}`);
     case 'Scalar':
       if (isScalarLike(v)) return toScalar(v);
-      if (v instanceof Tensor && v.ndim === 0) return v;
+      // python_arg_parser: a 0-dim tensor is a Scalar only if it does not require grad (else its gradient
+      // would be lost); such a call binds to a Tensor overload instead.
+      if (v instanceof Tensor && v.ndim === 0 && !v.requiresGrad) return v;
       return new BindFailure(`expected Scalar, got ${describe(v)}`);
     case 'int':
     case 'SymInt':
