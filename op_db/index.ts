@@ -7,6 +7,7 @@ import { withAutogradClaims } from './autograd.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
+import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
 import { SHAPE_OPINFOS } from './ops/shape.ts';
 import { UNARY_OPINFOS } from './ops/unary.ts';
 import { VIEW_OPINFOS } from './ops/views.ts';
@@ -20,6 +21,7 @@ export const opDb: readonly OpInfo[] = (
     ...FACTORY_OPINFOS,
     ...REDUCTION_OPINFOS,
     ...SHAPE_OPINFOS,
+    ...SCATTER_VIEW_OPINFOS,
   ] as OpInfo[]
 ).map(withAutogradClaims);
 

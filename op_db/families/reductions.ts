@@ -120,20 +120,25 @@ export const reductionSamples =
       const [args, kwargs] = build(c);
       out.push(call(t, args, { ...kwargs, ...extraKw }, note));
     };
+    // Gradient samples stay near 1 so products (prod, cumprod, norms with large p) stay well scaled.
+    const values = ctx.requiresGrad ? { low: 0.5, high: 1.5 } : {};
     for (const shape of REDUCTION_SHAPES) {
-      const t = make(shape);
+      const t = make(shape, values);
       for (const c of dimCases(shape, spec)) add(t, c);
     }
-    const x = make([3, 5]);
+    const x = make([3, 5], values);
     if (spec.allDims === 'none') add(x, { dim: null, keepdim: true });
     if (spec.allDims === 'empty') add(x, { dim: [], keepdim: true });
     const dt = spec.dtypeArg?.(ctx.dtype) ?? null;
     if (dt !== null) add(x, { dim: -1 }, { dtype: dt }, 'dtype=');
-    // Ties: the first index wins for arg-reductions (also for bool and after int casts).
-    const ties = make.values([1, 3, 3, 0, 3, 1, 3, 3, 0, 0, 2, 2], [3, 4]);
-    for (const c of [{ dim: 1 }, { dim: 0, keepdim: true, kw: true }] as DimCase[])
-      add(ties, spec.keepdim === false ? { ...c, keepdim: undefined } : c, {}, 'ties');
-    if (kind === 'float' && spec.specials !== false) {
+    // Ties: the first index wins for arg-reductions (also for bool and after int casts). Not for gradient
+    // samples: max/amax/sort are not differentiable at ties.
+    if (!ctx.requiresGrad) {
+      const ties = make.values([1, 3, 3, 0, 3, 1, 3, 3, 0, 0, 2, 2], [3, 4]);
+      for (const c of [{ dim: 1 }, { dim: 0, keepdim: true, kw: true }] as DimCase[])
+        add(ties, spec.keepdim === false ? { ...c, keepdim: undefined } : c, {}, 'ties');
+    }
+    if (kind === 'float' && spec.specials !== false && !ctx.requiresGrad) {
       const sp = make.values(SPECIAL_FLOATS, [2, 7]);
       if (spec.full) add(sp, {}, {}, 'specials');
       add(sp, { dim: 1 }, {}, 'specials');

@@ -53,6 +53,8 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
 
 const alpha = (s: RefSample) => (s.kwargs.alpha === undefined ? 1 : Number(s.kwargs.alpha));
 const nonZeroRhs = { rhs: { excludeZero: true } };
+/** remainder/fmod jump where self/other crosses an integer: gradient samples keep self/other in (0.03, 0.6). */
+const AWAY_FROM_JUMPS = { gradLhs: { low: 0.1, high: 0.9 }, gradRhs: { low: 1.5, high: 3 } };
 const nanAware = (f: (a: number, b: number) => number) => (a: number, b: number) =>
   Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : f(a, b);
 const pyRemainder = (a: number, b: number) => {
@@ -147,14 +149,23 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       ],
     ),
   ),
-  binary('remainder', pyRemainder, { dtypes: REAL_NUMERIC, samples: nonZeroRhs }),
-  binary('fmod', (a, b) => a % b, { dtypes: REAL_NUMERIC, exact: true, samples: nonZeroRhs }),
+  binary('remainder', pyRemainder, { dtypes: REAL_NUMERIC, samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS } }),
+  binary('fmod', (a, b) => a % b, {
+    dtypes: REAL_NUMERIC,
+    exact: true,
+    samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
+  }),
   binary(
     'pow',
     (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : a ** b),
     {
       dtypes: NO_BOOL,
-      samples: { rhs: { low: 0, high: 4 }, lhs: { low: -4, high: 4 }, gradLhs: { low: 0.5, high: 3 }, gradRhs: { low: -2, high: 2 } },
+      samples: {
+        rhs: { low: 0, high: 4 },
+        lhs: { low: -4, high: 4 },
+        gradLhs: { low: 0.5, high: 3 },
+        gradRhs: { low: -2, high: 2 },
+      },
       complexRef: (ar, ai, br, bi) => {
         if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
         const lr = Math.log(Math.sqrt(ar * ar + ai * ai));

@@ -76,10 +76,14 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('log10', Math.log10, float(NO_COMPLEX, undefined, POSITIVE)),
   unary('log1p', Math.log1p, float(NO_COMPLEX, undefined, { gradDomain: { low: -0.5, high: 9 } })),
   unary('sqrt', Math.sqrt, {
-    ...float(ALL, (re, im) => {
-      const m = Math.sqrt(re * re + im * im);
-      return [Math.sqrt((m + re) / 2), Math.sign(im || 1) * Math.sqrt((m - re) / 2)];
-    }, POSITIVE),
+    ...float(
+      ALL,
+      (re, im) => {
+        const m = Math.sqrt(re * re + im * im);
+        return [Math.sqrt((m + re) / 2), Math.sign(im || 1) * Math.sqrt((m - re) / 2)];
+      },
+      POSITIVE,
+    ),
     exact: true,
   }),
   unary('rsqrt', (x) => 1 / Math.sqrt(x), float(NO_COMPLEX, undefined, POSITIVE)),

@@ -28,6 +28,8 @@ const viewCases: ViewCase[] = [
 ];
 
 const SHAPE_VIEWS: OpInfo[] = [
+  // detach: the same values as a view without autograd history (op_db/autograd.ts: not differentiable).
+  view('detach', (s) => sameValues(s.input), [c([3, 4]), c([]), c([0, 4]), c([2, 3, 2, 2])], []),
   view('view', (s) => R.reshapeRef(s.input, arg(s, 0)), viewCases, [
     {
       ...err(

@@ -7,14 +7,25 @@ import * as R from '../refs/views.ts';
 import type { OpInfo, SkipRule } from '../types.ts';
 
 const NON_CONTIGUOUS = ['transposed', 'strided', 'expanded', 'offset', 'channels_last'] as const;
-const STORAGE_REF: SkipRule[] = NON_CONTIGUOUS.map((layout) => ({
-  kind: 'skip',
-  oracle: 'reference',
-  layout,
-  reason:
-    'as_strided addresses storage, not logical elements: its reference reads the row-major values as the ' +
-    'storage, which holds only for the fresh contiguous layout',
-}));
+const STORAGE_REF: SkipRule[] = [
+  ...NON_CONTIGUOUS.map((layout) => ({
+    kind: 'skip' as const,
+    oracle: 'reference' as const,
+    layout,
+    reason:
+      'as_strided addresses storage, not logical elements: its reference reads the row-major values as the ' +
+      'storage, which holds only for the fresh contiguous layout',
+  })),
+  // Backward consistency compares a layout against its contiguous copy; as_strided reads different storage
+  // elements in each, so the two gradients legitimately differ.
+  ...NON_CONTIGUOUS.map((layout) => ({
+    kind: 'skip' as const,
+    oracle: 'backward' as const,
+    layout,
+    reason:
+      'as_strided addresses storage: a non-contiguous input and its contiguous copy expose different storage elements',
+  })),
+];
 const ZERO_DIM = /cannot be applied to a 0-dim tensor/;
 const ONE_DIM = /expects at least a 1-dimensional tensor/;
 

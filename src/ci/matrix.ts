@@ -76,9 +76,24 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
     case 'gradcheck':
     case 'gradgradcheck':
       // float64 only; the expanded layout is excluded because gradcheck refuses stride-0 inputs, like PyTorch.
-      return [{ device: 'cpu', dtypes: float64If, layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'] }];
+      return [
+        {
+          device: 'cpu',
+          dtypes: float64If,
+          layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'],
+        },
+      ];
     case 'backward':
-      return [{ device: 'cpu', dtypes: float64If, layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'contiguous') : ['transposed', 'strided', 'expanded'] }];
+      return [
+        {
+          device: 'cpu',
+          dtypes: float64If,
+          layouts:
+            tier === 'full'
+              ? LAYOUTS.filter((l) => l !== 'contiguous')
+              : ['transposed', 'strided', 'expanded'],
+        },
+      ];
     case 'property':
       return [
         {
@@ -94,7 +109,8 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
 }
 
 /** Autograd oracles run in float64, where the OpInfo claims backward support for it. */
-const float64If = (info: OpInfo): readonly DType[] => (info.backwardDtypes.cpu.includes('float64') ? ['float64'] : []);
+const float64If = (info: OpInfo): readonly DType[] =>
+  info.backwardDtypes.cpu.includes('float64') ? ['float64'] : [];
 
 function applies(info: OpInfo, oracle: Oracle): boolean {
   if (oracle === 'gradcheck' || oracle === 'backward') return info.flags.supportsAutograd;

@@ -5,20 +5,27 @@
  * copy (PyTorch's test_noncontiguous_samples, backward half).
  */
 import type { SampleInput } from '../../op_db/index.ts';
+import { fromRuntime } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { GradcheckError, gradcheck, gradgradcheck } from './gradcheck.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
-import { callOp, grad, noGrad, Tensor } from './runtime_face.ts';
+import { callOp, grad, noGrad, type Tensor } from './runtime_face.ts';
 import { mapSample, outputsOf, sampleTensors, withLayout } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
-import { fromRuntime } from '../../op_db/index.ts';
 
-/** The sample as a function of its differentiable tensors (input first, then args/kwargs in order). */
+/**
+ * The sample as a function of its differentiable tensors (input first, then args/kwargs in order). An op whose
+ * function variant writes its input (fill_, copy_) runs on a clone, as PyTorch's gradcheck wrappers do.
+ */
 function asFunction(inst: Instance, s: SampleInput): { fn: (...xs: Tensor[]) => Tensor[]; inputs: Tensor[] } {
   const inputs = sampleTensors(s).filter((t) => t.dtype === 'float64');
   const fn = (...xs: Tensor[]) => {
     let k = 0;
-    const sub = mapSample(s, (t) => (t.dtype === 'float64' ? xs[k++] : t));
+    const sub = mapSample(s, (t, isInput) => {
+      if (t.dtype !== 'float64') return t;
+      const x = xs[k++];
+      return isInput && inst.info.flags.mutates ? (callOp('clone', [x]) as Tensor) : x;
+    });
     const out = outputsOf(callOp(inst.info.op, [sub.input, ...sub.args], { ...sub.kwargs }));
     return out;
   };
@@ -28,31 +35,62 @@ function asFunction(inst: Instance, s: SampleInput): { fn: (...xs: Tensor[]) => 
 /** Samples made for gradients; ones holding NaN/±Inf (special-value samples) have no finite derivatives. */
 function gradSamples(inst: Instance): SampleInput[] {
   const finite = (s: SampleInput) =>
-    sampleTensors(s).every((t) => t.dtype !== 'float64' || fromRuntime(t).re.every((v) => Number.isFinite(v)));
+    sampleTensors(s).every(
+      (t) => t.dtype !== 'float64' || fromRuntime(t).re.every((v) => Number.isFinite(v)),
+    );
   return inst.info.sampleInputs({ ...sampleContext(inst), requiresGrad: true }).filter(finite);
 }
 
-/** A sample's float64 tensors, laid out, as fresh leaves that require grad. */
-function leaves(s: SampleInput): SampleInput {
-  return mapSample(s, (t) => (t.dtype === 'float64' ? noGrad(() => callOp('detach', [t]) as Tensor).requiresGrad_(true) : t));
+/**
+ * A sample's float64 tensors, laid out, as fresh leaves that require grad. Members with stride 0 (a sample's own
+ * expanded list members) become dense: gradcheck refuses overlapping inputs, as PyTorch's does.
+ */
+function leaves(s: SampleInput, dense = false): SampleInput {
+  return mapSample(s, (t) => {
+    if (t.dtype !== 'float64') return t;
+    const overlapping = dense && t.shape.some((n, d) => n > 1 && t.strides[d] === 0);
+    return noGrad(
+      () =>
+        callOp(
+          overlapping ? 'clone' : 'detach',
+          [t],
+          overlapping ? { memory_format: 'contiguous_format' } : {},
+        ) as Tensor,
+    ).requiresGrad_(true);
+  });
 }
 
 function runGradcheck(inst: Instance, only: number | undefined, second: boolean): OracleResult {
   let checks = 0;
   gradSamples(inst).forEach((s0, k) => {
     if (only !== undefined && k !== only) return;
-    const s = leaves(withLayout(s0, inst.layout));
+    const s = leaves(withLayout(s0, inst.layout), true);
     const { fn, inputs } = asFunction(inst, s);
-    if (inputs.length === 0) return;
+    if (inputs.length === 0 || !checkable(fn, inputs)) return;
     try {
       if (second) gradgradcheck(fn, inputs, { seed: inst.seed });
       else gradcheck(fn, inputs, { seed: inst.seed });
     } catch (e) {
-      throw new OracleFailure(inst, k, s0.name, e instanceof GradcheckError ? e.message : `raised ${describeError(e)}`);
+      throw new OracleFailure(
+        inst,
+        k,
+        s0.name,
+        e instanceof GradcheckError ? e.message : `raised ${describeError(e)}`,
+      );
     }
     checks++;
   });
   return { checks };
+}
+
+/**
+ * A sample gradcheck can judge: its differentiable outputs are float64 (a dtype= float32 result cannot be
+ * checked to float64 precision) and finite (0-dim var is NaN).
+ */
+function checkable(fn: (...xs: Tensor[]) => Tensor[], inputs: Tensor[]): boolean {
+  return fn(...inputs).every(
+    (o) => !o.requiresGrad || (o.dtype === 'float64' && fromRuntime(o).re.every((v) => Number.isFinite(v))),
+  );
 }
 
 export const runGradcheckOracle = (inst: Instance, only?: number) => runGradcheck(inst, only, false);
@@ -64,9 +102,15 @@ function gradients(inst: Instance, s: SampleInput): Tensor[] {
   const outs = fn(...inputs).filter((o) => o.requiresGrad);
   if (outs.length === 0) return [];
   const weights = outs.map((o) =>
-    noGrad(() => (o.numel === 0 ? (callOp('zeros_like', [o]) as Tensor) : (callOp('linspace', [-1, 1, o.numel], { dtype: o.dtype }) as Tensor).reshape([...o.shape]))),
+    noGrad(() =>
+      o.numel === 0
+        ? (callOp('zeros_like', [o]) as Tensor)
+        : (callOp('linspace', [-1, 1, o.numel], { dtype: o.dtype }) as Tensor).reshape([...o.shape]),
+    ),
   );
-  return grad(outs, inputs, { gradOutputs: weights, allowUnused: true }).map((g, i) => g ?? (callOp('zeros_like', [inputs[i]]) as Tensor));
+  return grad(outs, inputs, { gradOutputs: weights, allowUnused: true }).map(
+    (g, i) => g ?? (callOp('zeros_like', [inputs[i]]) as Tensor),
+  );
 }
 
 export function runBackwardConsistency(inst: Instance, only?: number): OracleResult {
@@ -84,13 +128,22 @@ export function runBackwardConsistency(inst: Instance, only?: number): OracleRes
       throw new OracleFailure(inst, k, s0.name, `backward raised ${describeError(e)}`);
     }
     a.forEach((g, i) => {
-      const m = compareValues(fromRuntime(g), fromRuntime(b[i]), g.dtype, toleranceFor(g.dtype, inst.info.tolerances));
+      const m = compareValues(
+        fromRuntime(g),
+        fromRuntime(b[i]),
+        g.dtype,
+        toleranceFor(g.dtype, inst.info.tolerances),
+      );
       if (m) {
-        throw new OracleFailure(inst, k, s0.name, `gradient of input ${i} in the ${inst.layout} layout differs from the contiguous copy's at index ${m.index}: ${m.actual} vs ${m.expected}`);
+        throw new OracleFailure(
+          inst,
+          k,
+          s0.name,
+          `gradient of input ${i} in the ${inst.layout} layout differs from the contiguous copy's at index ${m.index}: ${m.actual} vs ${m.expected}`,
+        );
       }
     });
     checks++;
   });
   return { checks };
 }
-

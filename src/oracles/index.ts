@@ -1,8 +1,8 @@
 /** The oracles (reference, metadata, errors, dtypes, property) and what they share. */
 import type { Oracle } from '../../op_db/index.ts';
 import { runDtypes } from './dtypes.ts';
-import { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
 import { runErrors } from './errors.ts';
+import { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
 import { type Instance, OracleFailure, type OracleResult } from './instance.ts';
 import { runMetadata } from './metadata.ts';
 import { runProperty } from './property.ts';
@@ -30,9 +30,9 @@ export function runOracle(inst: Instance, sample?: number): OracleResult {
 
 export { close, compareValues, type Mismatch } from './compare.ts';
 export { runDtypes } from './dtypes.ts';
+export { runErrors } from './errors.ts';
 export { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
 export { GradcheckError, type GradcheckOptions, gradcheck, gradgradcheck } from './gradcheck.ts';
-export { runErrors } from './errors.ts';
 export { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 export { applyLayout } from './layouts.ts';
 export { runMetadata } from './metadata.ts';

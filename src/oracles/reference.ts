@@ -123,7 +123,13 @@ export function runReference(inst: Instance, only?: number): OracleResult {
       const r = call(inst, k, s, `${info.op}_`, [target, ...s.args], { ...s.kwargs }) as Tensor;
       if (r !== target) throw new OracleFailure(inst, k, s.name, 'in-place variant did not return its input');
       // Autograd's saved-tensor checks rely on every in-place op bumping the version counter.
-      if (r.version <= version) throw new OracleFailure(inst, k, s.name, `in-place variant did not bump the version counter (still ${r.version})`);
+      if (r.version <= version)
+        throw new OracleFailure(
+          inst,
+          k,
+          s.name,
+          `in-place variant did not bump the version counter (still ${r.version})`,
+        );
       if (single.dtype === target.dtype) checkOutputs(inst, k, s, [r], asRef, 'in-place');
       checks++;
     }
@@ -132,7 +138,8 @@ export function runReference(inst: Instance, only?: number): OracleResult {
       const outVersion = out.version;
       const r = call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs, out }) as Tensor;
       if (r !== out) throw new OracleFailure(inst, k, s.name, 'out= variant did not return `out`');
-      if (r.version <= outVersion) throw new OracleFailure(inst, k, s.name, 'out= variant did not bump the version counter');
+      if (r.version <= outVersion)
+        throw new OracleFailure(inst, k, s.name, 'out= variant did not bump the version counter');
       checkOutputs(inst, k, s, [r], asRef, 'out=');
       checks++;
     }

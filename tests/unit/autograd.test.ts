@@ -36,16 +36,27 @@ describe('backward', () => {
     const loss = () => T.mul(T.exp(x), x).sum();
     loss().backward();
     const once = x.grad!.tolist() as number[];
-    expect(once.map((v, i) => v - Math.exp([0.5, -1, 2][i]) * ([0.5, -1, 2][i] + 1))).toEqual([0, 0, 0].map(() => expect.closeTo(0, 12)));
+    expect(once.map((v, i) => v - Math.exp([0.5, -1, 2][i]) * ([0.5, -1, 2][i] + 1))).toEqual(
+      [0, 0, 0].map(() => expect.closeTo(0, 12)),
+    );
     loss().backward();
     expect(x.grad!.tolist()).toEqual(once.map((v) => expect.closeTo(2 * v, 12)));
   });
 
   it('sums broadcast gradients back to each input shape', () => {
-    const a = f64([[1, 2], [3, 4]]);
+    const a = f64([
+      [1, 2],
+      [3, 4],
+    ]);
     const b = f64([10, 20]);
     T.add(a, b).mul(2).sum().backward();
-    expect([a.grad!.tolist(), b.grad!.tolist()]).toEqual([[[2, 2], [2, 2]], [4, 4]]);
+    expect([a.grad!.tolist(), b.grad!.tolist()]).toEqual([
+      [
+        [2, 2],
+        [2, 2],
+      ],
+      [4, 4],
+    ]);
   });
 
   it('needs an explicit gradient for non-scalar outputs', () => {
@@ -101,7 +112,9 @@ describe('saved tensors and in-place', () => {
       err = e;
     }
     expect((err as T.OpgateError).code).toBe('E_INPLACE_VERSION');
-    expect((err as Error).message).toMatch(/modified by an inplace operation: \[DoubleTensor \[3\]\], which is output 0 of ExpBackward0, is at version 1; expected version 0 instead/);
+    expect((err as Error).message).toMatch(
+      /modified by an inplace operation: \[DoubleTensor \[3\]\], which is output 0 of ExpBackward0, is at version 1; expected version 0 instead/,
+    );
   });
 
   it('an in-place change to an input the backward does not save is fine', () => {

@@ -8,14 +8,25 @@ import type { Oracle } from '../../op_db/index.ts';
 import { expandMatrix } from '../../src/ci/index.ts';
 import { OracleFailure, runOracle } from '../../src/oracles/index.ts';
 import { autogradKernel } from '../../src/runtime/autograd/index.ts';
-import { callOp, DispatchKey, type Kernel, operatorTable, type Tensor, tensor } from '../../src/runtime/index.ts';
+import {
+  callOp,
+  DispatchKey,
+  type Kernel,
+  operatorTable,
+  type Tensor,
+  tensor,
+} from '../../src/runtime/index.ts';
 
 const restore: (() => void)[] = [];
 afterEach(() => {
   while (restore.length) restore.pop()!();
 });
 
-function swap(qualified: string, key: (typeof DispatchKey)[keyof typeof DispatchKey], make: (real: Kernel) => Kernel): void {
+function swap(
+  qualified: string,
+  key: (typeof DispatchKey)[keyof typeof DispatchKey],
+  make: (real: Kernel) => Kernel,
+): void {
   const entry = operatorTable.get(qualified);
   const real = entry.kernels.get(key)!;
   entry.kernels.set(key, make(real));
@@ -45,15 +56,22 @@ describe('injected autograd bugs are caught', () => {
     const inst = instance('sin', 'gradcheck');
     expect(runOracle(inst).checks).toBeGreaterThan(0);
     swap('sin', DispatchKey.Autograd, () =>
-      autogradKernel({ saves: ['self'], formula: (c) => [op('mul', c.grad, op('neg', op('cos', c.args.self)))] }, 'sin'),
+      autogradKernel(
+        { saves: ['self'], formula: (c) => [op('mul', c.grad, op('neg', op('cos', c.args.self)))] },
+        'sin',
+      ),
     );
-    expect(failure(() => runOracle(inst)).message).toMatch(/Jacobian mismatch for output 0 with respect to input 0/);
+    expect(failure(() => runOracle(inst)).message).toMatch(
+      /Jacobian mismatch for output 0 with respect to input 0/,
+    );
   });
 
   test("add's backward without sum-to-size after broadcasting fails gradcheck", () => {
     const inst = instance('add', 'gradcheck');
     expect(runOracle(inst).checks).toBeGreaterThan(0);
-    swap('add.Tensor', DispatchKey.Autograd, () => autogradKernel({ saves: [], formula: (c) => [c.grad, c.grad] }, 'add'));
+    swap('add.Tensor', DispatchKey.Autograd, () =>
+      autogradKernel({ saves: [], formula: (c) => [c.grad, c.grad] }, 'add'),
+    );
     const f = failure(() => runOracle(inst));
     expect(f.message).toMatch(/broadcast/);
     expect(f.message).toMatch(/AddBackward0 returned an invalid gradient at index 1/);
@@ -64,7 +82,10 @@ describe('injected autograd bugs are caught', () => {
     expect(runOracle(inst).checks).toBeGreaterThan(0);
     // The gradient values are right, but computed outside autograd: gradgrad sees a constant.
     swap('exp', DispatchKey.Autograd, () =>
-      autogradKernel({ saves: ['result'], formula: (c) => [op('mul', c.grad, op('detach', c.result))] }, 'exp'),
+      autogradKernel(
+        { saves: ['result'], formula: (c) => [op('mul', c.grad, op('detach', c.result))] },
+        'exp',
+      ),
     );
     expect(runOracle(instance('exp', 'gradcheck')).checks).toBeGreaterThan(0);
     expect(failure(() => runOracle(inst)).message).toMatch(/Jacobian mismatch/);
@@ -77,7 +98,9 @@ describe('injected autograd bugs are caught', () => {
       out.storage.version--;
       return out;
     });
-    expect(failure(() => runOracle(inst)).message).toMatch(/in-place variant did not bump the version counter/);
+    expect(failure(() => runOracle(inst)).message).toMatch(
+      /in-place variant did not bump the version counter/,
+    );
     // Without the bump, the saved-tensor check of ExpBackward0 cannot see the modification: a wrong gradient.
     const x = tensor([1, 2], { dtype: 'float64', requiresGrad: true });
     const a = op('exp', x);

@@ -201,8 +201,13 @@ describe('E_INPLACE_VERSION', () => {
     const x = tensor([1, 2, 3], { dtype: 'float64', requiresGrad: true });
     const a = x.exp();
     a.add_(1);
-    const err = expectCode(() => a.sum().backward(), 'E_INPLACE_VERSION', { op: 'ExpBackward0', cls: E.InplaceVersionError });
-    expect(err.message).toMatch(/^ExpBackward0: one of the variables needed for gradient computation has been modified by an inplace operation/);
+    const err = expectCode(() => a.sum().backward(), 'E_INPLACE_VERSION', {
+      op: 'ExpBackward0',
+      cls: E.InplaceVersionError,
+    });
+    expect(err.message).toMatch(
+      /^ExpBackward0: one of the variables needed for gradient computation has been modified by an inplace operation/,
+    );
     expect(err.message).toMatch(/got version 1; expected version 0 \[E_INPLACE_VERSION\]$/);
   });
 });
@@ -212,8 +217,17 @@ describe('E_GRAPH_FREED and E_AUTOGRAD', () => {
     const x = tensor([1, 2], { dtype: 'float64', requiresGrad: true });
     const y = x.exp().sum();
     y.backward();
-    expectCode(() => y.backward(), 'E_GRAPH_FREED', { op: 'SumBackward0', cls: E.GraphFreedError, says: ['retainGraph'] });
-    expectCode(() => x.add_(1), 'E_AUTOGRAD', { op: 'add_', arg: 'self', cls: E.AutogradError, says: ['leaf Variable'] });
+    expectCode(() => y.backward(), 'E_GRAPH_FREED', {
+      op: 'SumBackward0',
+      cls: E.GraphFreedError,
+      says: ['retainGraph'],
+    });
+    expectCode(() => x.add_(1), 'E_AUTOGRAD', {
+      op: 'add_',
+      arg: 'self',
+      cls: E.AutogradError,
+      says: ['leaf Variable'],
+    });
   });
 });
 

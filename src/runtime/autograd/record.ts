@@ -83,7 +83,8 @@ function checkRecordable(op: OperatorEntry, slots: readonly InputSlot[], args: B
         expected: 'a non-leaf or a tensor without grad',
       });
     }
-    if (self.base !== null && (self.base.requiresGrad || self.requiresGrad)) {
+    // Writing into a view while recording needs PyTorch's CopySlices on the base; refuse rather than lose it.
+    if (self.base !== null && (self.base.requiresGrad || slots.some((s) => s.tensor?.requiresGrad))) {
       throw new NotImplementedError(
         'in-place ops on views of tensors that require grad (CopySlices) are not supported',
         { op: name, arg: 'self', got: 'a view', expected: 'a base tensor' },
@@ -121,7 +122,7 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
     }
     const out = noGrad(() => redispatch(op, below, args));
     const outputs = outputsOf(out);
-    const outMeta = outputs.map((t) => ({ shape: t.shape, dtype: t.dtype }));
+    const outMeta = outputs.map((t) => ({ shape: t.shape, dtype: t.dtype, device: t.device }));
     const results = d.saves.includes('result')
       ? outputs.map((t, i) => new SavedVariable(t, `output ${i} of ${label}`))
       : [];
@@ -132,7 +133,7 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
     const node: Node = new Node(label, edges, outputs.length, (grads) => backward(grads), release);
     const backward = (grads: readonly (Tensor | null)[]): (Tensor | null)[] => {
       const full = outMeta.map(
-        (m, i) => grads[i] ?? (callOp('zeros', [m.shape], { dtype: m.dtype }) as Tensor),
+        (m, i) => grads[i] ?? (callOp('zeros', [m.shape], { dtype: m.dtype, device: m.device }) as Tensor),
       );
       const ctxArgs: BoundArgs = { ...args };
       for (const s of slots) if (s.index < 0 && !saved.has(s.arg)) ctxArgs[s.arg] = null;

@@ -12,6 +12,7 @@ import { definePointwise } from './pointwise/define.ts';
 import { TERNARY_ROWS } from './pointwise/ternary.ts';
 import { UNARY_ROWS } from './pointwise/unary.ts';
 import { registerReductions } from './reductions/index.ts';
+import { registerScatterViews } from './scatter_views.ts';
 import { registerShapeOps } from './shape.ts';
 import { registerSorting } from './sorting.ts';
 import { registerViews } from './views.ts';
@@ -33,6 +34,7 @@ export function registerAllOps(): void {
   registerIndexing();
   registerLinalg();
   registerSorting();
+  registerScatterViews();
 }
 
 export { fillTensor } from './factories.ts';
