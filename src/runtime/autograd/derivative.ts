@@ -34,8 +34,31 @@ export interface Derivative {
   readonly nondiffOutputs?: readonly number[];
 }
 
+/**
+ * PyTorch numbers a node per overload of an op (sum() -> SumBackward0, sum(dim) -> SumBackward1); rows are per
+ * op, so the overloads whose node name differs from the row's are listed here (checked against PyTorch 1.13).
+ */
+const NODE_NAMES_BY_OVERLOAD: Readonly<Record<string, string>> = {
+  'sum.dim_IntList': 'SumBackward1',
+  'mean.dim': 'MeanBackward1',
+  'prod.dim_int': 'ProdBackward1',
+  'max.dim': 'MaxBackward0',
+  'min.dim': 'MinBackward0',
+  'split.sizes': 'SplitWithSizesBackward0',
+  split_with_sizes: 'SplitWithSizesBackward0',
+  'scatter.value': 'ScatterBackward1',
+  'scatter_.value': 'ScatterBackward1',
+  'masked_fill.Tensor': 'MaskedFillBackward1',
+  'masked_fill_.Tensor': 'MaskedFillBackward1',
+  'clamp.Tensor': 'ClampBackward0',
+  'clamp_.Tensor': 'ClampBackward0',
+  'sort.stable': 'SortBackward1',
+};
+
 /** PyTorch's node name for an op: `log_softmax` -> `LogSoftmaxBackward0`. */
-export function nodeName(op: string, d: Derivative): string {
+export function nodeName(op: string, d: Derivative, overload = ''): string {
+  const byOverload = NODE_NAMES_BY_OVERLOAD[overload ? `${op}.${overload}` : op];
+  if (byOverload) return byOverload;
   if (d.name) return d.name;
   const camel = op
     .replace(/^nn\.functional\./, '')

@@ -94,8 +94,8 @@ function checkRecordable(op: OperatorEntry, slots: readonly InputSlot[], args: B
 }
 
 export function autogradKernel(d: Derivative, opName: string): Kernel {
-  const label = nodeName(opName, d);
   return (ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry) => {
+    const label = nodeName(opName, d, op.schema.overload);
     const below = ks.minus(AUTOGRAD_KEYS);
     const slots = inputSlots(op, args);
     if (!slots.some((s) => s.tensor?.requiresGrad)) return redispatch(op, below, args);
