@@ -100,7 +100,8 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
     binary('add', (a, b, s) => a + alpha(s) * b, {
       dtypes: ALL,
       exact: true,
-      complexRef: (ar, ai, br, bi, s) => [ar + alpha(s) * br, ai + alpha(s) * bi],
+      // alpha * other is a complex product (alpha + 0i), as in c10::complex: 0 * inf gives NaN like PyTorch.
+      complexRef: (ar, ai, br, bi, s) => [ar + (alpha(s) * br - 0 * bi), ai + (alpha(s) * bi + 0 * br)],
     }),
     [
       { kwargs: { alpha: 2 }, when: intAlpha },
@@ -111,7 +112,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
     binary('sub', (a, b, s) => a - alpha(s) * b, {
       dtypes: NO_BOOL,
       exact: true,
-      complexRef: (ar, ai, br, bi, s) => [ar - alpha(s) * br, ai - alpha(s) * bi],
+      complexRef: (ar, ai, br, bi, s) => [ar - (alpha(s) * br - 0 * bi), ai - (alpha(s) * bi + 0 * br)],
     }),
     [
       { kwargs: { alpha: -3 }, when: intAlpha },
@@ -168,7 +169,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       },
       complexRef: (ar, ai, br, bi) => {
         if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
-        const lr = Math.log(Math.sqrt(ar * ar + ai * ai));
+        const lr = Math.log(Math.hypot(ar, ai));
         const th = Math.atan2(ai, ar);
         const mag = Math.exp(br * lr - bi * th);
         return [mag * Math.cos(bi * lr + br * th), mag * Math.sin(bi * lr + br * th)];

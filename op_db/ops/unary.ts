@@ -45,7 +45,8 @@ function unary(op: string, ref: (x: number) => number, spec: UnarySpec): OpInfo 
 }
 
 const cexp: ComplexFn = (re, im) => [Math.exp(re) * Math.cos(im), Math.exp(re) * Math.sin(im)];
-const clog: ComplexFn = (re, im) => [Math.log(Math.sqrt(re * re + im * im)), Math.atan2(im, re)];
+// |z| via hypot: re² + im² overflows / underflows at the extremes the property oracle generates.
+const clog: ComplexFn = (re, im) => [Math.log(Math.hypot(re, im)), Math.atan2(im, re)];
 /** Smooth domains for gradient samples (outside them the derivative is NaN or infinite). */
 const POSITIVE = { gradDomain: { low: 0.5, high: 9 } };
 const UNIT = { gradDomain: { low: -0.9, high: 0.9 } };
@@ -60,7 +61,7 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('abs', Math.abs, {
     dtypes: NO_BOOL,
     rule: 'complexToFloat',
-    complexRef: (re, im) => [Math.sqrt(re * re + im * im), 0],
+    complexRef: (re, im) => [Math.hypot(re, im), 0],
   }),
   unary('neg', (x) => -x, {
     dtypes: NO_BOOL,
@@ -79,7 +80,7 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
     ...float(
       ALL,
       (re, im) => {
-        const m = Math.sqrt(re * re + im * im);
+        const m = Math.hypot(re, im);
         return [Math.sqrt((m + re) / 2), Math.sign(im || 1) * Math.sqrt((m - re) / 2)];
       },
       POSITIVE,
