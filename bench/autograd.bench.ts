@@ -18,8 +18,12 @@ const bench = new Bench({ time: 1000, warmup: true });
 bench.add('mul + sum + backward (1 element)', () => {
   T.sum(T.mul(x, x)).backward();
 });
-bench.add('gradcheck fast mode, tanh(x) * w, 1,240 inputs', () => gradcheck(fn, [big, w], { fastMode: true }));
-bench.add('gradcheck full Jacobian, tanh(x) * w, 1,240 inputs', () => gradcheck(fn, [big, w]), { iterations: 3 } as never);
+bench.add('gradcheck fast mode, tanh(x) * w, 1,240 inputs', () =>
+  gradcheck(fn, [big, w], { fastMode: true }),
+);
+bench.add('gradcheck full Jacobian, tanh(x) * w, 1,240 inputs', () => gradcheck(fn, [big, w]), {
+  iterations: 3,
+} as never);
 await bench.run();
 
 const ms = bench.tasks.map((t) => (t.result as { latency?: { mean: number } }).latency?.mean ?? Number.NaN);

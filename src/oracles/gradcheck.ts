@@ -168,11 +168,14 @@ function fastCheck(
     const data = x.storage.data as Float64Array;
     const idx = Array.from({ length: x.numel }, (_, j) => storageIndex(x, j));
     const orig = idx.map((k) => data[k]);
-    idx.forEach((k, j) => (data[k] = orig[j] + eps * u[j]));
+    const shift = (by: number) => {
+      for (let j = 0; j < idx.length; j++) data[idx[j]] = orig[j] + by * u[j];
+    };
+    shift(eps);
     const plus = evaluate(fn, inputs);
-    idx.forEach((k, j) => (data[k] = orig[j] - eps * u[j]));
+    shift(-eps);
     const minus = evaluate(fn, inputs);
-    idx.forEach((k, j) => (data[k] = orig[j]));
+    shift(0);
     for (let o = 0; o < outputs.length; o++) {
       const v = vs[o];
       if (!v) {

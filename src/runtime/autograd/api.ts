@@ -104,7 +104,7 @@ export function grad(
     captures: inputs.map(edgeOf),
   });
   if (!o.allowUnused) {
-    const unused = captured.findIndex((g) => g === null);
+    const unused = captured.indexOf(null);
     if (unused >= 0) {
       throw new AutogradError(
         'One of the differentiated Tensors appears to not have been used in the graph. Set allowUnused=true if this is the desired behavior.',
@@ -213,7 +213,12 @@ export function installAutogradMethods(): void {
 
 function addPreHook(t: Tensor, hook: (grad: Tensor) => Tensor | undefined): () => void {
   const fn = gradFnOf(t);
-  const list = fn ? (fn.preHooks[metaOf(t).outputNr] ??= []) : metaOf(t).hooks;
+  let list = metaOf(t).hooks;
+  if (fn) {
+    const nr = metaOf(t).outputNr;
+    fn.preHooks[nr] = fn.preHooks[nr] ?? [];
+    list = fn.preHooks[nr];
+  }
   list.push(hook);
   return () => {
     const i = list.indexOf(hook);

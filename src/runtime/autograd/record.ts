@@ -30,9 +30,11 @@ function inputSlots(op: OperatorEntry, args: BoundArgs): InputSlot[] {
   for (const a of op.schema.args) {
     if (a.type.base !== 'Tensor' || a.name === 'out') continue;
     const v = args[a.name];
-    if (a.type.isList)
-      (v as (Tensor | null)[]).forEach((t, i) => slots.push({ arg: a.name, index: i, tensor: t }));
-    else slots.push({ arg: a.name, index: -1, tensor: v instanceof Tensor ? v : null });
+    if (a.type.isList) {
+      (v as (Tensor | null)[]).forEach((t, i) => {
+        slots.push({ arg: a.name, index: i, tensor: t });
+      });
+    } else slots.push({ arg: a.name, index: -1, tensor: v instanceof Tensor ? v : null });
   }
   return slots;
 }
