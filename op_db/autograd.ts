@@ -18,22 +18,6 @@ export const NOT_DIFFERENTIABLE: Readonly<Record<string, string>> = {
   ),
   ...reasons(['isnan', 'isinf', 'isfinite'], 'predicate: bool result'),
   ...reasons(['argmax', 'argmin', 'all', 'any'], 'integer/bool result'),
-  ...reasons(
-    [
-      'empty',
-      'zeros',
-      'ones',
-      'full',
-      'arange',
-      'linspace',
-      'eye',
-      'empty_like',
-      'zeros_like',
-      'ones_like',
-      'full_like',
-    ],
-    'factory: no differentiable input (PyTorch: not differentiable)',
-  ),
   detach: 'returns a tensor without history, by definition',
   resize_: 'resize_ is refused by PyTorch on tensors that require grad',
 };

@@ -29,7 +29,7 @@ export const DERIVATIVES: Readonly<Record<string, Derivative>> = {
   ...SHAPE_DERIVATIVES,
 };
 
-/** Ops PyTorch does not differentiate, with the reason (their outputs never require grad). */
+/** Ops PyTorch does not differentiate, with the reason (their outputs never require grad); factories aside. */
 export const NONDIFFERENTIABLE: Readonly<Record<string, string>> = {
   ...Object.fromEntries(['eq', 'ne', 'lt', 'le', 'gt', 'ge'].map((n) => [n, 'comparison: bool result'])),
   ...Object.fromEntries(
@@ -43,21 +43,6 @@ export const NONDIFFERENTIABLE: Readonly<Record<string, string>> = {
   ),
   ...Object.fromEntries(['isnan', 'isinf', 'isfinite'].map((n) => [n, 'predicate: bool result'])),
   ...Object.fromEntries(['argmax', 'argmin', 'all', 'any'].map((n) => [n, 'integer/bool result'])),
-  ...Object.fromEntries(
-    [
-      'empty',
-      'zeros',
-      'ones',
-      'full',
-      'arange',
-      'linspace',
-      'eye',
-      'empty_like',
-      'zeros_like',
-      'ones_like',
-      'full_like',
-    ].map((n) => [n, 'factory: no differentiable input']),
-  ),
   detach: 'returns a tensor without history',
   resize_: 'resizing is not differentiable (PyTorch refuses resize_ on tensors that require grad)',
 };
@@ -102,6 +87,7 @@ export function registerAutograd(): void {
   for (const entry of operatorTable.entries()) {
     const name = baseName(entry.schema.name);
     const d = DERIVATIVES[name];
+    if (entry.tags.family === 'factory') continue; // no tensor inputs to differentiate
     if (d) entry.kernels.set(DispatchKey.Autograd, autogradKernel(d, name));
     else if (DECOMPOSED.includes(name) && entry.composite) {
       const composite = entry.composite;
@@ -112,7 +98,12 @@ export function registerAutograd(): void {
 
 /** Ops in the table with neither a derivative, a decomposition nor a non-differentiable reason. */
 export function opsWithoutDerivative(): string[] {
-  const names = new Set(operatorTable.entries().map((e) => baseName(e.schema.name)));
+  const names = new Set(
+    operatorTable
+      .entries()
+      .filter((e) => e.tags.family !== 'factory')
+      .map((e) => baseName(e.schema.name)),
+  );
   return [...names]
     .filter((n) => !DERIVATIVES[n] && !(n in NONDIFFERENTIABLE) && !DECOMPOSED.includes(n))
     .sort();
