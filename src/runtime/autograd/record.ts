@@ -96,12 +96,17 @@ function checkRecordable(op: OperatorEntry, slots: readonly InputSlot[], args: B
 }
 
 export function autogradKernel(d: Derivative, opName: string): Kernel {
+  const labels = new Map<string, string>();
   return (ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry) => {
-    const label = nodeName(opName, d, op.schema.overload);
     const below = ks.minus(AUTOGRAD_KEYS);
     const slots = inputSlots(op, args);
     if (!slots.some((s) => s.tensor?.requiresGrad)) return redispatch(op, below, args);
     checkRecordable(op, slots, args);
+    let label = labels.get(op.schema.overload);
+    if (label === undefined) {
+      label = nodeName(opName, d, op.schema.overload);
+      labels.set(op.schema.overload, label);
+    }
     const inplace = op.schema.mutates;
     const edges: Edge[] = slots.map((s) => (s.tensor?.requiresGrad ? edgeOf(s.tensor) : [null, 0]));
     const inputMeta = slots.map((s) => (s.tensor ? { shape: s.tensor.shape, dtype: s.tensor.dtype } : null));

@@ -32,9 +32,11 @@ export interface OutSpec {
   readonly shape: readonly number[];
   readonly dtype: DType;
   readonly strides?: readonly number[];
+  /** Whatever the meta function worked out that the impl needs too (e.g. a pointwise plan): computed once. */
+  readonly plan?: unknown;
 }
 
-export type BackendImpl = (args: BoundArgs, out: Tensor, op: string) => void;
+export type BackendImpl = (args: BoundArgs, out: Tensor, op: string, spec: OutSpec) => void;
 
 export interface StructuredDef {
   /** The functional schema, e.g. `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`. */
@@ -194,7 +196,7 @@ export function defineStructured(def: StructuredDef): void {
     const device = commonDevice(op, args);
     const spec = def.meta(args, op.schema.name);
     const out = Tensor.empty(spec.shape, spec.dtype, device, spec.strides);
-    if (device !== 'meta') def.impl.cpu(args, out, op.schema.name);
+    if (device !== 'meta') def.impl.cpu(args, out, op.schema.name, spec);
     return out;
   };
   fn.kernels.set(DispatchKey.CPU, functional);
@@ -215,7 +217,7 @@ export function defineStructured(def: StructuredDef): void {
       checkOutDType(op.schema.name, spec.dtype, self.dtype, 'self');
       assertNoInternalOverlap(self, op.schema.name);
       assertInputsDontOverlap(op, args, self, 'self');
-      if (self.device !== 'meta') def.impl.cpu(args, self, op.schema.name);
+      if (self.device !== 'meta') def.impl.cpu(args, self, op.schema.name, spec);
       self.bumpVersion();
       return self;
     };
@@ -233,7 +235,7 @@ export function defineStructured(def: StructuredDef): void {
       resizeOut(out, spec.shape, spec.strides);
       assertNoInternalOverlap(out, op.schema.name);
       assertInputsDontOverlap(op, args, out, 'out');
-      if (device !== 'meta') def.impl.cpu(args, out, op.schema.name);
+      if (device !== 'meta') def.impl.cpu(args, out, op.schema.name, spec);
       out.bumpVersion();
       return out;
     };

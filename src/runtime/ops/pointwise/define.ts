@@ -88,33 +88,28 @@ function scalarParam(s: Scalar | Tensor, compute: DType): unknown {
   return sc.toNumber();
 }
 
-/** Where a call's plan is kept on its (per-call) bound arguments; a symbol, so it never meets an argument name. */
-const PLAN = Symbol('pointwisePlan');
-
 export function definePointwise(row: PointwiseRow): void {
   const schema = defaultSchema(row);
   const parsed = parseSchema(schema);
   const tensorArgs = parsed.args.filter((a) => a.type.base === 'Tensor').map((a) => a.name);
   const scalarNames = row.scalars ?? [];
-  // The structured kernel runs meta then impl on the same bound args: plan once, reuse in impl.
-  const planOf = (args: BoundArgs, op: string): Plan => {
-    const cached = (args as Record<symbol, unknown>)[PLAN] as Plan | undefined;
-    if (cached) return cached;
-    const p = pointwisePlan(row, tensorArgs, args, op);
-    Object.defineProperty(args, PLAN, { value: p });
-    return p;
-  };
   const meta = (args: BoundArgs, op: string): OutSpec => {
-    const { inputs, value } = planOf(args, op);
+    const plan = pointwisePlan(row, tensorArgs, args, op);
+    const { inputs, value } = plan;
     const shape = broadcastAll(
       inputs.map((t) => t.shape),
       op,
     );
     const real = inputs.filter((t) => !t.isWrappedNumber);
-    return { shape, dtype: value, strides: pointwiseOutputStrides(shape, real) };
+    return { shape, dtype: value, strides: pointwiseOutputStrides(shape, real), plan };
   };
-  const cpu = (args: BoundArgs, out: Tensor, op: string) => {
-    const { row: r, inputs, compute, value } = planOf(args, op);
+  const cpu = (args: BoundArgs, out: Tensor, op: string, spec: OutSpec) => {
+    const {
+      row: r,
+      inputs,
+      compute,
+      value,
+    } = (spec.plan as Plan | undefined) ?? pointwisePlan(row, tensorArgs, args, op);
     const dom = DTYPE_INFO[compute].domain;
     const intLike = DTYPE_INFO[compute].kind !== 'float';
     const fn =
