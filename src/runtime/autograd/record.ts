@@ -137,13 +137,16 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
       for (const v of saved.values()) for (const s of Array.isArray(v) ? v : [v]) s.release();
       for (const r of results) r.release();
     };
+    // The node keeps the non-tensor arguments; unsaved tensor arguments are dropped now (not kept alive).
+    const kept: BoundArgs = { ...args };
+    for (const s of slots) if (s.index < 0 && !saved.has(s.arg)) kept[s.arg] = null;
+    const nInputs = slots.length;
     const node: Node = new Node(label, edges, outputs.length, (grads) => backward(grads), release);
     const backward = (grads: readonly (Tensor | null)[]): (Tensor | null)[] => {
       const full = outMeta.map(
         (m, i) => grads[i] ?? (callOp('zeros', [m.shape], { dtype: m.dtype, device: m.device }) as Tensor),
       );
-      const ctxArgs: BoundArgs = { ...args };
-      for (const s of slots) if (s.index < 0 && !saved.has(s.arg)) ctxArgs[s.arg] = null;
+      const ctxArgs: BoundArgs = { ...kept };
       for (const [name, v] of saved)
         ctxArgs[name] = Array.isArray(v) ? v.map((x) => x.unpack(label)) : v.unpack(label);
       const res = results.map((r) => r.unpack(label));
@@ -155,8 +158,8 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
         result: res[0],
         shapes,
       });
-      if (gin.length !== slots.length) {
-        throw new AutogradError(`${label} returned ${gin.length} gradients, expected ${slots.length}`, {
+      if (gin.length !== nInputs) {
+        throw new AutogradError(`${label} returned ${gin.length} gradients, expected ${nInputs}`, {
           op: label,
         });
       }
