@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
 import { expandMatrix } from '../../src/ci/index.ts';
-import { OracleFailure, runOracle } from '../../src/oracles/index.ts';
+import { gradcheck, OracleFailure, runOracle } from '../../src/oracles/index.ts';
 import { autogradKernel } from '../../src/runtime/autograd/index.ts';
 import {
   callOp,
@@ -106,5 +106,48 @@ describe('injected autograd bugs are caught', () => {
     const a = op('exp', x);
     callOp('add_', [a, 1]);
     expect(() => op('sum', a).backward()).not.toThrow();
+  });
+});
+
+describe('gradcheck itself', () => {
+  test('fast mode catches a wrong derivative and reruns the full Jacobian to name the entries', () => {
+    swap('sin', DispatchKey.Autograd, () =>
+      autogradKernel(
+        { saves: ['self'], formula: (c) => [op('mul', c.grad, op('neg', op('cos', c.args.self)))] },
+        'sin',
+      ),
+    );
+    const x = tensor(
+      [
+        [0.3, 1.2],
+        [-0.7, 2.1],
+      ],
+      { dtype: 'float64' },
+    ).requiresGrad_();
+    let message = '';
+    try {
+      gradcheck((a) => op('sin', a), [x], { fastMode: true });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^fast mode: vᵀJu for output 0 with respect to input 0: analytical -?\d/);
+    expect(message).toMatch(
+      /full Jacobian rerun: Jacobian mismatch for output 0 with respect to input 0: 4 of 16 entries differ, e\.g\. \(0, 0\)/,
+    );
+  });
+
+  test('refuses stride-0 inputs and checks reentrancy', () => {
+    const e = tensor([1], { dtype: 'float64' }).expand([3]).requiresGrad_();
+    expect(() => gradcheck((a) => op('exp', a), [e])).toThrow(/has a dimension with stride 0/);
+    // A backward whose result changes from one call to the next is not reentrant.
+    let calls = 0;
+    swap('exp', DispatchKey.Autograd, () =>
+      autogradKernel(
+        { saves: ['result'], formula: (c) => [op('mul', c.grad, op('add', c.result, calls++ * 1e-9))] },
+        'exp',
+      ),
+    );
+    const x = tensor([0.5, 1.5], { dtype: 'float64' }).requiresGrad_();
+    expect(() => gradcheck((a) => op('exp', a), [x])).toThrow(/Backward is not reentrant/);
   });
 });
