@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle } from '../../oracles/index.ts';
+import { listOps } from '../../runtime/index.ts';
 import { expandMatrix, type Filters, findInstance, staleRules, type Tier } from '../matrix.ts';
 import { toJUnit } from '../run/junit.ts';
 import { runMatrix } from '../run/run.ts';
@@ -59,6 +60,16 @@ export function buildCli(): Command {
           console.log(
             `${r.name.padEnd(28)} ${r.family.padEnd(10)} cpu: ${r.dtypes.cpu.join(',')}  oracles: ${r.oracles.join(',')}`,
           );
+    });
+
+  program
+    .command('optable')
+    .description('list the runtime operator table: every overload with its schema and kernels')
+    .option('--json', 'print JSON')
+    .action((o: { json?: boolean }) => {
+      const rows = listOps();
+      if (o.json) console.log(JSON.stringify(rows, null, 2));
+      else for (const r of rows) console.log(`${r.schema}    [${r.kernels.join(', ')}]`);
     });
 
   withFilters(program.command('run'))
