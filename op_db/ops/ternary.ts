@@ -80,7 +80,7 @@ const where = opInfo({
   },
   ref: R.whereRef,
   // Tensor.where(condition, y) takes self as the *second* operand, so the oracle's method check (receiver = the
-  // sample's input, here the condition) does not apply; tests/unit/shape_index_linalg covers the method.
+  // sample's input, here the condition) does not apply; tests/unit/where_clamp_indexing covers the method.
   variants: { method: false, out: true },
   resultDType: whereResultType,
   flags: { exactRounding: true },
