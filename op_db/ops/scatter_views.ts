@@ -29,8 +29,7 @@ const scatter = (
   skips: SkipRule[] = [],
 ) =>
   view(name, ref, cases, errors, {
-    // PyTorch has Tensor.slice_scatter & co.; the runtime installs no such methods (reported), so not checked.
-    variants: { method: false },
+    variants: { method: true },
     flags: { isView: false, supportsAutograd: true, supportsGradgrad: true },
     skips,
   });

@@ -192,8 +192,7 @@ const SPLITS: OpInfo[] = [
       err('E_SHAPE_MISMATCH', /expects split_sizes to sum exactly to 5/, [5, 4], [1, 2]),
       dimErr([5, 4], [5], 2),
     ],
-    // PyTorch has Tensor.split_with_sizes; the runtime installs no such method (reported), so it is not checked.
-    { variants: { method: false } },
+    {},
   ),
   multi(
     'chunk',

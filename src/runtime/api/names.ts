@@ -141,10 +141,23 @@ export const OTHER_NAMES = [
   'roll',
   'tril',
   'triu',
+  'slice_scatter',
+  'select_scatter',
+  'diagonal_scatter',
+  'as_strided_scatter',
 ] as const;
 
 /** Ops returning several tensors (a list or a values/indices pair). */
-export const MULTI_NAMES = ['split', 'chunk', 'unbind', 'sort', 'topk', 'max', 'min'] as const;
+export const MULTI_NAMES = [
+  'split',
+  'split_with_sizes',
+  'chunk',
+  'unbind',
+  'sort',
+  'topk',
+  'max',
+  'min',
+] as const;
 
 /** Functions only (no method). */
 export const FUNCTION_ONLY_NAMES = [

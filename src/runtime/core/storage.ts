@@ -11,8 +11,8 @@ export class Storage {
   readonly id = nextStorageId++;
   readonly dtype: DType;
   readonly device: DeviceType;
-  /** Capacity in logical elements of `dtype`. */
-  readonly numel: number;
+  /** Capacity in logical elements of `dtype` (grows only through `grow`, like a StorageImpl's realloc). */
+  numel: number;
   /** The data (cpu); null on meta. Complex dtypes hold 2 lanes per element. */
   data: StorageArray | null;
   version = 0;
@@ -23,6 +23,17 @@ export class Storage {
     this.numel = numel;
     if (device === 'meta') this.data = null;
     else this.data = data ?? new DTYPE_INFO[dtype].storage(numel * DTYPE_INFO[dtype].lanes);
+  }
+
+  /** Reallocates to hold `numel` elements, keeping the existing contents; every view sees the new memory. */
+  grow(numel: number): void {
+    if (numel <= this.numel) return;
+    if (this.data) {
+      const bigger = new DTYPE_INFO[this.dtype].storage(numel * DTYPE_INFO[this.dtype].lanes);
+      (bigger as { set(a: ArrayLike<number | bigint>): void }).set(this.data as ArrayLike<number | bigint>);
+      this.data = bigger;
+    }
+    this.numel = numel;
   }
 
   get nbytes(): number {

@@ -10,6 +10,8 @@ import {
   NotImplementedError,
   parseDevice,
   pointwiseOutputStrides,
+  sameShape,
+  storageSpan,
   Tensor,
 } from '../core/index.ts';
 
@@ -134,14 +136,12 @@ export function registerCopies(): void {
           arg: 'size',
           got: size,
         });
-      const fresh = Tensor.empty(size, self.dtype, self.device);
-      const keep = fresh.storage.numel <= self.storage.numel - self.storageOffset;
-      self.setStrided(
-        keep ? self.storage : fresh.storage,
-        size,
-        contiguousStrides(size),
-        keep ? self.storageOffset : 0,
-      );
+      // Same sizes: nothing changes (strides included). Otherwise contiguous strides over the same storage,
+      // grown in place (keeping its contents) when too small, as TensorImpl resize + StorageImpl realloc do.
+      if (sameShape(size, self.shape)) return self;
+      const strides = contiguousStrides(size);
+      self.storage.grow(self.storageOffset + storageSpan(size, strides));
+      self.setStrided(self.storage, size, strides, self.storageOffset);
       return self;
     },
   });
