@@ -61,6 +61,19 @@ function roundHalfEven(x: number): number {
 }
 
 const identity = (x: number) => x;
+const identityBig = (x: bigint) => x;
+
+/** floor/ceil/trunc/round: round floats, pass integers through unchanged (PyTorch returns a copy). */
+const rounding = (name: string, num: (x: number) => number, aliases?: string[]): PointwiseRow => ({
+  name,
+  arity: 1,
+  promotion: 'default',
+  num,
+  int: identity,
+  big: identityBig,
+  kinds: ['int', 'float'],
+  aliases,
+});
 const cexp = (re: number, im: number): [number, number] => {
   const m = Math.exp(re);
   return [m * Math.cos(im), m * Math.sin(im)];
@@ -124,43 +137,10 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     kinds: ['int', 'float'],
     aliases: ['nn.functional.relu'],
   },
-  {
-    name: 'floor',
-    arity: 1,
-    promotion: 'default',
-    num: Math.floor,
-    int: identity,
-    big: (x: bigint) => x,
-    kinds: ['int', 'float'],
-  },
-  {
-    name: 'ceil',
-    arity: 1,
-    promotion: 'default',
-    num: Math.ceil,
-    int: identity,
-    big: (x: bigint) => x,
-    kinds: ['int', 'float'],
-  },
-  {
-    name: 'trunc',
-    arity: 1,
-    promotion: 'default',
-    num: Math.trunc,
-    int: identity,
-    big: (x: bigint) => x,
-    kinds: ['int', 'float'],
-    aliases: ['fix'],
-  },
-  {
-    name: 'round',
-    arity: 1,
-    promotion: 'default',
-    num: roundHalfEven,
-    int: identity,
-    big: (x: bigint) => x,
-    kinds: ['int', 'float'],
-  },
+  rounding('floor', Math.floor),
+  rounding('ceil', Math.ceil),
+  rounding('trunc', Math.trunc, ['fix']),
+  rounding('round', roundHalfEven),
   { name: 'frac', arity: 1, promotion: 'default', num: (x: number) => x - Math.trunc(x), kinds: ['float'] },
   {
     name: 'sign',
