@@ -3,41 +3,20 @@
  * kernel that forgets to bump the version counter) through the dispatcher, sees the matching oracle fail, and
  * restores the real kernel.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
-import { expandMatrix } from '../../src/ci/index.ts';
 import { gradcheck, OracleFailure, runOracle } from '../../src/oracles/index.ts';
 import { autogradKernel } from '../../src/runtime/autograd/index.ts';
-import {
-  callOp,
-  DispatchKey,
-  type Kernel,
-  operatorTable,
-  type Tensor,
-  tensor,
-} from '../../src/runtime/index.ts';
+import { callOp, DispatchKey, type Kernel, type Tensor, tensor } from '../../src/runtime/index.ts';
+import { matrixInstance, swapKernel } from './inject_helpers.ts';
 
-const restore: (() => void)[] = [];
-afterEach(() => {
-  while (restore.length) restore.pop()!();
-});
-
-function swap(
+const swap = (
   qualified: string,
   key: (typeof DispatchKey)[keyof typeof DispatchKey],
   make: (real: Kernel) => Kernel,
-): void {
-  const entry = operatorTable.get(qualified);
-  const real = entry.kernels.get(key)!;
-  entry.kernels.set(key, make(real));
-  restore.push(() => entry.kernels.set(key, real));
-}
-
-function instance(op: string, oracle: Oracle, layout = 'contiguous', dtype = 'float64') {
-  const [inst] = expandMatrix('full', { op: [op], oracle: [oracle], dtype: [dtype], layout: [layout] });
-  expect(inst, `${op} ${oracle}`).toBeDefined();
-  return inst;
-}
+) => swapKernel(qualified, make, key);
+const instance = (op: string, oracle: Oracle, layout = 'contiguous', dtype = 'float64') =>
+  matrixInstance(op, oracle, dtype, layout);
 
 function failure(run: () => unknown): OracleFailure {
   try {

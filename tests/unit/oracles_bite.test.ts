@@ -3,37 +3,15 @@
  * kernel of one overload), asserts the matching oracle fails with a message naming the sample, seed and repro
  * command, and restores the real kernel (the same instance passes before and after).
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
-import { expandMatrix } from '../../src/ci/index.ts';
 import { compareValues, OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
-import {
-  callOp,
-  DispatchKey,
-  type Kernel,
-  operatorTable,
-  type Tensor,
-  tensor,
-} from '../../src/runtime/index.ts';
+import { callOp, type Kernel, type Tensor, tensor } from '../../src/runtime/index.ts';
+import { matrixInstance, swapKernel } from './inject_helpers.ts';
 
-const restore: (() => void)[] = [];
-afterEach(() => {
-  while (restore.length) restore.pop()!();
-});
-
-/** Replaces the CPU kernel of `qualified`; the wrapper gets the real kernel to build on. */
-function inject(qualified: string, make: (real: Kernel) => Kernel): void {
-  const entry = operatorTable.get(qualified);
-  const real = entry.kernels.get(DispatchKey.CPU)!;
-  entry.kernels.set(DispatchKey.CPU, make(real));
-  restore.push(() => entry.kernels.set(DispatchKey.CPU, real));
-}
-
-function instance(op: string, oracle: Oracle, dtype: string, layout: Layout) {
-  const [inst] = expandMatrix('full', { op: [op], oracle: [oracle], dtype: [dtype], layout: [layout] });
-  expect(inst, `${op} ${oracle} ${dtype} ${layout} instance`).toBeDefined();
-  return inst;
-}
+const inject = (qualified: string, make: (real: Kernel) => Kernel) => swapKernel(qualified, make);
+const instance = (op: string, oracle: Oracle, dtype: string, layout: Layout) =>
+  matrixInstance(op, oracle, dtype, layout);
 
 function expectFailure(run: () => unknown, pattern: RegExp): OracleFailure {
   try {
