@@ -17,7 +17,7 @@ installAutogradMethods();
 export { fromArray, type NestedData, type TensorOptions, tensor } from './api/creation.ts';
 export { getitem, type IndexItem, type Slice, slice } from './api/indexing.ts';
 export { listOps, type OpListing } from './api/listing.ts';
-export { type Element, flatValues, type Nested } from './api/readback.ts';
+export { type Element, flatValues, type Nested, toHost } from './api/readback.ts';
 export {
   type BackwardOptions,
   backward,
@@ -33,6 +33,19 @@ export {
   opsWithoutDerivative,
   setGradEnabled,
 } from './autograd/index.ts';
+export {
+  type AllocatorStats,
+  allocator as webgpuAllocator,
+  downloadTensor,
+  initWebGPU,
+  launchStats as webgpuLaunchStats,
+  NO_ADAPTER_MESSAGE,
+  uploadTensor,
+  WEBGPU_DTYPES,
+  type WebGPUInfo,
+  webgpuInfo,
+  webgpuUnavailableReason,
+} from './backends/webgpu/index.ts';
 export {
   bool,
   broadcastAll,

@@ -4,7 +4,14 @@
  */
 
 import { logicalOffsets, numberReader } from '../backends/cpu/index.ts';
-import { DTYPE_INFO, InvalidArgumentError, NotImplementedError, Tensor } from '../core/index.ts';
+import { downloadTensor } from '../backends/webgpu/index.ts';
+import {
+  DTYPE_INFO,
+  InvalidArgumentError,
+  NotImplementedError,
+  SyncReadbackError,
+  Tensor,
+} from '../core/index.ts';
 
 export type Element = number | bigint | boolean | [number, number];
 export type Nested = Element | Nested[];
@@ -18,6 +25,12 @@ export function flatValues(t: Tensor): Element[] {
       got: 'meta',
       expected: 'cpu',
     });
+  }
+  if (t.device === 'webgpu') {
+    throw new SyncReadbackError(
+      'webgpu data cannot be read synchronously; use `await t.toArray()` or `await t.cpuAsync()`',
+      { op: 'tolist', arg: 'self', got: 'webgpu', expected: 'cpu' },
+    );
   }
   const data = t.storage.data!;
   const offs = logicalOffsets(t.shape, t.strides, t.storageOffset);
@@ -44,6 +57,8 @@ declare module '../core/tensor.ts' {
   interface Tensor {
     tolist(): Nested;
     toArray(): Promise<Element[]>;
+    /** A cpu copy with the same sizes, strides and offset, once queued device work is done (`.cpu()` awaited). */
+    cpuAsync(): Promise<Tensor>;
     item(): Element;
   }
 }
@@ -54,7 +69,10 @@ export function installReadback(): void {
     return nest(flatValues(this), this.shape, 0, 0);
   };
   proto.toArray = async function (this: Tensor) {
-    return flatValues(this);
+    return flatValues(await toHost(this));
+  };
+  proto.cpuAsync = function (this: Tensor) {
+    return toHost(this);
   };
   proto.item = function (this: Tensor) {
     if (this.numel !== 1) {
@@ -67,4 +85,9 @@ export function installReadback(): void {
     }
     return flatValues(this)[0];
   };
+}
+
+/** `t` itself when it is on cpu (or meta), else a cpu copy with the same layout read back from the device. */
+export async function toHost(t: Tensor): Promise<Tensor> {
+  return t.device === 'webgpu' ? downloadTensor(t) : t;
 }

@@ -20,7 +20,9 @@ export type ErrorCode =
   | 'E_UNKNOWN_OP'
   | 'E_DEVICE_MISMATCH'
   | 'E_SCHEMA_PARSE'
-  | 'E_INTERNAL_OVERLAP';
+  | 'E_INTERNAL_OVERLAP'
+  | 'E_NO_ADAPTER'
+  | 'E_SYNC_READBACK';
 
 export interface ErrorDetails {
   op?: string;
@@ -148,5 +150,19 @@ export class GraphFreedError extends OpgateError {
 export class AutogradError extends OpgateError {
   constructor(summary: string, d: ErrorDetails = {}) {
     super('E_AUTOGRAD', summary, d);
+  }
+}
+
+/** The webgpu device was used without an adapter (none on this machine, or `initWebGPU()` not awaited). */
+export class NoAdapterError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_NO_ADAPTER', summary, details);
+  }
+}
+
+/** Data on an async device was read synchronously; `await t.toArray()` / `await t.cpuAsync()` read it back. */
+export class SyncReadbackError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_SYNC_READBACK', summary, details);
   }
 }

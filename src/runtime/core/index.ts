@@ -31,12 +31,14 @@ export {
   InternalOverlapError,
   InvalidArgumentError,
   InvalidViewError,
+  NoAdapterError,
   NoOverloadError,
   NotImplementedError,
   OpgateError,
   ResultTypeError,
   SchemaParseError,
   ShapeMismatchError,
+  SyncReadbackError,
   UnknownOpError,
   ZeroDivisionError,
 } from './errors.ts';
@@ -69,6 +71,6 @@ export {
   viewError,
   wrapDim,
 } from './shape.ts';
-export { Storage } from './storage.ts';
+export { type DeviceMemory, registerDeviceMemory, Storage } from './storage.ts';
 export { type AutogradMeta, storageSpan, Tensor } from './tensor.ts';
 export { promotionOperand, scalarToTensor } from './wrap.ts';

@@ -1,6 +1,7 @@
 /** copy_, clone, contiguous and to: the ops that move data between layouts, dtypes and devices. */
 
 import { copyInto } from '../backends/cpu/index.ts';
+import { copyGPU, uploadTensor } from '../backends/webgpu/index.ts';
 import {
   channelsLastStrides,
   contiguousStrides,
@@ -10,6 +11,7 @@ import {
   NotImplementedError,
   parseDevice,
   pointwiseOutputStrides,
+  SyncReadbackError,
   sameShape,
   storageSpan,
   Tensor,
@@ -25,6 +27,31 @@ function stridesFor(t: Tensor, memoryFormat: string | null): readonly number[] {
   return pointwiseOutputStrides(t.shape, [t]);
 }
 
+/**
+ * dst = src (cast to dst's dtype, src broadcast to dst's shape) across devices. cpu -> webgpu casts on the
+ * host, queues an upload and copies strided on the GPU; webgpu -> cpu cannot be synchronous.
+ */
+export function copyAcross(dst: Tensor, src: Tensor, op: string): void {
+  if (dst.device === 'cpu' && src.device === 'cpu') {
+    copyInto(dst, src);
+    return;
+  }
+  if (dst.device === 'webgpu') {
+    let from = src;
+    if (src.device === 'cpu') {
+      const host = Tensor.empty(src.shape, dst.dtype, 'cpu');
+      copyInto(host, src);
+      from = uploadTensor(host);
+    }
+    copyGPU(dst, from);
+    return;
+  }
+  throw new SyncReadbackError(
+    'webgpu data cannot be read synchronously; use `await t.cpuAsync()` or `await t.toArray()`',
+    { op, arg: 'src', got: `${src.device} -> ${dst.device}`, expected: 'an awaited readback' },
+  );
+}
+
 /** A fresh tensor with `src`'s values, on `device`, of `dtype`, laid out by `memoryFormat`. */
 function copyTo(src: Tensor, dtype: DType, device: Tensor['device'], memoryFormat: string | null): Tensor {
   if (src.device === 'meta' && device !== 'meta') {
@@ -36,7 +63,7 @@ function copyTo(src: Tensor, dtype: DType, device: Tensor['device'], memoryForma
     });
   }
   const out = Tensor.empty(src.shape, dtype, device, stridesFor(src, memoryFormat));
-  if (device !== 'meta') copyInto(out, src);
+  if (device !== 'meta') copyAcross(out, src, 'to');
   return out;
 }
 
@@ -69,7 +96,7 @@ export function registerCopies(): void {
           src.storage === self.storage
             ? copyTo(expanded, src.dtype, src.device, 'contiguous_format')
             : expanded;
-        copyInto(self, source);
+        copyAcross(self, source, 'copy_');
       }
       self.bumpVersion();
       return self;

@@ -238,3 +238,10 @@ export function outOfBounds(op: string, idx: number, dim: number, size: number):
     expected: `in [0, ${size - 1}]`,
   });
 }
+
+/** The element of a 0-dim cpu tensor as a JS number (a wrapped Python number joining a webgpu op). */
+export function hostScalar(t: Tensor): number {
+  const data = t.storage.data!;
+  if (t.dtype === 'int64') return Number((data as BigInt64Array)[t.storageOffset]);
+  return numberReader(t.dtype)(data, t.storageOffset);
+}

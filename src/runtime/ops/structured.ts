@@ -49,7 +49,21 @@ export interface StructuredDef {
   /** The in-place overload's name when it differs from the functional one (pow_.Tensor for pow.Tensor_Tensor). */
   readonly inplaceOverload?: string;
   readonly meta: (args: BoundArgs, op: string) => OutSpec;
-  readonly impl: { readonly cpu: BackendImpl };
+  /** Kernels per real device; a device without one raises E_NOT_IMPLEMENTED from the dispatcher. */
+  readonly impl: { readonly cpu: BackendImpl; readonly webgpu?: BackendImpl };
+}
+
+type RealDevice = 'cpu' | 'webgpu';
+
+/** Sets the kernel for CPU and Meta, and for WebGPU when the op has a webgpu impl. */
+function setKernels(
+  e: OperatorEntry,
+  def: StructuredDef,
+  k: Parameters<OperatorEntry['kernels']['set']>[1],
+): void {
+  e.kernels.set(DispatchKey.CPU, k);
+  e.kernels.set(DispatchKey.Meta, k);
+  if (def.impl.webgpu) e.kernels.set(DispatchKey.WebGPU, k);
 }
 
 const torchName = (d: DType) => DTYPE_INFO[d].torchName;
@@ -196,11 +210,10 @@ export function defineStructured(def: StructuredDef): void {
     const device = commonDevice(op, args);
     const spec = def.meta(args, op.schema.name);
     const out = Tensor.empty(spec.shape, spec.dtype, device, spec.strides);
-    if (device !== 'meta') def.impl.cpu(args, out, op.schema.name, spec);
+    if (device !== 'meta') def.impl[device as RealDevice]!(args, out, op.schema.name, spec);
     return out;
   };
-  fn.kernels.set(DispatchKey.CPU, functional);
-  fn.kernels.set(DispatchKey.Meta, functional);
+  setKernels(fn, def, functional);
 
   if (def.inplace) {
     const ip = operatorTable.def(inplaceSchema(def.schema, def.inplaceOverload), def.tags);
@@ -217,12 +230,11 @@ export function defineStructured(def: StructuredDef): void {
       checkOutDType(op.schema.name, spec.dtype, self.dtype, 'self');
       assertNoInternalOverlap(self, op.schema.name);
       assertInputsDontOverlap(op, args, self, 'self');
-      if (self.device !== 'meta') def.impl.cpu(args, self, op.schema.name, spec);
+      if (self.device !== 'meta') def.impl[self.device as RealDevice]!(args, self, op.schema.name, spec);
       self.bumpVersion();
       return self;
     };
-    ip.kernels.set(DispatchKey.CPU, kernel);
-    ip.kernels.set(DispatchKey.Meta, kernel);
+    setKernels(ip, def, kernel);
   }
 
   if (def.out) {
@@ -235,12 +247,11 @@ export function defineStructured(def: StructuredDef): void {
       resizeOut(out, spec.shape, spec.strides);
       assertNoInternalOverlap(out, op.schema.name);
       assertInputsDontOverlap(op, args, out, 'out');
-      if (device !== 'meta') def.impl.cpu(args, out, op.schema.name, spec);
+      if (device !== 'meta') def.impl[device as RealDevice]!(args, out, op.schema.name, spec);
       out.bumpVersion();
       return out;
     };
-    o.kernels.set(DispatchKey.CPU, kernel);
-    o.kernels.set(DispatchKey.Meta, kernel);
+    setKernels(o, def, kernel);
   }
 }
 
@@ -250,6 +261,7 @@ export interface OpDef {
   readonly tags: OpTags;
   readonly cpu?: (args: BoundArgs, op: OperatorEntry) => unknown;
   readonly meta?: (args: BoundArgs, op: OperatorEntry) => unknown;
+  readonly webgpu?: (args: BoundArgs, op: OperatorEntry) => unknown;
   /** CompositeImplicit: written in other ops (or pure metadata), so it works on every backend. */
   readonly composite?: (args: BoundArgs, op: OperatorEntry) => unknown;
 }
@@ -263,6 +275,10 @@ export function defineOp(def: OpDef): OperatorEntry {
   if (def.meta) {
     const k = def.meta;
     e.kernels.set(DispatchKey.Meta, (_ks, args, op) => k(args, op));
+  }
+  if (def.webgpu) {
+    const k = def.webgpu;
+    e.kernels.set(DispatchKey.WebGPU, (_ks, args, op) => k(args, op));
   }
   if (def.composite) {
     const k = def.composite;

@@ -150,6 +150,7 @@ const SUB_TWO_BOOLS =
   'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
 const ADD: PointwiseRow = {
   name: 'add',
+  wgsl: 'a + s0 * b',
   schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
   arity: 2,
   promotion: 'default',
@@ -164,6 +165,7 @@ const ADD: PointwiseRow = {
 };
 const SUB: PointwiseRow = {
   name: 'sub',
+  wgsl: 'a - s0 * b',
   schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
   arity: 2,
   promotion: 'default',
@@ -179,6 +181,7 @@ const SUB: PointwiseRow = {
 };
 const POW: PointwiseRow = {
   name: 'pow',
+  wgsl: { f32: 'fpow(a, b)', i32: 'ipow(a, b)' },
   schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
   inplaceOverload: 'Tensor',
   outOverload: 'Tensor_Tensor_out',
@@ -199,6 +202,7 @@ const POW: PointwiseRow = {
 };
 const DIV_TRUE: PointwiseRow = {
   name: 'div',
+  wgsl: { f32: 'a / b' },
   arity: 2,
   promotion: 'intToFloat',
   num: (a: number, b: number) => a / b,
@@ -206,6 +210,7 @@ const DIV_TRUE: PointwiseRow = {
 };
 const DIV_TRUNC: PointwiseRow = {
   name: 'div_trunc',
+  wgsl: { f32: 'trunc(a / b)', i32: 'a / b' },
   arity: 2,
   promotion: 'default',
   num: (a: number, b: number) => Math.trunc(a / b),
@@ -218,6 +223,7 @@ const DIV_TRUNC: PointwiseRow = {
 };
 const DIV_FLOOR: PointwiseRow = {
   name: 'div_floor',
+  wgsl: { f32: 'fdiv_floor(a, b)', i32: 'ifloordiv(a, b)' },
   arity: 2,
   promotion: 'default',
   num: floorDivFloat,
@@ -231,6 +237,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   { ...SUB, select: (args) => checkAlpha(args, checkSubBool(args)) },
   {
     name: 'mul',
+    wgsl: 'a * b',
     arity: 2,
     promotion: 'default',
     num: (a: number, b: number) => a * b,
@@ -241,6 +248,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'div',
+    wgsl: { f32: 'a / b' },
     schema: 'div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor',
     outOverload: 'out_mode',
     arity: 2,
@@ -252,6 +260,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'remainder',
+    wgsl: { f32: 'a - b * floor(a / b)', i32: 'imod_py(a, b)' },
     outOverload: 'Tensor_out',
     arity: 2,
     promotion: 'default',
@@ -269,6 +278,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'fmod',
+    wgsl: { f32: 'a - b * trunc(a / b)', i32: 'select(a % b, 0, b == 0)' },
     outOverload: 'Tensor_out',
     arity: 2,
     promotion: 'default',
@@ -304,6 +314,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'maximum',
+    wgsl: { f32: 'nan_max(a, b)', i32: 'max(a, b)' },
     schema: 'maximum(Tensor self, Tensor other) -> Tensor',
     arity: 2,
     inplace: false,
@@ -314,6 +325,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'minimum',
+    wgsl: { f32: 'nan_min(a, b)', i32: 'min(a, b)' },
     schema: 'minimum(Tensor self, Tensor other) -> Tensor',
     arity: 2,
     inplace: false,
@@ -324,6 +336,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'atan2',
+    wgsl: { f32: 'atan2(a, b)' },
     schema: 'atan2(Tensor self, Tensor other) -> Tensor',
     arity: 2,
     promotion: 'intToFloat',
@@ -332,6 +345,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'hypot',
+    wgsl: { f32: 'hypot_f(a, b)' },
     schema: 'hypot(Tensor self, Tensor other) -> Tensor',
     arity: 2,
     promotion: 'default',
@@ -340,6 +354,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'copysign',
+    wgsl: { f32: 'copysign_f(a, b)' },
     arity: 2,
     promotion: 'intToFloat',
     num: (a: number, b: number) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
@@ -351,12 +366,14 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
 ];
 
 function comparisonRows(): PointwiseRow[] {
+  const OPS: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
   const row = (
     name: string,
     num: (a: number, b: number) => boolean,
     complex?: (ar: number, ai: number, br: number, bi: number) => boolean,
   ): PointwiseRow => ({
     name,
+    wgsl: `a ${OPS[name]} b`,
     arity: 2,
     promotion: 'alwaysBool',
     outOverload: 'Tensor_out',
@@ -385,8 +402,10 @@ function comparisonRows(): PointwiseRow[] {
 function logicalRows(): PointwiseRow[] {
   const truthy = (x: number) => x !== 0; // NaN is true, ±0 false, like C++ bool()
   const bigTruthy = (x: bigint) => x !== 0n;
+  const OPS: Record<string, string> = { logical_and: '&&', logical_or: '||', logical_xor: '!=' };
   const row = (name: string, f: (a: boolean, b: boolean) => boolean): PointwiseRow => ({
     name,
+    wgsl: `(a != 0) ${OPS[name]} (b != 0)`,
     schema: `${name}(Tensor self, Tensor other) -> Tensor`,
     arity: 2,
     promotion: 'alwaysBool',
@@ -409,6 +428,7 @@ function bitwiseRows(): PointwiseRow[] {
     big: (a: bigint, b: bigint) => bigint,
   ): PointwiseRow => ({
     name,
+    wgsl: { i32: `a ${{ bitwise_and: '&', bitwise_or: '|', bitwise_xor: '^' }[name]} b` },
     arity: 2,
     promotion: 'default',
     outOverload: 'Tensor_out',

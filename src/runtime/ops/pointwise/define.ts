@@ -2,11 +2,18 @@
 
 import { runPointwise } from '../../backends/cpu/index.ts';
 import {
+  computeValue,
+  type GpuOperand,
+  runPointwiseGPU,
+  type WgslValue,
+} from '../../backends/webgpu/index.ts';
+import {
   broadcastAll,
   DTYPE_INFO,
   type DType,
   DTypeUnsupportedError,
   getDefaultDType,
+  NotImplementedError,
   pointwiseOutputStrides,
   promotionOperand,
   resultType,
@@ -15,6 +22,7 @@ import {
   toRealDType,
 } from '../../core/index.ts';
 import { type BoundArgs, operatorTable, parseSchema } from '../../dispatch/index.ts';
+import { hostScalar } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 import type { PointwiseRow } from './row.ts';
 
@@ -135,6 +143,27 @@ export function definePointwise(row: PointwiseRow): void {
       inputs,
     );
   };
+  const webgpu = (args: BoundArgs, out: Tensor, op: string, spec: OutSpec) => {
+    const {
+      row: r,
+      inputs,
+      compute,
+    } = (spec.plan as Plan | undefined) ?? pointwisePlan(row, tensorArgs, args, op);
+    const vt = computeValue(compute, op);
+    const expr = wgslExpr(r, compute, vt, op);
+    const loads: WgslValue[] = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : vt));
+    const operands: GpuOperand[] = inputs.map((t) => (t.device === 'cpu' ? { host: hostScalar(t) } : t));
+    runPointwiseGPU(
+      {
+        expr,
+        exprType: r.promotion === 'alwaysBool' ? 'bool' : vt,
+        loads,
+        scalars: scalarNames.map((n) => ({ value: (args[n] as Scalar).toNumber(), type: vt })),
+      },
+      out,
+      operands,
+    );
+  };
   defineStructured({
     schema,
     tags: { family: 'pointwise' },
@@ -143,7 +172,23 @@ export function definePointwise(row: PointwiseRow): void {
     outOverload: row.outOverload,
     inplaceOverload: row.inplaceOverload,
     meta,
-    impl: { cpu },
+    impl: { cpu, webgpu: row.wgsl || row.select ? webgpu : undefined },
   });
   for (const a of row.aliases ?? []) operatorTable.alias(a, row.name);
+}
+
+/** The row's WGSL expression for a compute dtype (bool compute uses `bool` if given, else i32's). */
+function wgslExpr(row: PointwiseRow, compute: DType, vt: WgslValue, op: string): string {
+  const w = row.wgsl;
+  const e =
+    typeof w === 'string' ? w : compute === 'bool' ? (w?.bool ?? w?.i32) : vt === 'f32' ? w?.f32 : w?.i32;
+  if (e === undefined) {
+    throw new NotImplementedError(`"${op}" has no webgpu kernel for '${DTYPE_INFO[compute].torchName}'`, {
+      op,
+      arg: 'self',
+      got: compute,
+      expected: 'a dtype the op has a WGSL expression for',
+    });
+  }
+  return e;
 }

@@ -41,6 +41,12 @@ export interface PointwiseRow {
   readonly scalars?: readonly string[];
   /** Inputs (by position) loaded as bool rather than the compute dtype (the condition of `where`). */
   readonly boolInputs?: readonly number[];
+  /**
+   * The webgpu kernel's WGSL expression over the loaded operands `a`, `b`, `c` and the scalars `s0`, `s1`:
+   * one string for f32 and i32 compute, or one per compute type (`bool` when the compute dtype is bool, which
+   * computes in i32 0/1 otherwise). Absent: the op has no webgpu kernel.
+   */
+  readonly wgsl?: string | WgslExprs;
   /** Extra Python names (e.g. 'nn.functional.relu'). */
   readonly aliases?: readonly string[];
   /** Whether in-place / out= overloads exist (default true). */
@@ -49,4 +55,10 @@ export interface PointwiseRow {
   /** The out overload's name in PyTorch's schema (default 'out', e.g. 'self_out' for where). */
   readonly outOverload?: string;
   readonly inplaceOverload?: string;
+}
+
+export interface WgslExprs {
+  readonly f32?: string;
+  readonly i32?: string;
+  readonly bool?: string;
 }

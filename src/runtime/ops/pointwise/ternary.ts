@@ -25,6 +25,7 @@ const WHERE: PointwiseRow = {
   arity: 3,
   promotion: 'default',
   boolInputs: [0],
+  wgsl: 'select(c, b, a)',
   inplace: false,
   outOverload: 'self_out',
   num: pick,

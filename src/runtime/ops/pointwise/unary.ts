@@ -9,6 +9,7 @@ const floatOp = (
   num: F,
   complex?: (re: number, im: number) => [number, number],
   aliases?: string[],
+  wgsl = `${name}(a)`,
 ): PointwiseRow => ({
   name,
   arity: 1,
@@ -16,6 +17,7 @@ const floatOp = (
   num,
   complex,
   aliases,
+  wgsl: { f32: wgsl },
 });
 
 // Abramowitz-Stegun is not accurate enough for float64 references; this is W. J. Cody's rational erf.
@@ -73,6 +75,7 @@ const rounding = (name: string, num: (x: number) => number, aliases?: string[]):
   big: identityBig,
   kinds: ['int', 'float'],
   aliases,
+  wgsl: { f32: `${name}(a)`, i32: 'a' },
 });
 const cexp = (re: number, im: number): [number, number] => {
   const m = Math.exp(re);
@@ -89,6 +92,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     big: (x: bigint) => (x < 0n ? -x : x),
     complex: (re: number, im: number) => Math.hypot(re, im),
     kinds: ['int', 'float', 'complex'],
+    wgsl: 'abs(a)',
   },
   {
     name: 'neg',
@@ -101,21 +105,22 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
       bool: 'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
     },
     aliases: ['negative'],
+    wgsl: '-a',
   },
   floatOp('exp', Math.exp, cexp),
   floatOp('exp2', (x) => 2 ** x),
-  floatOp('expm1', Math.expm1),
+  floatOp('expm1', Math.expm1, undefined, undefined, 'select(exp(a) - 1.0, a + 0.5 * a * a, abs(a) < 1e-4)'),
   floatOp('log', Math.log, clog),
   floatOp('log2', Math.log2),
-  floatOp('log10', Math.log10),
-  floatOp('log1p', Math.log1p),
+  floatOp('log10', Math.log10, undefined, undefined, 'log2(a) * 0.30102999566398120'),
+  floatOp('log1p', Math.log1p, undefined, undefined, 'select(log(1.0 + a), a - 0.5 * a * a, abs(a) < 1e-4)'),
   floatOp('sqrt', Math.sqrt, (re, im) => {
     const m = Math.hypot(re, im);
     const r = Math.sqrt((m + re) / 2);
     const i = Math.sqrt((m - re) / 2);
     return [r, im < 0 || (im === 0 && Object.is(im, -0)) ? -i : i];
   }),
-  floatOp('rsqrt', (x) => 1 / Math.sqrt(x)),
+  floatOp('rsqrt', (x) => 1 / Math.sqrt(x), undefined, undefined, '1.0 / sqrt(a)'),
   floatOp('sin', Math.sin, (re, im) => [Math.sin(re) * Math.cosh(im), Math.cos(re) * Math.sinh(im)]),
   floatOp('cos', Math.cos, (re, im) => [Math.cos(re) * Math.cosh(im), -Math.sin(re) * Math.sinh(im)]),
   floatOp('tan', Math.tan),
@@ -124,10 +129,10 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
   floatOp('atan', Math.atan, undefined, ['arctan']),
   floatOp('sinh', Math.sinh),
   floatOp('cosh', Math.cosh),
-  floatOp('tanh', Math.tanh),
-  floatOp('sigmoid', (x) => 1 / (1 + Math.exp(-x)), undefined, ['special.expit']),
-  floatOp('erf', erf, undefined, ['special.erf']),
-  floatOp('silu', (x) => x / (1 + Math.exp(-x)), undefined, ['nn.functional.silu']),
+  floatOp('tanh', Math.tanh, undefined, undefined, 'select(tanh(a), sign(a), abs(a) > 10.0)'),
+  floatOp('sigmoid', (x) => 1 / (1 + Math.exp(-x)), undefined, ['special.expit'], '1.0 / (1.0 + exp(-a))'),
+  floatOp('erf', erf, undefined, ['special.erf'], 'erf_f(a)'),
+  floatOp('silu', (x) => x / (1 + Math.exp(-x)), undefined, ['nn.functional.silu'], 'a / (1.0 + exp(-a))'),
   {
     name: 'relu',
     arity: 1,
@@ -136,12 +141,20 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     big: (x: bigint) => (x > 0n ? x : 0n),
     kinds: ['int', 'float'],
     aliases: ['nn.functional.relu'],
+    wgsl: { f32: 'select(a, 0.0, a < 0.0)', i32: 'max(a, 0)' },
   },
   rounding('floor', Math.floor),
   rounding('ceil', Math.ceil),
   rounding('trunc', Math.trunc, ['fix']),
   rounding('round', roundHalfEven),
-  { name: 'frac', arity: 1, promotion: 'default', num: (x: number) => x - Math.trunc(x), kinds: ['float'] },
+  {
+    name: 'frac',
+    arity: 1,
+    promotion: 'default',
+    num: (x: number) => x - Math.trunc(x),
+    kinds: ['float'],
+    wgsl: { f32: 'a - trunc(a)' },
+  },
   {
     name: 'sign',
     arity: 1,
@@ -150,6 +163,10 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     num: (x: number) => (x > 0 ? 1 : 0) - (x < 0 ? 1 : 0),
     big: (x: bigint) => (x > 0n ? 1n : x < 0n ? -1n : 0n),
     kinds: ['bool', 'int', 'float'],
+    wgsl: {
+      f32: 'select(0.0, 1.0, a > 0.0) - select(0.0, 1.0, a < 0.0)',
+      i32: 'select(0, 1, a > 0) - select(0, 1, a < 0)',
+    },
   },
   {
     name: 'reciprocal',
@@ -160,6 +177,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
       const d = re * re + im * im;
       return [re / d, -im / d];
     },
+    wgsl: '1.0 / a',
   },
   {
     name: 'square',
@@ -172,6 +190,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     refuse: {
       bool: 'square is not supported for bool tensors (PyTorch promotes bool to int64 here); use logical ops instead',
     },
+    wgsl: 'a * a',
   },
   {
     name: 'logical_not',
@@ -180,6 +199,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     num: (x: number) => x === 0,
     big: (x: bigint) => x === 0n,
     complex: (re: number, im: number) => re === 0 && im === 0,
+    wgsl: 'a == 0',
   },
   {
     name: 'bitwise_not',
@@ -189,6 +209,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     bool: (x: number) => (x === 0 ? 1 : 0),
     big: (x: bigint) => ~x,
     kinds: ['bool', 'int'],
+    wgsl: { i32: '~a', bool: '1 - a' },
   },
   {
     name: 'isnan',
@@ -199,6 +220,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     complex: (re: number, im: number) => Number.isNaN(re) || Number.isNaN(im),
     inplace: false,
     out: false,
+    wgsl: { f32: 'is_nan(a)', i32: 'false' },
   },
   {
     name: 'isinf',
@@ -209,6 +231,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     inplace: false,
     out: false,
     kinds: ['bool', 'int', 'float'],
+    wgsl: { f32: 'is_inf(a)', i32: 'false' },
   },
   {
     name: 'isfinite',
@@ -219,5 +242,6 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     complex: (re: number, im: number) => Number.isFinite(re) && Number.isFinite(im),
     inplace: false,
     out: false,
+    wgsl: { f32: '!is_nan(a) && !is_inf(a)', i32: 'true' },
   },
 ];

@@ -1,0 +1,32 @@
+export { type AllocatorStats, CachingAllocator, sizeClass } from './allocator.ts';
+export {
+  gpu,
+  initWebGPU,
+  NO_ADAPTER_MESSAGE,
+  type WebGPUInfo,
+  webgpuInfo,
+  webgpuUnavailableReason,
+} from './device.ts';
+export { gridFor, type Launch, launch, launchStats, linearIndex, Params, WORKGROUP } from './launch.ts';
+export {
+  allocator,
+  blockOf,
+  downloadTensor,
+  readStorage,
+  uploadStorage,
+  uploadTensor,
+  WEBGPU_DTYPES,
+  WEBGPU_STORAGE,
+  type WgslStorage,
+  wgslStorage,
+} from './memory.ts';
+export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
+export {
+  computeValue,
+  convert,
+  helpersFor,
+  NAN_F32,
+  stridedOffsets,
+  toStorage,
+  type WgslValue,
+} from './wgsl.ts';
