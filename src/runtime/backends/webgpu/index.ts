@@ -19,13 +19,16 @@ export {
   WEBGPU_STORAGE,
   type WgslStorage,
   wgslStorage,
+  wordsPer,
 } from './memory.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
 export {
   computeValue,
   convert,
   helpersFor,
+  loadExpr,
   NAN_F32,
+  storeStmt,
   stridedOffsets,
   toStorage,
   type WgslValue,

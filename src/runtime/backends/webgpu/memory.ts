@@ -15,21 +15,27 @@ import {
 import { type Block, CachingAllocator } from './allocator.ts';
 import { gpu } from './device.ts';
 
-/** WGSL element type of each dtype the webgpu device stores. */
+/**
+ * WGSL element type of each dtype the webgpu device stores. int64 is stored exactly as two i32 words (low,
+ * high) so that index tensors, argmax results and copies work; int64 arithmetic is refused.
+ */
 export type WgslStorage = 'f32' | 'i32' | 'u32';
 export const WEBGPU_STORAGE: Partial<Record<DType, WgslStorage>> = {
   float32: 'f32',
   int32: 'i32',
+  int64: 'i32',
   uint8: 'u32',
   bool: 'u32',
 };
+/** 32-bit words per element. */
+export const wordsPer = (dtype: DType): number => (dtype === 'int64' ? 2 : 1);
 export const WEBGPU_DTYPES = Object.keys(WEBGPU_STORAGE) as DType[];
 
 export function wgslStorage(dtype: DType, op = 'webgpu'): WgslStorage {
   const s = WEBGPU_STORAGE[dtype];
   if (s) return s;
   throw new DTypeUnsupportedError(
-    `"${op}" not implemented for '${DTYPE_INFO[dtype].torchName}' on webgpu (no ${dtype} in WGSL; like MPS, float64, int64 and complex are unsupported)`,
+    `"${op}" not implemented for '${DTYPE_INFO[dtype].torchName}' on webgpu (no ${dtype} in WGSL; like MPS, float64, float16 and complex are unsupported)`,
     { op, arg: 'dtype', got: dtype, expected: WEBGPU_DTYPES.join('/') },
   );
 }
@@ -42,7 +48,7 @@ export function blockOf(s: Storage): Block {
 }
 
 function attach(s: Storage, numel: number): void {
-  const block = allocator.allocate(numel * 4);
+  const block = allocator.allocate(numel * 4 * wordsPer(s.dtype));
   s.handle = block;
   release.register(s, block, s);
 }
@@ -57,7 +63,7 @@ registerDeviceMemory('webgpu', {
     release.unregister(s);
     attach(s, numel);
     const enc = gpu().createCommandEncoder();
-    enc.copyBufferToBuffer(old.buffer, 0, blockOf(s).buffer, 0, s.numel * 4);
+    enc.copyBufferToBuffer(old.buffer, 0, blockOf(s).buffer, 0, s.numel * 4 * wordsPer(s.dtype));
     gpu().queue.submit([enc.finish()]);
     allocator.free(old);
   },
@@ -65,6 +71,7 @@ registerDeviceMemory('webgpu', {
 
 function widened(dtype: DType, data: StorageArray): Float32Array | Int32Array | Uint32Array {
   if (data instanceof Float32Array || data instanceof Int32Array) return data;
+  if (data instanceof BigInt64Array) return new Int32Array(data.buffer, data.byteOffset, data.length * 2);
   const w = new Uint32Array(data.length);
   w.set(data as Uint8Array);
   if (dtype === 'bool') for (let i = 0; i < w.length; i++) w[i] = w[i] ? 1 : 0;
@@ -81,7 +88,7 @@ export function uploadStorage(dst: Storage, src: Storage): void {
 /** The storage's contents as a cpu TypedArray of its dtype, once all queued work on it is done. */
 export async function readStorage(s: Storage): Promise<StorageArray> {
   const out = new DTYPE_INFO[s.dtype].storage(s.numel) as StorageArray;
-  const bytes = s.numel * 4;
+  const bytes = s.numel * 4 * wordsPer(s.dtype);
   if (bytes === 0) return out;
   const device = gpu();
   const staging = device.createBuffer({
@@ -95,6 +102,7 @@ export async function readStorage(s: Storage): Promise<StorageArray> {
   const mapped = staging.getMappedRange();
   if (out instanceof Float32Array) out.set(new Float32Array(mapped));
   else if (out instanceof Int32Array) out.set(new Int32Array(mapped));
+  else if (out instanceof BigInt64Array) out.set(new BigInt64Array(mapped));
   else (out as Uint8Array).set(new Uint32Array(mapped));
   staging.unmap();
   staging.destroy();

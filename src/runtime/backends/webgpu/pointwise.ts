@@ -6,7 +6,7 @@
 import { broadcastStridesFor, type Storage, type Tensor } from '../../core/index.ts';
 import { gridFor, launch, linearIndex, Params, WORKGROUP } from './launch.ts';
 import { blockOf, wgslStorage } from './memory.ts';
-import { convert, helpersFor, stridedOffsets, toStorage, type WgslValue } from './wgsl.ts';
+import { helpersFor, loadExpr, storeStmt, stridedOffsets, type WgslValue } from './wgsl.ts';
 
 /** An operand: a webgpu tensor, or a value known on the host (a cpu 0-dim tensor's element). */
 export type GpuOperand = Tensor | { readonly host: number };
@@ -77,14 +77,19 @@ export function runPointwiseGPU(k: GpuPointwise, out: Tensor, operands: readonly
       return;
     }
     const { t: tensor, binding } = tensors[t];
-    const raw = `B${binding}[o${t}]`;
-    loads.push(`  let ${name} = ${convert(raw, wgslStorage(tensor.dtype), k.loads[j])};`);
+    loads.push(`  let ${name} = ${loadExpr(`B${binding}`, `o${t}`, tensor.dtype, k.loads[j])};`);
     t++;
   });
   k.scalars.forEach((s, i) => {
     loads.push(`  let s${i} = ${paramValue(scalarBase + i, s.type)};`);
   });
 
+  // An int64 -> int64 copy moves both words, so values outside the i32 range survive.
+  const first = operands[0];
+  const store =
+    k.expr === 'a' && out.dtype === 'int64' && first && !('host' in first) && first.dtype === 'int64'
+      ? `B0[2u * o0] = B${tensors[1].binding}[2u * o1]; B0[2u * o0 + 1u] = B${tensors[1].binding}[2u * o1 + 1u];`
+      : storeStmt('B0', 'o0', out.dtype, `(${k.expr})`, k.exprType);
   const decls = storages.map(
     (s, i) =>
       `@group(0) @binding(${i + 1}) var<storage, ${i === 0 ? 'read_write' : 'read'}> B${i}: array<${wgslStorage(s.dtype)}>;`,
@@ -98,7 +103,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   if (idx >= P[0]) { return; }
 ${stridedOffsets(nd, bases)}
 ${loads.join('\n')}
-  B0[o0] = ${toStorage(`(${k.expr})`, k.exprType, out.dtype)};
+  ${store}
 }`;
   launch({
     code,
@@ -108,7 +113,10 @@ ${loads.join('\n')}
   });
 }
 
-/** dst[...] = src[...] with dst's dtype (broadcasting src): the strided copy every layout change uses. */
+/**
+ * dst[...] = src[...] with dst's dtype (broadcasting src): the strided copy every layout change uses. int64 to
+ * int64 copies both words (exact); other casts go through the compute types.
+ */
 export function copyGPU(dst: Tensor, src: Tensor): void {
   const load: WgslValue =
     dst.dtype === 'bool' ? 'bool' : dst.dtype === 'float32' || src.dtype === 'float32' ? 'f32' : 'i32';

@@ -2,7 +2,7 @@
  * WGSL building blocks shared by the generated kernels: type conversions between storage words and compute
  * types, strided offset computation, and the helper functions pointwise expressions may call.
  */
-import type { DType } from '../../core/index.ts';
+import { type DType, DTypeUnsupportedError } from '../../core/index.ts';
 import { WEBGPU_STORAGE, type WgslStorage, wgslStorage } from './memory.ts';
 
 /** A value type inside a kernel: f32, i32 (also bool/uint8 arithmetic), or WGSL bool. */
@@ -25,9 +25,35 @@ export function toStorage(e: string, from: WgslValue, dtype: DType): string {
   return convert(e, from, s as WgslValue);
 }
 
+/**
+ * The element at storage offset `o` of binding `B` (a dtype's storage) loaded as `to`. int64 is two words:
+ * to f32 it converts exactly-rounded from both, to i32 it takes the low word (exact within the i32 range).
+ */
+export function loadExpr(B: string, o: string, dtype: DType, to: WgslValue): string {
+  if (dtype !== 'int64') return convert(`${B}[${o}]`, WEBGPU_STORAGE[dtype]!, to);
+  const lo = `${B}[2u * (${o})]`;
+  const hi = `${B}[2u * (${o}) + 1u]`;
+  if (to === 'f32')
+    return `select(f32(${hi}) * 4294967296.0 + f32(bitcast<u32>(${lo})), f32(${lo}), ${hi} == (${lo} >> 31u))`;
+  if (to === 'bool') return `(${lo} != 0 || ${hi} != 0)`;
+  return lo;
+}
+
+/** The statement storing `value` (of type `from`) as element `o` of binding `B` of `dtype`. */
+export function storeStmt(B: string, o: string, dtype: DType, value: string, from: WgslValue): string {
+  if (dtype !== 'int64') return `${B}[${o}] = ${toStorage(value, from, dtype)};`;
+  return `{ let v = ${convert(value, from, 'i32')}; ${B}[2u * (${o})] = v; ${B}[2u * (${o}) + 1u] = select(0, -1, v < 0); }`;
+}
+
 /** The compute value type of a dtype (bool and small ints compute in i32 and wrap on store). */
 export function computeValue(dtype: DType, op = 'webgpu'): WgslValue {
   wgslStorage(dtype, op);
+  if (dtype === 'int64') {
+    throw new DTypeUnsupportedError(
+      `"${op}" not implemented for 'Long' on webgpu: int64 is stored (two 32-bit words) but not computed with`,
+      { op, arg: 'self', got: dtype, expected: 'float32/int32/uint8/bool' },
+    );
+  }
   return dtype === 'float32' ? 'f32' : 'i32';
 }
 
