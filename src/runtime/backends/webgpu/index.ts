@@ -27,7 +27,6 @@ export {
   convert,
   helpersFor,
   loadExpr,
-  NAN_F32,
   storeStmt,
   stridedOffsets,
   toStorage,

@@ -69,9 +69,13 @@ registerDeviceMemory('webgpu', {
   },
 });
 
+/**
+ * The words to upload, always a fresh array: Dawn's writeBuffer may read the source at submit time rather
+ * than at the call, so a cpu tensor written after its upload must not share memory with it.
+ */
 function widened(dtype: DType, data: StorageArray): Float32Array | Int32Array | Uint32Array {
-  if (data instanceof Float32Array || data instanceof Int32Array) return data;
-  if (data instanceof BigInt64Array) return new Int32Array(data.buffer, data.byteOffset, data.length * 2);
+  if (data instanceof Float32Array || data instanceof Int32Array) return data.slice();
+  if (data instanceof BigInt64Array) return new Int32Array(data.slice().buffer);
   const w = new Uint32Array(data.length);
   w.set(data as Uint8Array);
   if (dtype === 'bool') for (let i = 0; i < w.length; i++) w[i] = w[i] ? 1 : 0;

@@ -94,7 +94,8 @@ export function runPointwiseGPU(k: GpuPointwise, out: Tensor, operands: readonly
     (s, i) =>
       `@group(0) @binding(${i + 1}) var<storage, ${i === 0 ? 'read_write' : 'read'}> B${i}: array<${wgslStorage(s.dtype)}>;`,
   );
-  const code = `${helpersFor(k.expr)}
+  const body = `${loads.join('\n')}\n  ${store}`;
+  const code = `${helpersFor(body)}
 @group(0) @binding(0) var<storage, read> P: array<u32>;
 ${decls.join('\n')}
 @compute @workgroup_size(${WORKGROUP})
@@ -102,8 +103,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let idx = ${linearIndex()};
   if (idx >= P[0]) { return; }
 ${stridedOffsets(nd, bases)}
-${loads.join('\n')}
-  ${store}
+${body}
 }`;
   launch({
     code,

@@ -12,7 +12,7 @@ export type WgslValue = 'f32' | 'i32' | 'bool';
 export function convert(e: string, from: WgslValue | WgslStorage, to: WgslValue): string {
   if (from === to) return e;
   if (to === 'bool')
-    return from === 'f32' ? `(${e} != 0.0)` : from === 'i32' ? `(${e} != 0)` : `(${e} != 0u)`;
+    return from === 'f32' ? `(${e} != 0.0 || is_nan(${e}))` : from === 'i32' ? `(${e} != 0)` : `(${e} != 0u)`;
   if (from === 'bool') return to === 'f32' ? `select(0.0, 1.0, ${e})` : `select(0, 1, ${e})`;
   return `${to}(${e})`;
 }
@@ -75,6 +75,9 @@ export function stridedOffsets(ndim: number, bases: readonly number[], idx = 'id
 const HELPERS: Record<string, string> = {
   // PyTorch's maximum/minimum propagate NaN; WGSL's max/min need not.
   // Bit tests: a shader compiler may fold `x != x` away under fast-math assumptions.
+  // Through a var: a constant NaN/inf bitcast is a WGSL compile error.
+  f_inf: 'fn f_inf() -> f32 { var u = 0x7f800000u; return bitcast<f32>(u); }',
+  f_nan: 'fn f_nan() -> f32 { var u = 0x7fc00000u; return bitcast<f32>(u); }',
   is_nan: 'fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }',
   is_inf: 'fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }',
   nan_max:
@@ -93,7 +96,7 @@ const HELPERS: Record<string, string> = {
     'fn ifloordiv(a: i32, b: i32) -> i32 { if (b == 0) { return 0; } let q = a / b; return select(q, q - 1, (a % b != 0) && ((a < 0) != (b < 0))); }',
   ipow: 'fn ipow(a: i32, b: i32) -> i32 { if (b < 0) { return select(0, select(-1, 1, (b & 1) == 0), a == -1) + select(0, 1, a == 1); } var r = 1; var base = a; var e = b; loop { if (e == 0) { break; } if ((e & 1) == 1) { r = r * base; } base = base * base; e = e >> 1u; } return r; }',
   // C pow: x^0 = 1 and 1^y = 1 even for NaN; a negative base needs an integral exponent.
-  fpow: 'fn fpow(a: f32, b: f32) -> f32 { if (b == 0.0 || a == 1.0) { return 1.0; } if (is_nan(a) || is_nan(b)) { return a + b; } if (a == 0.0) { return select(0.0, bitcast<f32>(0x7f800000u), b < 0.0); } if (a > 0.0) { return exp2(b * log2(a)); } if (b == trunc(b)) { let m = exp2(b * log2(-a)); return select(m, -m, trunc(b * 0.5) * 2.0 != b); } return bitcast<f32>(0x7fc00000u); }',
+  fpow: 'fn fpow(a: f32, b: f32) -> f32 { if (b == 0.0 || a == 1.0) { return 1.0; } if (is_nan(a) || is_nan(b)) { return a + b; } if (a == 0.0) { return select(0.0, f_inf(), b < 0.0); } if (a > 0.0) { return exp2(b * log2(a)); } if (b == trunc(b)) { let m = exp2(b * log2(-a)); return select(m, -m, trunc(b * 0.5) * 2.0 != b); } return f_nan(); }',
   // Python floor division on floats, as aten's div_floor computes it (fmod first, then correct the quotient).
   fdiv_floor:
     'fn fdiv_floor(a: f32, b: f32) -> f32 { if (b == 0.0) { return a / b; } let m = a - b * trunc(a / b); var d = (a - m) / b; if (m != 0.0 && ((b < 0.0) != (m < 0.0))) { d = d - 1.0; } if (d == 0.0) { return select(0.0, -0.0, (a < 0.0) != (b < 0.0)); } var f = floor(d); if (d - f > 0.5) { f = f + 1.0; } return f; }',
@@ -116,5 +119,3 @@ export function helpersFor(...exprs: string[]): string {
   for (const e of exprs) visit(e);
   return [...want].map((n) => HELPERS[n]).join('\n');
 }
-
-export const NAN_F32 = 'bitcast<f32>(0x7fc00000u)';

@@ -181,7 +181,7 @@ const SUB: PointwiseRow = {
 };
 const POW: PointwiseRow = {
   name: 'pow',
-  wgsl: { f32: 'fpow(a, b)', i32: 'ipow(a, b)' },
+  wgsl: { f32: 'fpow(a, b)', i32: 'ipow(a, b)', nan: 'own' },
   schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
   inplaceOverload: 'Tensor',
   outOverload: 'Tensor_Tensor_out',
@@ -345,7 +345,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'hypot',
-    wgsl: { f32: 'hypot_f(a, b)' },
+    wgsl: { f32: 'hypot_f(a, b)', nan: 'own' },
     schema: 'hypot(Tensor self, Tensor other) -> Tensor',
     arity: 2,
     promotion: 'default',
@@ -373,7 +373,12 @@ function comparisonRows(): PointwiseRow[] {
     complex?: (ar: number, ai: number, br: number, bi: number) => boolean,
   ): PointwiseRow => ({
     name,
-    wgsl: `a ${OPS[name]} b`,
+    // NaN compares false (ne: true) — said explicitly, as GLSL backends may not.
+    wgsl: {
+      f32:
+        name === 'ne' ? 'a != b || is_nan(a) || is_nan(b)' : `a ${OPS[name]} b && !is_nan(a) && !is_nan(b)`,
+      i32: `a ${OPS[name]} b`,
+    },
     arity: 2,
     promotion: 'alwaysBool',
     outOverload: 'Tensor_out',
@@ -405,7 +410,10 @@ function logicalRows(): PointwiseRow[] {
   const OPS: Record<string, string> = { logical_and: '&&', logical_or: '||', logical_xor: '!=' };
   const row = (name: string, f: (a: boolean, b: boolean) => boolean): PointwiseRow => ({
     name,
-    wgsl: `(a != 0) ${OPS[name]} (b != 0)`,
+    wgsl: {
+      f32: `(a != 0.0 || is_nan(a)) ${OPS[name]} (b != 0.0 || is_nan(b))`,
+      i32: `(a != 0) ${OPS[name]} (b != 0)`,
+    },
     schema: `${name}(Tensor self, Tensor other) -> Tensor`,
     arity: 2,
     promotion: 'alwaysBool',

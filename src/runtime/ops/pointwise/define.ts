@@ -182,6 +182,11 @@ function wgslExpr(row: PointwiseRow, compute: DType, vt: WgslValue, op: string):
   const w = row.wgsl;
   const e =
     typeof w === 'string' ? w : compute === 'bool' ? (w?.bool ?? w?.i32) : vt === 'f32' ? w?.f32 : w?.i32;
+  if (e !== undefined && vt === 'f32' && row.arity < 3 && row.promotion !== 'alwaysBool') {
+    const own = typeof w === 'object' && w.nan === 'own';
+    if (!own)
+      return row.arity === 1 ? `select(${e}, a, is_nan(a))` : `select(${e}, a + b, is_nan(a) || is_nan(b))`;
+  }
   if (e === undefined) {
     throw new NotImplementedError(`"${op}" has no webgpu kernel for '${DTYPE_INFO[compute].torchName}'`, {
       op,

@@ -61,4 +61,10 @@ export interface WgslExprs {
   readonly f32?: string;
   readonly i32?: string;
   readonly bool?: string;
+  /**
+   * 'propagate' (default for arithmetic rows): any NaN operand gives NaN, wrapped around the f32 expression
+   * with a bit test, since GLSL-based backends may evaluate comparisons with NaN as true. 'own': the
+   * expression handles NaN itself (comparisons, sign, pow's 1 ** NaN, hypot's inf).
+   */
+  readonly nan?: 'propagate' | 'own';
 }

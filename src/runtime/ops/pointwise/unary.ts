@@ -164,8 +164,9 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     big: (x: bigint) => (x > 0n ? 1n : x < 0n ? -1n : 0n),
     kinds: ['bool', 'int', 'float'],
     wgsl: {
-      f32: 'select(0.0, 1.0, a > 0.0) - select(0.0, 1.0, a < 0.0)',
+      f32: 'select(select(0.0, 1.0, a > 0.0) - select(0.0, 1.0, a < 0.0), 0.0, is_nan(a))',
       i32: 'select(0, 1, a > 0) - select(0, 1, a < 0)',
+      nan: 'own',
     },
   },
   {
@@ -199,7 +200,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     num: (x: number) => x === 0,
     big: (x: bigint) => x === 0n,
     complex: (re: number, im: number) => re === 0 && im === 0,
-    wgsl: 'a == 0',
+    wgsl: { f32: 'a == 0.0 && !is_nan(a)', i32: 'a == 0' },
   },
   {
     name: 'bitwise_not',
