@@ -30,7 +30,7 @@ export function findOpInfo(name: string): OpInfo | undefined {
 }
 
 export { NO_GRADGRAD, NOT_DIFFERENTIABLE, withAutogradClaims } from './autograd.ts';
-export { type OpInfoSpec, opInfo } from './info.ts';
+export { type OpInfoSpec, opInfo, WEBGPU_DTYPES } from './info.ts';
 export { hashString, type MakeOptions, type Maker, maker, rng, SPECIAL_FLOATS } from './make.ts';
 export { asRef, elementwise } from './refs/pointwise.ts';
 export { applyRule, type PromotionRule, pointwiseResultDType, tableResultType } from './refs/promotion.ts';

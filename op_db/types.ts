@@ -59,6 +59,11 @@ export interface ErrorInput {
   readonly sample: SampleInput;
   readonly code: ErrorCode;
   readonly regex: RegExp;
+  /**
+   * Why this error is raised on cpu only, when it depends on tensor VALUES (an index out of range): an async
+   * device cannot raise it at the call without a readback (CUDA's device-side assert), so webgpu skips it.
+   */
+  readonly valueDependent?: string;
 }
 
 export interface SampleContext {
@@ -126,6 +131,8 @@ export interface OpInfo {
   readonly aliases: readonly string[];
   readonly family: string;
   readonly variants: Readonly<Record<Variant, boolean>>;
+  /** Why the op does not run on a device (a reason per device); its claims there are empty. */
+  readonly unsupported: Readonly<Partial<Record<DeviceType, string>>>;
   /** Claimed dtypes per device. */
   readonly dtypes: Readonly<Record<DeviceType, readonly DType[]>>;
   readonly backwardDtypes: Readonly<Record<DeviceType, readonly DType[]>>;

@@ -95,6 +95,13 @@ const roundable = (d: DType) => DTYPE_INFO[d].kind === 'int' || DTYPE_INFO[d].ki
 const intAlpha = (d: DType) => DTYPE_INFO[d].kind === 'int';
 const floatAlpha = (d: DType) => DTYPE_INFO[d].kind === 'float' || DTYPE_INFO[d].kind === 'complex';
 
+/** C's pow (what PyTorch computes): 1 ** y and x ** 0 are 1 even for NaN, (-1) ** ±inf is 1; JS's ** says NaN. */
+function cPow(a: number, b: number): number {
+  if (b === 0 || a === 1) return 1;
+  if (a === -1 && (b === Number.POSITIVE_INFINITY || b === Number.NEGATIVE_INFINITY)) return 1;
+  return a ** b;
+}
+
 export const BINARY_OPINFOS: readonly OpInfo[] = [
   withKwargSamples(
     binary('add', (a, b, s) => a + alpha(s) * b, {
@@ -158,7 +165,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   }),
   binary(
     'pow',
-    (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : a ** b),
+    (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : cPow(a, b)),
     {
       dtypes: NO_BOOL,
       samples: {

@@ -55,9 +55,23 @@ interface Axis {
 /** Which devices, dtypes and layouts each oracle runs per tier. */
 function axes(oracle: Oracle, tier: Tier): Axis[] {
   const claimed = (info: OpInfo) => info.dtypes.cpu;
+  const onWebgpu = (info: OpInfo) => info.dtypes.webgpu;
+  // The pull tier runs webgpu on the layouts that exercise strides and offsets in the shaders.
+  const gpuLayouts: readonly Layout[] = tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'offset'];
   switch (oracle) {
     case 'reference':
-      return [{ device: 'cpu', dtypes: claimed, layouts: LAYOUTS }];
+      return [
+        { device: 'cpu', dtypes: claimed, layouts: LAYOUTS },
+        { device: 'webgpu', dtypes: onWebgpu, layouts: gpuLayouts },
+      ];
+    case 'crossbackend':
+      return [
+        {
+          device: 'webgpu',
+          dtypes: onWebgpu,
+          layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'expanded', 'offset'],
+        },
+      ];
     case 'metadata':
       return [
         {
@@ -65,9 +79,13 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
           dtypes: claimed,
           layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'offset'],
         },
+        { device: 'webgpu', dtypes: (i) => onWebgpu(i).slice(0, 1), layouts: gpuLayouts },
       ];
     case 'errors':
-      return [{ device: 'cpu', dtypes: (i) => i.dtypes.cpu.slice(0, 1), layouts: ['contiguous'] }];
+      return [
+        { device: 'cpu', dtypes: (i) => i.dtypes.cpu.slice(0, 1), layouts: ['contiguous'] },
+        { device: 'webgpu', dtypes: (i) => onWebgpu(i).slice(0, 1), layouts: ['contiguous'] },
+      ];
     case 'dtypes':
       return [
         { device: 'cpu', dtypes: () => DTYPES, layouts: ['contiguous'] },

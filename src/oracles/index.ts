@@ -1,5 +1,6 @@
 /** The oracles (reference, metadata, errors, dtypes, property) and what they share. */
 import type { Oracle } from '../../op_db/index.ts';
+import { runCrossBackend } from './crossbackend.ts';
 import { runDtypes } from './dtypes.ts';
 import { runErrors } from './errors.ts';
 import { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
@@ -7,12 +8,14 @@ import { type Instance, OracleFailure, type OracleResult } from './instance.ts';
 import { runMetadata } from './metadata.ts';
 import { runProperty } from './property.ts';
 import { runReference } from './reference.ts';
+import { initWebGPU, NoAdapterError, webgpuUnavailableReason } from './runtime_face.ts';
 
-type Runner = (inst: Instance, sample?: number) => OracleResult;
+type Runner = (inst: Instance, sample?: number) => OracleResult | Promise<OracleResult>;
 
 /** Oracles implemented so far; the matrix only expands these. */
 export const ORACLE_RUNNERS: Partial<Record<Oracle, Runner>> = {
   reference: runReference,
+  crossbackend: runCrossBackend,
   metadata: runMetadata,
   errors: runErrors,
   dtypes: runDtypes,
@@ -22,13 +25,22 @@ export const ORACLE_RUNNERS: Partial<Record<Oracle, Runner>> = {
   backward: runBackwardConsistency,
 };
 
-export function runOracle(inst: Instance, sample?: number): OracleResult {
+/** Runs one instance; a webgpu instance first acquires the device (E_NO_ADAPTER when there is none). */
+export async function runOracle(inst: Instance, sample?: number): Promise<OracleResult> {
   const run = ORACLE_RUNNERS[inst.oracle];
   if (!run) throw new OracleFailure(inst, null, undefined, `oracle '${inst.oracle}' is not implemented yet`);
+  if (inst.device === 'webgpu' && !(await initWebGPU())) {
+    throw new NoAdapterError(webgpuUnavailableReason(), {
+      op: inst.info.op,
+      got: 'no adapter',
+      expected: 'a webgpu adapter',
+    });
+  }
   return run(inst, sample);
 }
 
 export { close, compareValues, type Mismatch } from './compare.ts';
+export { CROSS_BACKEND_TOLERANCE, runCrossBackend } from './crossbackend.ts';
 export { runDtypes } from './dtypes.ts';
 export { runErrors } from './errors.ts';
 export { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
@@ -39,4 +51,4 @@ export { runMetadata } from './metadata.ts';
 export { runProperty } from './property.ts';
 export { runReference } from './reference.ts';
 export { metaMirror, toRefSample, withLayout } from './sample_io.ts';
-export { DEFAULT_TOLERANCES, toleranceFor } from './tolerances.ts';
+export { DEFAULT_TOLERANCES, DEVICE_TOLERANCES, toleranceFor } from './tolerances.ts';

@@ -1,7 +1,8 @@
 /**
  * Oracle 5, metadata: the op on the meta device against the op on cpu (same sizes, strides, offsets): shape,
  * dtype, significant strides, storage offset, device, aliasing per the schema's annotations, and inputs not
- * declared mutable left unchanged bit for bit (PyTorch's test_meta + TestFakeTensor + mutation checks).
+ * declared mutable left unchanged bit for bit (PyTorch's test_meta + TestFakeTensor + mutation checks). For a
+ * webgpu instance the real run is on webgpu (the same cpu-made sample moved with its layouts).
  */
 
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
@@ -9,6 +10,8 @@ import { bindCall, callOp, Tensor } from './runtime_face.ts';
 import {
   mapSample,
   metaMirror,
+  onDevice,
+  onHost,
   outputsOf,
   sameBytes,
   sampleTensors,
@@ -42,20 +45,22 @@ function aliasMap(
   return { writes, aliases };
 }
 
-export function runMetadata(inst: Instance, only?: number): OracleResult {
+export async function runMetadata(inst: Instance, only?: number): Promise<OracleResult> {
   const { info } = inst;
   const samples = info.sampleInputs(sampleContext(inst));
+  const real = inst.device === 'meta' ? 'cpu' : inst.device;
   let checks = 0;
-  samples.forEach((s0, k) => {
-    if (only !== undefined && k !== only) return;
-    const cpu = withLayout(s0, inst.layout);
+  for (const [k, s0] of samples.entries()) {
+    if (only !== undefined && k !== only) continue;
+    const host = withLayout(s0, inst.layout);
+    const before = sampleTensors(host).map(snapshot);
+    const cpu = onDevice(host, real);
     // Factories have no tensor inputs: the meta run asks for device='meta' instead.
     const meta =
       sampleTensors(cpu).length > 0
         ? mapSample(cpu, metaMirror)
         : { ...cpu, kwargs: { ...cpu.kwargs, device: 'meta' } };
     const inputs = sampleTensors(cpu);
-    const before = inputs.map(snapshot);
     const args = [cpu.input, ...cpu.args];
     const { writes, aliases } = aliasMap(info.op, args, { ...cpu.kwargs });
     let outCpu: Tensor[];
@@ -63,12 +68,12 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
     try {
       outCpu = outputsOf(callOp(info.op, args, { ...cpu.kwargs }));
     } catch (e) {
-      throw new OracleFailure(inst, k, s0.name, `cpu raised ${describeError(e)}`);
+      throw new OracleFailure(inst, k, s0.name, `${real} raised ${describeError(e)}`);
     }
     try {
       outMeta = outputsOf(callOp(info.op, [meta.input, ...meta.args], { ...meta.kwargs }));
     } catch (e) {
-      throw new OracleFailure(inst, k, s0.name, `meta raised ${describeError(e)} (cpu succeeded)`);
+      throw new OracleFailure(inst, k, s0.name, `meta raised ${describeError(e)} (${real} succeeded)`);
     }
     if (outCpu.length !== outMeta.length)
       throw new OracleFailure(
@@ -81,12 +86,12 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
       const m = outMeta[j];
       const diffs: string[] = [];
       if (m.device !== 'meta') diffs.push(`device ${m.device} (expected meta)`);
-      if (c.shape.join(',') !== m.shape.join(',')) diffs.push(`shape [${m.shape}] vs cpu [${c.shape}]`);
-      if (c.dtype !== m.dtype) diffs.push(`dtype ${m.dtype} vs cpu ${c.dtype}`);
+      if (c.shape.join(',') !== m.shape.join(',')) diffs.push(`shape [${m.shape}] vs ${real} [${c.shape}]`);
+      if (c.dtype !== m.dtype) diffs.push(`dtype ${m.dtype} vs ${real} ${c.dtype}`);
       if (significantStrides(c) !== significantStrides(m))
-        diffs.push(`strides (${m.strides}) vs cpu (${c.strides})`);
+        diffs.push(`strides (${m.strides}) vs ${real} (${c.strides})`);
       if (c.numel > 0 && c.storageOffset !== m.storageOffset)
-        diffs.push(`storage offset ${m.storageOffset} vs cpu ${c.storageOffset}`);
+        diffs.push(`storage offset ${m.storageOffset} vs ${real} ${c.storageOffset}`);
       const aliased = aliases[Math.min(j, aliases.length - 1)] ?? null;
       const cpuInput = aliased === 'self' && cpu.input instanceof Tensor ? cpu.input : null;
       const metaInput = aliased === 'self' && meta.input instanceof Tensor ? meta.input : null;
@@ -104,7 +109,8 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
         diffs.push('cpu output aliases an input its schema does not declare');
       if (diffs.length) throw new OracleFailure(inst, k, s0.name, `output ${j}: ${diffs.join('; ')}`);
     });
-    inputs.forEach((t, i) => {
+    const after = await onHost(inputs);
+    after.forEach((t, i) => {
       const declared = i === 0 ? writes.has('self') : false;
       if (!declared && !info.flags.mutates && !sameBytes(before[i], snapshot(t))) {
         throw new OracleFailure(
@@ -116,6 +122,6 @@ export function runMetadata(inst: Instance, only?: number): OracleResult {
       }
     });
     checks++;
-  });
+  }
   return { checks };
 }

@@ -3,13 +3,17 @@ export {
   bindCall,
   callOp,
   canCast,
+  DTYPE_INFO,
   DTYPES,
   type DType,
   grad,
+  initWebGPU,
+  NoAdapterError,
   noGrad,
   OpgateError,
   operatorTable,
   Tensor,
+  webgpuUnavailableReason,
 } from '../runtime/index.ts';
 
 export function sameShapeOf(a: readonly number[], b: readonly number[]): boolean {

@@ -9,7 +9,18 @@ import {
   type RefTensor,
   type SampleInput,
 } from '../../op_db/index.ts';
-import { callOp, DTYPE_INFO, type DType, Scalar, Tensor } from '../runtime/index.ts';
+import {
+  callOp,
+  type DeviceType,
+  DTYPE_INFO,
+  type DType,
+  isDType,
+  Scalar,
+  type Storage,
+  Tensor,
+  toHost,
+  uploadTensor,
+} from '../runtime/index.ts';
 import { applyLayout } from './layouts.ts';
 
 function mapDeep(x: unknown, f: (t: Tensor) => unknown, g: (s: unknown) => unknown = (s) => s): unknown {
@@ -117,4 +128,56 @@ export function outputsOf(r: unknown): Tensor[] {
   if (r instanceof Tensor) return [r];
   if (Array.isArray(r)) return r.filter((x): x is Tensor => x instanceof Tensor);
   return [];
+}
+
+/**
+ * The sample with its tensors moved to `device`, each keeping its sizes, strides and storage offset (the
+ * whole storage is copied, so a layout's padding and aliasing between arguments survive). Wrapped numbers
+ * (Python scalars) stay on cpu, as PyTorch keeps them.
+ */
+export function onDevice(s: SampleInput, device: DeviceType): SampleInput {
+  if (device === 'cpu' || device === 'meta') return s;
+  const storages = new Map<Storage, Storage>();
+  return mapSample(s, (t) => (t.device === 'cpu' && !t.isWrappedNumber ? uploadTensor(t, storages) : t));
+}
+
+/** Cpu copies (same layout) of device tensors, read back once all queued work on them is done. */
+export async function onHost(ts: readonly Tensor[]): Promise<Tensor[]> {
+  return Promise.all(ts.map(toHost));
+}
+
+/**
+ * Whether a sample mixes in a tensor of a dtype the device does not compute with (a float64 0-dim `other`,
+ * an int64 operand promoting the result): such a sample is not applicable there, like PyTorch's MPS skips.
+ */
+export function mixesUnsupported(s: SampleInput, device: DeviceType, computes: readonly DType[]): boolean {
+  if (device === 'cpu') return false;
+  if (sampleTensors(s).some((t) => !t.isWrappedNumber && !computes.includes(t.dtype))) return true;
+  // A dtype argument (`to(float64)`, `sum(dtype=int64)`) asking for an unsupported result.
+  const named = [...s.args, ...Object.values(s.kwargs)];
+  return named.some((v) => typeof v === 'string' && isDType(v) && !computes.includes(v));
+}
+
+/** Runs `body` on the device sample; null when the sample cannot exist or run there for a declared reason. */
+export function onDeviceOrSkip<T>(
+  s: SampleInput,
+  device: DeviceType,
+  computes: readonly DType[],
+  body: (d: SampleInput) => T,
+): T | null {
+  const notApplicable = (e: unknown) =>
+    mixesUnsupported(s, device, computes) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
+  let d: SampleInput;
+  try {
+    d = onDevice(s, device);
+  } catch (e) {
+    if (notApplicable(e)) return null;
+    throw e;
+  }
+  try {
+    return body(d);
+  } catch (e) {
+    if (notApplicable(e)) return null;
+    throw e;
+  }
 }

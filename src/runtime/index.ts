@@ -64,10 +64,13 @@ export {
   float,
   getDefaultDType,
   int,
+  isDType,
+  NoAdapterError,
   OpgateError,
   promoteTypes,
   resultType,
   Scalar,
+  Storage,
   setDefaultDType,
   Tensor,
 } from './core/index.ts';

@@ -7,6 +7,7 @@ import { test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
 import { expandMatrix, filtersFromEnv, tierFromEnv } from '../../src/ci/index.ts';
 import { runOracle } from '../../src/oracles/index.ts';
+import { initWebGPU, webgpuUnavailableReason } from '../../src/runtime/index.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -50,10 +51,14 @@ export function defineMatrixTests(oracle: Oracle): void {
       meta: { opgate: { ...meta } },
       skip: expected === 'skip',
       fails: expected === 'fail',
-    }, (ctx) => {
+    }, async (ctx) => {
       const m = ctx.task.meta.opgate!;
+      if (inst.device === 'webgpu' && !(await initWebGPU())) {
+        ctx.skip(webgpuUnavailableReason());
+        return;
+      }
       try {
-        m.checks = runOracle(inst).checks;
+        m.checks = (await runOracle(inst)).checks;
       } catch (e) {
         const sample = (e as { sample?: number | null }).sample;
         if (sample !== undefined) m.sample = sample;

@@ -18,9 +18,9 @@ const swap = (
 const instance = (op: string, oracle: Oracle, layout = 'contiguous', dtype = 'float64') =>
   matrixInstance(op, oracle, dtype, layout);
 
-function failure(run: () => unknown): OracleFailure {
+async function failure(run: () => unknown): Promise<OracleFailure> {
   try {
-    run();
+    await run();
   } catch (e) {
     expect(e).toBeInstanceOf(OracleFailure);
     return e as OracleFailure;
@@ -31,34 +31,34 @@ function failure(run: () => unknown): OracleFailure {
 const op = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor;
 
 describe('injected autograd bugs are caught', () => {
-  test("sin's backward using -cos instead of +cos fails gradcheck", () => {
+  test("sin's backward using -cos instead of +cos fails gradcheck", async () => {
     const inst = instance('sin', 'gradcheck');
-    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    expect((await runOracle(inst)).checks).toBeGreaterThan(0);
     swap('sin', DispatchKey.Autograd, () =>
       autogradKernel(
         { saves: ['self'], formula: (c) => [op('mul', c.grad, op('neg', op('cos', c.args.self)))] },
         'sin',
       ),
     );
-    expect(failure(() => runOracle(inst)).message).toMatch(
+    expect((await failure(() => runOracle(inst))).message).toMatch(
       /Jacobian mismatch for output 0 with respect to input 0/,
     );
   });
 
-  test("add's backward without sum-to-size after broadcasting fails gradcheck", () => {
+  test("add's backward without sum-to-size after broadcasting fails gradcheck", async () => {
     const inst = instance('add', 'gradcheck');
-    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    expect((await runOracle(inst)).checks).toBeGreaterThan(0);
     swap('add.Tensor', DispatchKey.Autograd, () =>
       autogradKernel({ saves: [], formula: (c) => [c.grad, c.grad] }, 'add'),
     );
-    const f = failure(() => runOracle(inst));
+    const f = await failure(() => runOracle(inst));
     expect(f.message).toMatch(/broadcast/);
     expect(f.message).toMatch(/AddBackward0 returned an invalid gradient at index 1/);
   });
 
-  test('a first derivative whose formula is not differentiable fails gradgradcheck', () => {
+  test('a first derivative whose formula is not differentiable fails gradgradcheck', async () => {
     const inst = instance('exp', 'gradgradcheck');
-    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    expect((await runOracle(inst)).checks).toBeGreaterThan(0);
     // The gradient values are right, but computed outside autograd: gradgrad sees a constant.
     swap('exp', DispatchKey.Autograd, () =>
       autogradKernel(
@@ -66,18 +66,18 @@ describe('injected autograd bugs are caught', () => {
         'exp',
       ),
     );
-    expect(runOracle(instance('exp', 'gradcheck')).checks).toBeGreaterThan(0);
-    expect(failure(() => runOracle(inst)).message).toMatch(/Jacobian mismatch/);
+    expect((await runOracle(instance('exp', 'gradcheck'))).checks).toBeGreaterThan(0);
+    expect((await failure(() => runOracle(inst))).message).toMatch(/Jacobian mismatch/);
   });
 
-  test('an in-place kernel that forgets the version bump fails the in-place check, and would hide stale saved tensors', () => {
+  test('an in-place kernel that forgets the version bump fails the in-place check, and would hide stale saved tensors', async () => {
     const inst = instance('add', 'reference', 'contiguous', 'float32');
     swap('add_.Tensor', DispatchKey.CPU, (real) => (ks, args, entry) => {
       const out = real(ks, args, entry) as Tensor;
       out.storage.version--;
       return out;
     });
-    expect(failure(() => runOracle(inst)).message).toMatch(
+    expect((await failure(() => runOracle(inst))).message).toMatch(
       /in-place variant did not bump the version counter/,
     );
     // Without the bump, the saved-tensor check of ExpBackward0 cannot see the modification: a wrong gradient.
@@ -89,7 +89,7 @@ describe('injected autograd bugs are caught', () => {
 });
 
 describe('gradcheck itself', () => {
-  test('fast mode catches a wrong derivative and reruns the full Jacobian to name the entries', () => {
+  test('fast mode catches a wrong derivative and reruns the full Jacobian to name the entries', async () => {
     swap('sin', DispatchKey.Autograd, () =>
       autogradKernel(
         { saves: ['self'], formula: (c) => [op('mul', c.grad, op('neg', op('cos', c.args.self)))] },
@@ -115,7 +115,7 @@ describe('gradcheck itself', () => {
     );
   });
 
-  test('refuses stride-0 inputs and checks reentrancy', () => {
+  test('refuses stride-0 inputs and checks reentrancy', async () => {
     const e = tensor([1], { dtype: 'float64' }).expand([3]).requiresGrad_();
     expect(() => gradcheck((a) => op('exp', a), [e])).toThrow(/has a dimension with stride 0/);
     // A backward whose result changes from one call to the next is not reentrant.

@@ -78,13 +78,13 @@ describe('view / copy / factory OpInfos', () => {
     expect(OPS.filter((n) => !covered.has(n))).toEqual([]);
   });
 
-  test('pull-tier instances pass; xfails fail; no stale rules', () => {
+  test('pull-tier instances pass; xfails fail; no stale rules', async () => {
     const problems: string[] = [];
     for (const inst of expandMatrix('pull', { op: OPS })) {
       if (inst.rule?.kind === 'skip') continue;
       let error: unknown = null;
       try {
-        runOracle(inst);
+        await runOracle(inst);
       } catch (e) {
         error = e;
       }

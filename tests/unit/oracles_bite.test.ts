@@ -13,9 +13,9 @@ const inject = (qualified: string, make: (real: Kernel) => Kernel) => swapKernel
 const instance = (op: string, oracle: Oracle, dtype: string, layout: Layout) =>
   matrixInstance(op, oracle, dtype, layout);
 
-function expectFailure(run: () => unknown, pattern: RegExp): OracleFailure {
+async function expectFailure(run: () => unknown, pattern: RegExp): Promise<OracleFailure> {
   try {
-    run();
+    await run();
   } catch (e) {
     expect(e).toBeInstanceOf(OracleFailure);
     const f = e as OracleFailure;
@@ -42,20 +42,20 @@ const stridesIgnored: Kernel = (_ks, args) => {
 };
 
 describe('injected bugs are caught', () => {
-  test('a CPU kernel that ignores strides fails the reference oracle on non-contiguous layouts', () => {
+  test('a CPU kernel that ignores strides fails the reference oracle on non-contiguous layouts', async () => {
     const transposed = instance('add', 'reference', 'float32', 'transposed');
     const strided = instance('add', 'reference', 'float32', 'strided');
-    expect(runOracle(transposed).checks).toBeGreaterThan(0);
+    expect((await runOracle(transposed)).checks).toBeGreaterThan(0);
     inject('add.Tensor', () => stridesIgnored);
-    const f = expectFailure(
+    const f = await expectFailure(
       () => runOracle(transposed),
       /function output 0 \(float32\): \d+\/\d+ elements differ/,
     );
     expect(f.sample).not.toBeNull();
-    expectFailure(() => runOracle(strided), /elements differ/);
+    await expectFailure(() => runOracle(strided), /elements differ/);
   });
 
-  test('an off-by-one-ulp float16 rounding fails the reference oracle (exact rounding), though PyTorch tolerances miss it', () => {
+  test('an off-by-one-ulp float16 rounding fails the reference oracle (exact rounding), though PyTorch tolerances miss it', async () => {
     const inst = instance('add', 'reference', 'float16', 'contiguous');
     inject('add.Tensor', (real) => (ks, args, op) => {
       const out = real(ks, args, op) as Tensor;
@@ -72,23 +72,23 @@ describe('injected bugs are caught', () => {
     const exact = fromRuntime(callOp('add', [a.to('float64'), a.to('float64')]) as Tensor);
     expect(compareValues(fromRuntime(sum), exact, 'float16', toleranceFor('float16'))).toBeNull();
     expect(compareValues(fromRuntime(sum), exact, 'float16', toleranceFor('float16'), true)).not.toBeNull();
-    expectFailure(() => runOracle(inst), /float16\): \d+\/\d+ elements differ/);
+    await expectFailure(() => runOracle(inst), /float16\): \d+\/\d+ elements differ/);
   });
 
-  test('a wrong promotion fails the reference oracle (dtype from PyTorch tables) and the metadata oracle', () => {
+  test('a wrong promotion fails the reference oracle (dtype from PyTorch tables) and the metadata oracle', async () => {
     const ref = instance('mul', 'reference', 'float16', 'contiguous');
     const meta = instance('mul', 'metadata', 'float16', 'contiguous');
-    expect(runOracle(meta).checks).toBeGreaterThan(0);
+    expect((await runOracle(meta)).checks).toBeGreaterThan(0);
     // A missing downcast: float16 products come back as float32.
     inject('mul.Tensor', (real) => (ks, args, op) => {
       const out = real(ks, args, op) as Tensor;
       return out.dtype === 'float16' ? (callOp('to', [out, 'float32']) as Tensor) : out;
     });
-    expectFailure(() => runOracle(ref), /result dtype float32, PyTorch gives float16/);
-    expectFailure(() => runOracle(meta), /dtype float16 vs cpu float32/);
+    await expectFailure(() => runOracle(ref), /result dtype float32, PyTorch gives float16/);
+    await expectFailure(() => runOracle(meta), /dtype float16 vs cpu float32/);
   });
 
-  test('a kernel that writes into its input fails the metadata oracle (mutation check)', () => {
+  test('a kernel that writes into its input fails the metadata oracle (mutation check)', async () => {
     const inst = instance('exp', 'metadata', 'float32', 'contiguous');
     inject('exp', (real) => (ks, args, op) => {
       const out = real(ks, args, op) as Tensor;
@@ -96,27 +96,33 @@ describe('injected bugs are caught', () => {
       if (self.numel > 0) callOp('fill_', [self, 0]);
       return out;
     });
-    expectFailure(() => runOracle(inst), /input 0 was modified but the schema does not mark it mutable/);
+    await expectFailure(
+      () => runOracle(inst),
+      /input 0 was modified but the schema does not mark it mutable/,
+    );
   });
 
-  test('an op that accepts an unclaimed dtype fails the dtypes oracle ("works but not claimed")', () => {
+  test('an op that accepts an unclaimed dtype fails the dtypes oracle ("works but not claimed")', async () => {
     const inst = instance('bitwise_and', 'dtypes', 'float32', 'contiguous');
-    expect(runOracle(inst).checks).toBeGreaterThan(0);
+    expect((await runOracle(inst)).checks).toBeGreaterThan(0);
     inject('bitwise_and.Tensor', (real) => (ks, args, op) => {
       const a = args.self as Tensor;
       if (a.dtype === 'float32') return callOp('add', [a, args.other as Tensor]);
       return real(ks, args, op);
     });
-    expectFailure(() => runOracle(inst), /works but not claimed/);
+    await expectFailure(() => runOracle(inst), /works but not claimed/);
   });
 
-  test('a slightly wrong float32 transcendental fails the reference and property oracles', () => {
+  test('a slightly wrong float32 transcendental fails the reference and property oracles', async () => {
     inject('exp', (real) => (ks, args, op) => {
       const out = real(ks, args, op) as Tensor;
       return out.dtype === 'float32' ? (callOp('mul', [out, 1.0001]) as Tensor) : out;
     });
-    expectFailure(() => runOracle(instance('exp', 'reference', 'float32', 'offset')), /elements differ/);
-    expectFailure(
+    await expectFailure(
+      () => runOracle(instance('exp', 'reference', 'float32', 'offset')),
+      /elements differ/,
+    );
+    await expectFailure(
       () => runOracle(instance('exp', 'property', 'float32', 'contiguous')),
       /property failed .* shrunk \d+ times \(fast-check seed -?\d+, path/,
     );

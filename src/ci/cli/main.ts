@@ -103,7 +103,7 @@ export function buildCli(): Command {
     .command('repro <id>')
     .description('re-run one instance (optionally one sample) in-process and print the outcome')
     .option('--sample <k>', 'only sample k', (v) => Number(v))
-    .action((id: string, o: { sample?: number }) => {
+    .action(async (id: string, o: { sample?: number }) => {
       const inst = findInstance(id);
       if (!inst) {
         console.error(`unknown instance id: ${id}`);
@@ -111,7 +111,7 @@ export function buildCli(): Command {
         return;
       }
       try {
-        const r = runOracle(inst, o.sample);
+        const r = await runOracle(inst, o.sample);
         console.log(`PASS ${id}${o.sample === undefined ? '' : ` sample ${o.sample}`} (${r.checks} checks)`);
       } catch (e) {
         console.log(`FAIL ${e instanceof Error ? e.message : String(e)}`);

@@ -1,6 +1,7 @@
 /** Factories (empty, zeros, ones, full, arange, linspace, eye, *_like) and fill_. */
 
 import { numberWriter, runPointwise } from '../backends/cpu/index.ts';
+import { fillGPU, type Sequence, sequenceGPU, uploadStorage } from '../backends/webgpu/index.ts';
 import {
   bf16BitsToNumber,
   channelsLastStrides,
@@ -56,6 +57,10 @@ function fillValue(s: Scalar, dtype: DType): unknown {
 
 export function fillTensor(t: Tensor, s: Scalar): void {
   if (t.device === 'meta' || t.numel === 0) return;
+  if (t.device === 'webgpu') {
+    fillGPU(t, storageWords(s, t.dtype));
+    return;
+  }
   const v = fillValue(s, t.dtype);
   const complex = Array.isArray(v);
   runPointwise(
@@ -71,6 +76,23 @@ export function fillTensor(t: Tensor, s: Scalar): void {
   );
 }
 
+/**
+ * The storage words of `s` stored as `dtype` on webgpu (int64: low, high), converted exactly as the cpu fill
+ * converts it (by filling a one-element cpu tensor).
+ */
+function storageWords(s: Scalar, dtype: DType): number[] {
+  const host = Tensor.empty([1], dtype, 'cpu');
+  fillTensor(host, s);
+  const v = host.storage.data![0];
+  if (typeof v === 'bigint') return [Number(BigInt.asUintN(32, v)), Number(BigInt.asUintN(32, v >> 32n))];
+  if (dtype === 'float32') return [new Uint32Array(Float32Array.of(v as number).buffer)[0]];
+  return [v as number];
+}
+
+/**
+ * A new tensor of `size` on the args' device; `fill` fills it, `zero` asks for zeros (cpu memory starts zeroed,
+ * webgpu blocks come from a caching allocator and are filled explicitly).
+ */
 function create(
   size: readonly number[],
   a: BoundArgs,
@@ -78,6 +100,7 @@ function create(
   dtype: DType,
   fill: Scalar | null,
   like?: Tensor,
+  zero = false,
 ): Tensor {
   checkSize(size, op);
   const device = deviceOf(a, like?.device ?? 'cpu');
@@ -88,6 +111,7 @@ function create(
     like ? likeStrides(like, a.memory_format as string | null | undefined) : contiguousStrides(size),
   );
   if (fill) fillTensor(t, fill);
+  else if (zero && t.device === 'webgpu') fillTensor(t, int(0));
   return t;
 }
 
@@ -105,19 +129,36 @@ function likeStrides(like: Tensor, memoryFormat: string | null | undefined): rea
 export function registerFactories(): void {
   const simple = (name: string, fill: number | null) => {
     const one = fill === null ? null : int(fill);
+    const zero = name === 'zeros';
     defineOp({
       // PyTorch's overload is empty.memory_format; zeros/ones have no overload name.
       schema: `${name}${name === 'empty' ? '.memory_format' : ''}(SymInt[] size, *, ${OPTS}${name === 'empty' ? ', MemoryFormat? memory_format=None' : ''}) -> Tensor`,
       tags,
       composite: (a) =>
-        create(a.size as number[], a, name, (a.dtype as DType | null) ?? getDefaultDType(), one),
+        create(
+          a.size as number[],
+          a,
+          name,
+          (a.dtype as DType | null) ?? getDefaultDType(),
+          one,
+          undefined,
+          zero,
+        ),
     });
     defineOp({
       schema: `${name}_like(Tensor self, *, ${OPTS}, MemoryFormat? memory_format=None) -> Tensor`,
       tags,
       composite: (a) => {
         const self = a.self as Tensor;
-        return create(self.shape, a, `${name}_like`, (a.dtype as DType | null) ?? self.dtype, one, self);
+        return create(
+          self.shape,
+          a,
+          `${name}_like`,
+          (a.dtype as DType | null) ?? self.dtype,
+          one,
+          self,
+          zero,
+        );
       },
     });
   };
@@ -198,7 +239,15 @@ export function registerFactories(): void {
         const mid = Math.floor(steps / 2);
         const mul = (k: number) => (half16 ? r(step * r(k)) : step * k);
         // steps == 1 is start (aten fills it), not end.
-        writeSequence(t, (i) => (steps === 1 ? s0 : i < mid ? r(s0 + mul(i)) : r(e0 - mul(steps - i - 1))));
+        // webgpu: float32 runs the same two-sided sequence in float32; integral dtypes are computed on the host
+        // (their values truncate float64 arithmetic, which WGSL does not have).
+        const seq: Sequence | null =
+          dtype === 'float32' ? { start: s0, end: e0, step, mid: steps === 1 ? 1 : mid, type: 'f32' } : null;
+        writeSequence(
+          t,
+          (i) => (steps === 1 ? s0 : i < mid ? r(s0 + mul(i)) : r(e0 - mul(steps - i - 1))),
+          seq,
+        );
       }
       return t;
     },
@@ -218,7 +267,7 @@ export function registerFactories(): void {
         got: m,
         expected: '>= 0',
       });
-    const t = create([n, m], a, 'eye', (a.dtype as DType | null) ?? getDefaultDType(), null);
+    const t = create([n, m], a, 'eye', (a.dtype as DType | null) ?? getDefaultDType(), null, undefined, true);
     if (t.device !== 'meta') {
       const diag = callOp('diagonal', [t]) as Tensor;
       fillTensor(diag, int(1));
@@ -259,7 +308,20 @@ const LINSPACE_ROUNDING: Partial<Record<DType, (x: number) => number>> = {
   bfloat16: (x) => bf16BitsToNumber(numberToBf16Bits(x)),
 };
 
-function writeSequence(t: Tensor, at: (i: number) => number): void {
+/**
+ * Writes `at(i)` into element i of a fresh contiguous 1-D `t`. On webgpu `seq` (the same values as a WGSL
+ * sequence) runs as a kernel; without one the values are computed on the host and uploaded.
+ */
+function writeSequence(t: Tensor, at: (i: number) => number, seq: Sequence | null = null): void {
+  if (t.device === 'webgpu') {
+    if (seq) sequenceGPU(t, seq);
+    else {
+      const host = Tensor.empty(t.shape, t.dtype, 'cpu');
+      writeSequence(host, at);
+      uploadStorage(t.storage, host.storage);
+    }
+    return;
+  }
   // t is freshly allocated and contiguous, so logical index i is storage index i.
   const write = numberWriter(t.dtype);
   const data = t.storage.data!;
@@ -303,7 +365,16 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
   }
   const n = Math.ceil((e - s) / st);
   const t = create([n], a, 'arange', dtype, null);
-  if (t.device !== 'meta') writeSequence(t, (i) => s + i * st);
+  if (t.device !== 'meta') {
+    // webgpu: float32 in float32 arithmetic (like CUDA's arange), integral dtypes in exact wrapping i32 when
+    // the bounds are integral; anything else is computed on the host.
+    const integral = Number.isInteger(s) && Number.isInteger(st) && dtype !== 'float32';
+    const seq: Sequence | null =
+      dtype === 'float32' || integral
+        ? { start: s, end: 0, step: st, mid: n, type: integral ? 'i32' : 'f32' }
+        : null;
+    writeSequence(t, (i) => s + i * st, seq);
+  }
   return t;
 }
 
@@ -327,9 +398,22 @@ function arangeInt64(s: bigint, e: bigint, st: bigint, a: BoundArgs): Tensor {
   const sgn = st > 0n ? 1n : -1n;
   const n = Number((e - s + st - sgn) / st);
   const t = create([n], a, 'arange', 'int64', null);
-  if (t.device !== 'meta') {
-    const data = t.storage.data as BigInt64Array;
-    for (let i = 0; i < n; i++) data[i] = BigInt.asIntN(64, s + st * BigInt(i));
-  }
+  if (t.device === 'webgpu') {
+    // Within the i32 range the kernel's i32 values, sign-extended, are exact; beyond it the host computes.
+    const last = s + st * BigInt(Math.max(n - 1, 0));
+    const fits = (v: bigint) => v >= -(2n ** 31n) && v < 2n ** 31n;
+    if (fits(s) && fits(last) && fits(st)) {
+      sequenceGPU(t, { start: Number(s), end: 0, step: Number(st), mid: n, type: 'i32' });
+      return t;
+    }
+    const host = Tensor.empty(t.shape, 'int64', 'cpu');
+    writeInt64Sequence(host, s, st);
+    uploadStorage(t.storage, host.storage);
+  } else if (t.device !== 'meta') writeInt64Sequence(t, s, st);
   return t;
+}
+
+function writeInt64Sequence(t: Tensor, s: bigint, st: bigint): void {
+  const data = t.storage.data as BigInt64Array;
+  for (let i = 0; i < t.numel; i++) data[i] = BigInt.asIntN(64, s + st * BigInt(i));
 }

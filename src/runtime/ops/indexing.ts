@@ -1,9 +1,12 @@
 /**
- * Index-driven ops: gather, scatter (src / value / reduce), index_select, masked_fill. The kernels walk 1-D
- * lines along `dim` (forEachLine) reading the index tensor and the operands through their strides.
+ * Index-driven ops: gather, scatter (src / value / reduce), index_select, masked_fill. The cpu kernels walk 1-D
+ * lines along `dim` (forEachLine) reading the index tensor and the operands through their strides; the webgpu
+ * kernels (backends/webgpu gather.ts) run one thread per output element. A GPU kernel cannot raise, so the
+ * value-dependent index check (E_INDEX_OUT_OF_RANGE) is cpu-only: on webgpu an out-of-range index writes 0.
  */
 
 import { elementCopier, forEachLine, runPointwise } from '../backends/cpu/index.ts';
+import { gatherGPU, maskedFillGPU } from '../backends/webgpu/index.ts';
 import {
   broadcastShapes,
   contiguousStrides,
@@ -19,8 +22,8 @@ import {
   wrapDim,
 } from '../core/index.ts';
 import type { BoundArgs } from '../dispatch/index.ts';
-import { asScalar, defineOut, indexReader, nonEmptyShape, outOfBounds, scalarTo } from './op_helpers.ts';
-import { registerScatter } from './scatter.ts';
+import { asScalar, indexReader, nonEmptyShape, outOfBounds, scalarTo } from './op_helpers.ts';
+import { defineOutOn, hostElement, registerScatter } from './scatter.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
 
 const tags = { family: 'index' };
@@ -94,6 +97,13 @@ function gatherImpl(args: BoundArgs, out: Tensor, op: string): void {
   );
 }
 
+function gatherWebGPU(args: BoundArgs, out: Tensor): void {
+  const self = args.self as Tensor;
+  const index = args.index as Tensor;
+  if (index.numel === 0) return;
+  gatherGPU(out, self, index, wrapDim(args.dim as number, self.ndim), nonEmptyShape(index).strides);
+}
+
 function indexSelectMeta(args: BoundArgs, op: string): OutSpec {
   const self = args.self as Tensor;
   const index = args.index as Tensor;
@@ -155,6 +165,16 @@ function indexSelectImpl(args: BoundArgs, out: Tensor, op: string): void {
   });
 }
 
+/** index_select is gather with the index read along `dim` only (stride 0 on the other dims). */
+function indexSelectWebGPU(args: BoundArgs, out: Tensor): void {
+  const self = args.self as Tensor;
+  const index = args.index as Tensor;
+  const dim = wrapDim(args.dim as number, self.ndim);
+  const istride = index.ndim === 0 ? 0 : index.strides[0];
+  const strides = nonEmptyShape(out).shape.map((_, d) => (d === dim ? istride : 0));
+  gatherGPU(out, self, index, dim, strides);
+}
+
 function checkMask(mask: Tensor, op: string): void {
   if (mask.dtype !== 'bool' && mask.dtype !== 'uint8') {
     throw new DTypeUnsupportedError(
@@ -212,6 +232,17 @@ function maskedFillImpl(args: BoundArgs, out: Tensor, op: string): void {
   );
 }
 
+/** A webgpu value tensor is converted in the kernel; a host value is converted (and range-checked) here. */
+function maskedFillWebGPU(args: BoundArgs, out: Tensor, op: string): void {
+  const self = args.self as Tensor;
+  const v = args.value as Scalar | Tensor;
+  const value =
+    v instanceof Tensor && v.device === 'webgpu'
+      ? v
+      : hostElement(scalarTo(asScalar(v), self.dtype, op), self.dtype);
+  maskedFillGPU(out, self, args.mask as Tensor, value);
+}
+
 /** index_select.out resizes rather than checks shape, but refuses another dtype with its own message. */
 function sameScalarType(op: string, result: DType, out: DType): void {
   if (result !== out) {
@@ -230,13 +261,13 @@ export function registerIndexing(): void {
     tags,
     out: false,
     meta: gatherMeta,
-    impl: { cpu: gatherImpl },
+    impl: { cpu: gatherImpl, webgpu: gatherWebGPU },
   });
-  defineOut(
+  defineOutOn(
     'gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)',
     tags,
     gatherMeta,
-    gatherImpl,
+    { cpu: gatherImpl, webgpu: gatherWebGPU },
     'exact',
   );
   defineStructured({
@@ -244,13 +275,13 @@ export function registerIndexing(): void {
     tags,
     out: false,
     meta: indexSelectMeta,
-    impl: { cpu: indexSelectImpl },
+    impl: { cpu: indexSelectImpl, webgpu: indexSelectWebGPU },
   });
-  defineOut(
+  defineOutOn(
     'index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)',
     tags,
     indexSelectMeta,
-    indexSelectImpl,
+    { cpu: indexSelectImpl, webgpu: indexSelectWebGPU },
     sameScalarType,
   );
   for (const overload of ['Scalar', 'Tensor']) {
@@ -261,13 +292,13 @@ export function registerIndexing(): void {
       inplace: true,
       out: false,
       meta: maskedFillMeta,
-      impl: { cpu: maskedFillImpl },
+      impl: { cpu: maskedFillImpl, webgpu: maskedFillWebGPU },
     });
-    defineOut(
+    defineOutOn(
       `masked_fill.${overload}_out(Tensor self, Tensor mask, ${valueType} value, *, Tensor(a!) out) -> Tensor(a!)`,
       tags,
       maskedFillMeta,
-      maskedFillImpl,
+      { cpu: maskedFillImpl, webgpu: maskedFillWebGPU },
       'cast',
     );
   }

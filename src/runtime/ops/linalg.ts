@@ -3,6 +3,7 @@
  * dot / mv / mm / fold / batched paths, so its errors name the shapes those paths see); every op then runs
  * the same strided batched kernel (gemm.ts), with 1-D operands seen as a row or a column through stride 0.
  */
+import { copyGPU, matmulGPU } from '../backends/webgpu/index.ts';
 import {
   broadcastShapes,
   broadcastStridesFor,
@@ -13,9 +14,9 @@ import {
   numelOf,
   ResultTypeError,
   ShapeMismatchError,
-  type Tensor,
+  Tensor,
 } from '../core/index.ts';
-import type { BoundArgs } from '../dispatch/index.ts';
+import { type BoundArgs, DispatchKey } from '../dispatch/index.ts';
 import { gemm, type MatrixView } from './gemm.ts';
 import { defineOut, notImplementedFor } from './op_helpers.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
@@ -187,14 +188,24 @@ function runProduct(out: Tensor, a: Tensor, b: Tensor, kernel: string, op: strin
     if (nd === 1) return { t, batchStrides, rs: rows ? 0 : t.strides[0], cs: rows ? t.strides[0] : 0 };
     return { t, batchStrides, rs: t.strides[nd - 2], cs: t.strides[nd - 1] };
   };
-  const os = out.strides;
-  const o: MatrixView = {
-    t: out,
-    batchStrides: os.slice(0, nb),
-    rs: a.ndim >= 2 ? os[nb] : 0,
-    cs: b.ndim >= 2 ? os[os.length - 1] : 0,
+  const outView = (t: Tensor): MatrixView => {
+    const os = t.strides;
+    return {
+      t,
+      batchStrides: os.slice(0, nb),
+      rs: a.ndim >= 2 ? os[nb] : 0,
+      cs: b.ndim >= 2 ? os[os.length - 1] : 0,
+    };
   };
-  gemm(o, view(a, true), view(b, false), batch, n, k, m);
+  if (out.device !== 'webgpu') {
+    gemm(outView(out), view(a, true), view(b, false), batch, n, k, m);
+    return;
+  }
+  // The tiled kernel's workgroups read A and B while others write: an aliased out goes through a temporary.
+  const aliased = out.storage === a.storage || out.storage === b.storage;
+  const target = aliased ? Tensor.empty(out.shape, dt, 'webgpu') : out;
+  matmulGPU(outView(target), view(a, true), view(b, false), batch, n, k, m, op);
+  if (aliased) copyGPU(out, target);
 }
 
 type Checker = (a: Tensor, b: Tensor, op: string) => { shape: number[]; kernel: string };
@@ -263,18 +274,27 @@ export function registerLinalg(): void {
       const { shape } = check(args[first] as Tensor, args[second] as Tensor, op);
       return { shape, dtype: (args[first] as Tensor).dtype, strides: contiguousStrides(shape) };
     };
+    // One impl for both devices: runProduct picks gemm (cpu) or the tiled WGSL kernel (webgpu).
     const cpu = (args: BoundArgs, out: Tensor, op: string) => {
       const { kernel } = check(args[first] as Tensor, args[second] as Tensor, op);
       runProduct(out, args[first] as Tensor, args[second] as Tensor, kernel, op);
     };
     const params = `Tensor ${first}, Tensor ${second}`;
-    defineStructured({ schema: `${name}(${params}) -> Tensor`, tags, out: false, meta, impl: { cpu } });
-    defineOut(
+    defineStructured({
+      schema: `${name}(${params}) -> Tensor`,
+      tags,
+      out: false,
+      meta,
+      impl: { cpu, webgpu: cpu },
+    });
+    const outEntry = defineOut(
       `${name}.out(${params}, *, Tensor(a!) out) -> Tensor(a!)`,
       tags,
       meta,
       cpu,
       name === 'dot' ? dotOutRule : 'exact',
     );
+    // The out= kernel runs the same impl, which picks the webgpu kernel for webgpu tensors.
+    outEntry.kernels.set(DispatchKey.WebGPU, outEntry.kernels.get(DispatchKey.CPU)!);
   }
 }

@@ -1,14 +1,18 @@
 /**
  * scatter: src / value overloads, the deprecated reduce='add'|'multiply' forms, their in-place variants and
  * out= overloads. The output starts as a copy of self (skipped in place); then each index element writes
- * (or reduces) its src element / value into the output along `dim`.
+ * (or reduces) its src element / value into the output along `dim`. On webgpu (backends/webgpu scatter.ts) one
+ * thread per index line applies the same writes in the same order, so duplicate indices resolve like the cpu;
+ * an out-of-range index is skipped there (the E_INDEX_OUT_OF_RANGE check reads index values: cpu-only).
  */
 
 import { copyInto, elementCopier, forEachLine } from '../backends/cpu/index.ts';
+import { scatterGPU } from '../backends/webgpu/index.ts';
 import {
   bf16BitsToNumber,
   contiguousStrides,
   DTYPE_INFO,
+  type DType,
   DTypeUnsupportedError,
   f16BitsToNumber,
   InvalidArgumentError,
@@ -20,13 +24,14 @@ import {
   Tensor,
   wrapDim,
 } from '../core/index.ts';
-import type { BoundArgs } from '../dispatch/index.ts';
+import { type BoundArgs, DispatchKey, type OpTags } from '../dispatch/index.ts';
 import {
   asScalar,
   defineOut,
   type ElementValue,
   indexReader,
   nonEmptyShape,
+  type OutRule,
   outOfBounds,
   scalarTo,
 } from './op_helpers.ts';
@@ -223,6 +228,47 @@ function scatterImpl(args: BoundArgs, out: Tensor, op: string): void {
   );
 }
 
+/** The webgpu scatter: a scalar value travels as an uploaded 0-dim tensor of out's dtype, read with stride 0. */
+function scatterWebGPU(args: BoundArgs, out: Tensor, op: string): void {
+  const self = args.self as Tensor;
+  const index = args.index as Tensor;
+  const src = srcOf(args);
+  const dim = wrapDim(args.dim as number, self.ndim);
+  const reduce = reduceOf(args, op);
+  const ix = nonEmptyShape(index);
+  const [from, strides] = src
+    ? [src, nonEmptyShape(src).strides]
+    : [hostElement(scalarTo(scatterValue(args), out.dtype, op), out.dtype), ix.shape.map(() => 0)];
+  scatterGPU(out, self, index, from, strides, dim, reduce);
+}
+
+/** A 0-dim cpu tensor of `dtype` holding `value` (already converted to the dtype's domain). */
+export function hostElement(value: ElementValue, dtype: DType): Tensor {
+  const t = Tensor.empty([], dtype, 'cpu');
+  (t.storage.data as unknown as ElementValue[])[0] = value;
+  return t;
+}
+
+type OutImpl = (args: BoundArgs, out: Tensor, op: string) => void;
+
+/** defineOut with a webgpu kernel as well (the impl is picked by the out tensor's device). */
+export function defineOutOn(
+  schema: string,
+  tags: OpTags,
+  meta: (args: BoundArgs, op: string) => OutSpec,
+  impl: { readonly cpu: OutImpl; readonly webgpu: OutImpl },
+  rule: OutRule,
+): void {
+  const e = defineOut(
+    schema,
+    tags,
+    meta,
+    (args, out, op) => (out.device === 'webgpu' ? impl.webgpu : impl.cpu)(args, out, op),
+    rule,
+  );
+  e.kernels.set(DispatchKey.WebGPU, e.kernels.get(DispatchKey.CPU)!);
+}
+
 export function registerScatter(): void {
   const overloads = [
     ['src', 'Tensor src', ''],
@@ -238,9 +284,15 @@ export function registerScatter(): void {
       inplace: true,
       out: false,
       meta: scatterMeta,
-      impl: { cpu: scatterImpl },
+      impl: { cpu: scatterImpl, webgpu: scatterWebGPU },
     });
     const outParams = tail ? `${params}, Tensor(a!) out` : `${params}, *, Tensor(a!) out`;
-    defineOut(`scatter.${name}_out(${outParams}) -> Tensor(a!)`, tags, scatterMeta, scatterImpl, 'exact');
+    defineOutOn(
+      `scatter.${name}_out(${outParams}) -> Tensor(a!)`,
+      tags,
+      scatterMeta,
+      { cpu: scatterImpl, webgpu: scatterWebGPU },
+      'exact',
+    );
   }
 }

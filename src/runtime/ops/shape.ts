@@ -4,6 +4,7 @@
  */
 
 import { copyInto, elementCopier, logicalOffsets } from '../backends/cpu/index.ts';
+import { copyGPU, rollFlatGPU, triangleGPU } from '../backends/webgpu/index.ts';
 import {
   canCast,
   channelsLastStrides,
@@ -16,15 +17,37 @@ import {
   resultType,
   ShapeMismatchError,
   sameShape,
-  type Tensor,
+  Tensor,
   wrapDim,
 } from '../core/index.ts';
-import { type BoundArgs, callOp } from '../dispatch/index.ts';
+import { type BoundArgs, callOp, DispatchKey, type OperatorEntry } from '../dispatch/index.ts';
 import { defineOut, preserveStrides, zeroWriter } from './op_helpers.ts';
 import { defineOp, defineStructured, type OutSpec } from './structured.ts';
 import { makeView, sliceDim } from './views.ts';
 
 const tags = { family: 'shape' };
+
+/** dst = src, strided, on the destination's device (both on one device). */
+function copyOn(dst: Tensor, src: Tensor): void {
+  if (dst.device === 'webgpu') copyGPU(dst, src);
+  else copyInto(dst, src);
+}
+
+/**
+ * A webgpu source sharing storage with the output is read from a contiguous copy (GPU invocations run in no
+ * order, so an in-place permutation would read elements already overwritten).
+ */
+function detached(out: Tensor, src: Tensor): Tensor {
+  if (out.device !== 'webgpu' || out.storage !== src.storage) return src;
+  const tmp = Tensor.empty(src.shape, src.dtype, 'webgpu');
+  copyGPU(tmp, src);
+  return tmp;
+}
+
+/** The out= overload runs on webgpu too: its impl picks the kernel by the output's device. */
+function withWebGPU(e: OperatorEntry): void {
+  e.kernels.set(DispatchKey.WebGPU, e.kernels.get(DispatchKey.CPU)!);
+}
 
 /** cat_should_skip_tensor: legacy 1-D empty tensors are ignored by cat (except for dtype promotion). */
 const skipped = (t: Tensor) => t.ndim === 1 && t.shape[0] === 0;
@@ -96,7 +119,7 @@ function catImpl(args: BoundArgs, out: Tensor): void {
   let offset = 0;
   for (const t of tensors) {
     const n = t.shape[dim];
-    if (n > 0 && t.numel > 0) copyInto(sliceDim(out, dim, offset, offset + n, 1), t);
+    if (n > 0 && t.numel > 0) copyOn(sliceDim(out, dim, offset, offset + n, 1), t);
     offset += n;
   }
 }
@@ -119,7 +142,7 @@ function flipMeta(args: BoundArgs, op: string): OutSpec {
 
 /** A flipped dim is the same memory walked backwards: a negative stride from the last element. */
 function flipImpl(args: BoundArgs, out: Tensor): void {
-  const self = args.self as Tensor;
+  const self = detached(out, args.self as Tensor);
   const strides = [...self.strides];
   let offset = self.storageOffset;
   for (const d of new Set((args.dims as number[]).map((x) => wrapDim(x, self.ndim)))) {
@@ -127,7 +150,8 @@ function flipImpl(args: BoundArgs, out: Tensor): void {
     offset += (self.shape[d] - 1) * strides[d];
     strides[d] = -strides[d];
   }
-  copyInto(out, makeView(self, self.shape, strides, offset));
+  // On webgpu the negative strides travel as wrapped u32 words; the offset arithmetic wraps back in range.
+  copyOn(out, makeView(self, self.shape, strides, offset));
 }
 
 function rollDims(args: BoundArgs, op: string): { shifts: number[]; dims: number[] } {
@@ -165,9 +189,13 @@ function rollMeta(args: BoundArgs, op: string): OutSpec {
 }
 
 function rollImpl(args: BoundArgs, out: Tensor, op: string): void {
-  const self = args.self as Tensor;
   const { shifts, dims } = rollDims(args, op);
-  if (self.numel === 0) return;
+  if (out.numel === 0) return;
+  const self = detached(out, args.self as Tensor);
+  if (dims.length === 0 && out.device === 'webgpu') {
+    rollFlatGPU(out, self, shifts[0]);
+    return;
+  }
   if (dims.length === 0) {
     // Roll of the flattened tensor: element i (row-major) moves to i + shift; walk both through their strides.
     const n = self.numel;
@@ -192,7 +220,7 @@ function rollImpl(args: BoundArgs, out: Tensor, op: string): void {
     }
     blocks = next;
   });
-  for (const [o, s] of blocks) if (o.numel > 0) copyInto(o, s);
+  for (const [o, s] of blocks) if (o.numel > 0) copyOn(o, s);
 }
 
 function triMeta(args: BoundArgs, op: string): OutSpec {
@@ -205,6 +233,10 @@ function triImpl(lower: boolean) {
   return (args: BoundArgs, out: Tensor) => {
     const self = args.self as Tensor;
     const k = args.diagonal as number;
+    if (out.device === 'webgpu') {
+      triangleGPU(out, self, lower, k);
+      return;
+    }
     const nd = self.ndim;
     const [rows, cols] = [self.shape[nd - 2], self.shape[nd - 1]];
     const batch = self.shape.slice(0, -2);
@@ -234,21 +266,23 @@ export function registerShapeOps(): void {
     tags,
     out: false,
     meta: catMeta,
-    impl: { cpu: catImpl },
+    impl: { cpu: catImpl, webgpu: catImpl },
   });
-  defineOut(
-    'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    catMeta,
-    catImpl,
-    (op, result, out) => {
-      if (!canCast(result, out)) {
-        throw new ResultTypeError(
-          `torch.cat(): input types can't be cast to the desired output type ${DTYPE_INFO[out].torchName}`,
-          { op, arg: 'out', got: out, expected: result },
-        );
-      }
-    },
+  withWebGPU(
+    defineOut(
+      'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)',
+      tags,
+      catMeta,
+      catImpl,
+      (op, result, out) => {
+        if (!canCast(result, out)) {
+          throw new ResultTypeError(
+            `torch.cat(): input types can't be cast to the desired output type ${DTYPE_INFO[out].torchName}`,
+            { op, arg: 'out', got: out, expected: result },
+          );
+        }
+      },
+    ),
   );
   defineOp({
     schema: 'stack(Tensor[] tensors, int dim=0) -> Tensor',
@@ -265,28 +299,32 @@ export function registerShapeOps(): void {
     tags,
     out: false,
     meta: flipMeta,
-    impl: { cpu: flipImpl },
+    impl: { cpu: flipImpl, webgpu: flipImpl },
   });
-  defineOut(
-    'flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    flipMeta,
-    flipImpl,
-    'exact',
+  withWebGPU(
+    defineOut(
+      'flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)',
+      tags,
+      flipMeta,
+      flipImpl,
+      'exact',
+    ),
   );
   defineStructured({
     schema: 'roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor',
     tags,
     out: false,
     meta: rollMeta,
-    impl: { cpu: rollImpl },
+    impl: { cpu: rollImpl, webgpu: rollImpl },
   });
-  defineOut(
-    'roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    rollMeta,
-    rollImpl,
-    'exact',
+  withWebGPU(
+    defineOut(
+      'roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)',
+      tags,
+      rollMeta,
+      rollImpl,
+      'exact',
+    ),
   );
   for (const [name, lower] of [
     ['tril', true],
@@ -298,14 +336,16 @@ export function registerShapeOps(): void {
       inplace: true,
       out: false,
       meta: triMeta,
-      impl: { cpu: triImpl(lower) },
+      impl: { cpu: triImpl(lower), webgpu: triImpl(lower) },
     });
-    defineOut(
-      `${name}.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)`,
-      tags,
-      triMeta,
-      triImpl(lower),
-      'exact',
+    withWebGPU(
+      defineOut(
+        `${name}.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)`,
+        tags,
+        triMeta,
+        triImpl(lower),
+        'exact',
+      ),
     );
   }
 }

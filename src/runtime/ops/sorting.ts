@@ -1,10 +1,12 @@
 /**
  * sort (+ sort.stable) and topk, returning [values, indices] (indices int64). Each 1-D line along `dim` is
  * read through its strides, its positions are sorted stably by value (NaN is the largest value, like
- * PyTorch), and values / indices are written through the outputs' strides.
+ * PyTorch), and values / indices are written through the outputs' strides. On webgpu (backends/webgpu
+ * sort.ts) each element computes its rank in its line: the same stable order, exactly.
  */
 
 import { elementCopier, forEachLine, numberReader } from '../backends/cpu/index.ts';
+import { sortGPU } from '../backends/webgpu/index.ts';
 import {
   contiguousStrides,
   DTYPE_INFO,
@@ -75,6 +77,9 @@ function sortLines(
   );
 }
 
+/** The line sorter of a device. */
+const sorterFor = (device: Tensor['device']) => (device === 'webgpu' ? sortGPU : sortLines);
+
 function outputs(
   self: Tensor,
   shape: readonly number[],
@@ -94,8 +99,10 @@ function sortKernel(args: BoundArgs, op: OperatorEntry): [Tensor, Tensor] {
   if (device === 'meta') return [values, indices];
   if (DTYPE_INFO[self.dtype].kind === 'complex')
     throw notImplementedFor('sorting_kernel_method_name', self.dtype, name);
-  if (self.numel > 0)
-    sortLines(self, values, indices, dim, args.descending as boolean, self.ndim === 0 ? 1 : self.shape[dim]);
+  if (self.numel > 0) {
+    const count = self.ndim === 0 ? 1 : self.shape[dim];
+    sorterFor(device)(self, values, indices, dim, args.descending as boolean, count);
+  }
   return [values, indices];
 }
 
@@ -122,7 +129,7 @@ function topkKernel(args: BoundArgs, op: OperatorEntry): [Tensor, Tensor] {
   if (device === 'meta') return [values, indices];
   if (TOPK_REFUSED.includes(self.dtype)) throw notImplementedFor('topk_cpu', self.dtype, name);
   // sorted=False may return any order; the sorted order is one of them.
-  if (k > 0 && self.numel > 0) sortLines(self, values, indices, dim, args.largest as boolean, k);
+  if (k > 0 && self.numel > 0) sorterFor(device)(self, values, indices, dim, args.largest as boolean, k);
   return [values, indices];
 }
 
@@ -132,12 +139,13 @@ export function registerSorting(): void {
     `sort(Tensor self, int dim=-1, bool descending=False) -> ${ret}`,
     `sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> ${ret}`,
   ]) {
-    defineOp({ schema, tags, cpu: sortKernel, meta: sortKernel });
+    defineOp({ schema, tags, cpu: sortKernel, meta: sortKernel, webgpu: sortKernel });
   }
   defineOp({
     schema: `topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> ${ret}`,
     tags,
     cpu: topkKernel,
     meta: topkKernel,
+    webgpu: topkKernel,
   });
 }

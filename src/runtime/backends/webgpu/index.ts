@@ -1,4 +1,5 @@
 export { type AllocatorStats, CachingAllocator, sizeClass } from './allocator.ts';
+export { type Extreme, runArgReduceGPU } from './arg_reduce.ts';
 export {
   gpu,
   initWebGPU,
@@ -7,7 +8,10 @@ export {
   webgpuInfo,
   webgpuUnavailableReason,
 } from './device.ts';
+export { fillGPU, type Sequence, sequenceGPU } from './fill.ts';
+export { gatherGPU, maskedFillGPU } from './gather.ts';
 export { gridFor, type Launch, launch, launchStats, linearIndex, Params, WORKGROUP } from './launch.ts';
+export { type GpuMatrix, matmulGPU } from './matmul.ts';
 export {
   allocator,
   blockOf,
@@ -22,6 +26,12 @@ export {
   wordsPer,
 } from './memory.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
+export { type GpuAcc, type GpuFold, type GpuLoad, type GpuReduce, runReduceGPU } from './reduce.ts';
+export { type GpuScan, runScanGPU } from './scan.ts';
+export { type ScatterReduce, scatterGPU } from './scatter.ts';
+export { rollFlatGPU, triangleGPU } from './shape_kernels.ts';
+export { runSoftmaxGPU, type SoftmaxKind } from './softmax.ts';
+export { sortGPU } from './sort.ts';
 export {
   computeValue,
   convert,

@@ -96,14 +96,23 @@ const HELPERS: Record<string, string> = {
     'fn ifloordiv(a: i32, b: i32) -> i32 { if (b == 0) { return 0; } let q = a / b; return select(q, q - 1, (a % b != 0) && ((a < 0) != (b < 0))); }',
   ipow: 'fn ipow(a: i32, b: i32) -> i32 { if (b < 0) { return select(0, select(-1, 1, (b & 1) == 0), a == -1) + select(0, 1, a == 1); } var r = 1; var base = a; var e = b; loop { if (e == 0) { break; } if ((e & 1) == 1) { r = r * base; } base = base * base; e = e >> 1u; } return r; }',
   // C pow: x^0 = 1 and 1^y = 1 even for NaN; a negative base needs an integral exponent.
-  fpow: 'fn fpow(a: f32, b: f32) -> f32 { if (b == 0.0 || a == 1.0) { return 1.0; } if (is_nan(a) || is_nan(b)) { return a + b; } if (a == 0.0) { return select(0.0, f_inf(), b < 0.0); } if (a > 0.0) { return exp2(b * log2(a)); } if (b == trunc(b)) { let m = exp2(b * log2(-a)); return select(m, -m, trunc(b * 0.5) * 2.0 != b); } return f_nan(); }',
+  // C pow with its special cases (C99 F.9.4.4); otherwise exp2(y log2|x|), negated for odd integer y.
+  fpow: 'fn fpow(a: f32, b: f32) -> f32 { if (b == 0.0 || a == 1.0) { return 1.0; } if (is_nan(a) || is_nan(b)) { return a + b; } let bi = b == trunc(b); let odd = bi && !is_inf(b) && abs(b) < 16777216.0 && (i32(abs(b)) & 1) == 1; if (is_inf(b)) { if (a == -1.0) { return 1.0; } let big = abs(a) > 1.0; return select(0.0, f_inf(), big == (b > 0.0)); } if (a == 0.0) { if (b < 0.0) { return select(f_inf(), copysign_f(f_inf(), a), odd); } return select(0.0, a, odd); } if (is_inf(a)) { if (a > 0.0) { return select(0.0, f_inf(), b > 0.0); } let m = select(0.0, f_inf(), b > 0.0); return select(m, -m, odd); } if (a < 0.0 && !bi) { return f_nan(); } let m = exp2(b * log2(abs(a))); return select(m, -m, a < 0.0 && odd); }',
+  fmod_f:
+    'fn fmod_f(a: f32, b: f32) -> f32 { if (is_nan(a) || is_nan(b) || is_inf(a) || b == 0.0) { return f_nan(); } if (is_inf(b)) { return a; } return a - b * trunc(a / b); }',
+  // Python's remainder from C fmod, as the cpu kernel computes it: the result takes the divisor's sign.
+  rem_f:
+    'fn rem_f(a: f32, b: f32) -> f32 { let r = fmod_f(a, b); if (r != 0.0 && !is_nan(r) && ((r < 0.0) != (b < 0.0))) { return r + b; } return r; }',
+  // C atan2's signed zeros and infinities, which GPU atan2 need not get right.
+  atan2_f:
+    'fn atan2_f(a: f32, b: f32) -> f32 { if (is_nan(a) || is_nan(b)) { return a + b; } let negb = (bitcast<u32>(b) & 0x80000000u) != 0u; if (a == 0.0 && b == 0.0) { return copysign_f(select(0.0, 3.14159265358979, negb), a); } if (is_inf(a) && is_inf(b)) { return copysign_f(select(0.785398163397448, 2.35619449019234, negb), a); } if (is_inf(b)) { return copysign_f(select(0.0, 3.14159265358979, negb), a); } if (is_inf(a)) { return copysign_f(1.5707963267949, a); } if (a == 0.0) { return copysign_f(select(0.0, 3.14159265358979, negb), a); } return atan2(a, b); }',
   // Python floor division on floats, as aten's div_floor computes it (fmod first, then correct the quotient).
   fdiv_floor:
     'fn fdiv_floor(a: f32, b: f32) -> f32 { if (b == 0.0) { return a / b; } let m = a - b * trunc(a / b); var d = (a - m) / b; if (m != 0.0 && ((b < 0.0) != (m < 0.0))) { d = d - 1.0; } if (d == 0.0) { return select(0.0, -0.0, (a < 0.0) != (b < 0.0)); } var f = floor(d); if (d - f > 0.5) { f = f + 1.0; } return f; }',
   copysign_f:
     'fn copysign_f(a: f32, b: f32) -> f32 { return bitcast<f32>((bitcast<u32>(a) & 0x7fffffffu) | (bitcast<u32>(b) & 0x80000000u)); }',
   hypot_f:
-    'fn hypot_f(a: f32, b: f32) -> f32 { let x = abs(a); let y = abs(b); if (x > 3.4e38 || y > 3.4e38) { return x + y; } let m = max(x, y); if (m == 0.0) { return 0.0; } let n = min(x, y) / m; return m * sqrt(1.0 + n * n); }',
+    'fn hypot_f(a: f32, b: f32) -> f32 { if (is_inf(a) || is_inf(b)) { return f_inf(); } if (is_nan(a) || is_nan(b)) { return f_nan(); } let x = abs(a); let y = abs(b); let m = max(x, y); if (m == 0.0) { return 0.0; } let n = min(x, y) / m; return m * sqrt(1.0 + n * n); }',
 };
 
 export function helpersFor(...exprs: string[]): string {

@@ -150,7 +150,8 @@ const SUB_TWO_BOOLS =
   'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
 const ADD: PointwiseRow = {
   name: 'add',
-  wgsl: 'a + s0 * b',
+  // alpha = 1 exactly as a + b (no fused multiply-add), so the sum is correctly rounded like cpu's.
+  wgsl: 'select(a + s0 * b, a + b, s0 == 1)',
   schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
   arity: 2,
   promotion: 'default',
@@ -165,7 +166,7 @@ const ADD: PointwiseRow = {
 };
 const SUB: PointwiseRow = {
   name: 'sub',
-  wgsl: 'a - s0 * b',
+  wgsl: 'select(a - s0 * b, a - b, s0 == 1)',
   schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
   arity: 2,
   promotion: 'default',
@@ -187,7 +188,11 @@ const POW: PointwiseRow = {
   outOverload: 'Tensor_Tensor_out',
   arity: 2,
   promotion: 'default',
-  num: (a: number, b: number) => a ** b,
+  // C pow, as ATen: 1 ** NaN and NaN ** 0 are 1, (-1) ** ±inf is 1 (JS's ** gives NaN for these).
+  num: (a: number, b: number) =>
+    b === 0 || a === 1 || (a === -1 && (b === Number.POSITIVE_INFINITY || b === Number.NEGATIVE_INFINITY))
+      ? 1
+      : a ** b,
   int: intPowNum,
   big: intPowBig,
   complex: (ar: number, ai: number, br: number, bi: number) => {
@@ -260,7 +265,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'remainder',
-    wgsl: { f32: 'a - b * floor(a / b)', i32: 'imod_py(a, b)' },
+    wgsl: { f32: 'rem_f(a, b)', i32: 'imod_py(a, b)', nan: 'own' },
     outOverload: 'Tensor_out',
     arity: 2,
     promotion: 'default',
@@ -278,7 +283,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'fmod',
-    wgsl: { f32: 'a - b * trunc(a / b)', i32: 'select(a % b, 0, b == 0)' },
+    wgsl: { f32: 'fmod_f(a, b)', i32: 'select(a % b, 0, b == 0)', nan: 'own' },
     outOverload: 'Tensor_out',
     arity: 2,
     promotion: 'default',
@@ -336,7 +341,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'atan2',
-    wgsl: { f32: 'atan2(a, b)' },
+    wgsl: { f32: 'atan2_f(a, b)', nan: 'own' },
     schema: 'atan2(Tensor self, Tensor other) -> Tensor',
     arity: 2,
     promotion: 'intToFloat',
@@ -354,7 +359,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
   },
   {
     name: 'copysign',
-    wgsl: { f32: 'copysign_f(a, b)' },
+    wgsl: { f32: 'copysign_f(a, b)', nan: 'own' },
     arity: 2,
     promotion: 'intToFloat',
     num: (a: number, b: number) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),

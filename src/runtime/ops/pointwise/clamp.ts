@@ -6,6 +6,12 @@
 
 import { runPointwise, type ScalarFn } from '../../backends/cpu/index.ts';
 import {
+  computeValue,
+  type GpuOperand,
+  runPointwiseGPU,
+  type WgslValue,
+} from '../../backends/webgpu/index.ts';
+import {
   broadcastAll,
   DTYPE_INFO,
   type DType,
@@ -20,8 +26,8 @@ import {
   type Scalar,
   Tensor,
 } from '../../core/index.ts';
-import type { BoundArgs } from '../../dispatch/index.ts';
-import { asScalar, defineOut, notImplementedFor, scalarKindOf, scalarTo } from '../op_helpers.ts';
+import { type BoundArgs, DispatchKey } from '../../dispatch/index.ts';
+import { asScalar, defineOut, hostScalar, notImplementedFor, scalarKindOf, scalarTo } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 
 type Bound = Scalar | Tensor | null;
@@ -76,6 +82,19 @@ function scalarMeta(args: BoundArgs, op: string): OutSpec {
   return { shape: self.shape, dtype, strides: pointwiseOutputStrides(self.shape, [self]) };
 }
 
+/** The scalar overload's compute dtype, refused like the cpu kernel PyTorch picks for the given bounds. */
+function scalarCompute(args: BoundArgs, op: string): DType {
+  const compute = scalarMeta(args, op).dtype;
+  const kernel =
+    args.min !== null && args.max !== null
+      ? 'clamp_scalar_cpu'
+      : args.min !== null
+        ? 'clamp_min_cpu'
+        : 'clamp_max_scalar_cpu';
+  if (compute === 'bool' || compute === 'float16') throw notImplementedFor(kernel, compute, op);
+  return compute;
+}
+
 function scalarImpl(args: BoundArgs, out: Tensor, op: string): void {
   if (boundsAreTensors(args)) {
     tensorImpl(args, out, op);
@@ -84,14 +103,7 @@ function scalarImpl(args: BoundArgs, out: Tensor, op: string): void {
   const self = args.self as Tensor;
   const min = args.min as Bound;
   const max = args.max as Bound;
-  const compute = scalarMeta(args, op).dtype;
-  const kernel =
-    min !== null && max !== null
-      ? 'clamp_scalar_cpu'
-      : min !== null
-        ? 'clamp_min_cpu'
-        : 'clamp_max_scalar_cpu';
-  if (compute === 'bool' || compute === 'float16') throw notImplementedFor(kernel, compute, op);
+  const compute = scalarCompute(args, op);
   const lo = min === null ? null : scalarTo(asScalar(min), compute, op, 'min');
   const hi = max === null ? null : scalarTo(asScalar(max), compute, op, 'max');
   const big = compute === 'int64';
@@ -151,11 +163,10 @@ const tensorBoth = (x: number, lo: number, hi: number) =>
 const tensorLower = (x: number, lo: number) => (Number.isNaN(lo) ? lo : lower(x, lo));
 const tensorUpper = (x: number, hi: number) => (Number.isNaN(hi) ? hi : upper(x, hi));
 
-function tensorImpl(args: BoundArgs, out: Tensor, op: string): void {
-  const inputs = tensorInputs(args);
+/** The Tensor overload's compute dtype, refused like maximum / minimum / clamp_cpu. */
+function tensorCompute(args: BoundArgs, op: string): DType {
   const compute = tensorMeta(args, op).dtype;
   const kind = DTYPE_INFO[compute].kind;
-  const big = compute === 'int64';
   const hasMin = args.min !== null;
   const hasMax = args.max !== null;
   // Min-only / max-only run maximum / minimum, which also cover bool and float16; both bounds run clamp_cpu.
@@ -168,6 +179,15 @@ function tensorImpl(args: BoundArgs, out: Tensor, op: string): void {
       { op, arg: 'self', got: compute },
     );
   }
+  return compute;
+}
+
+function tensorImpl(args: BoundArgs, out: Tensor, op: string): void {
+  const inputs = tensorInputs(args);
+  const compute = tensorCompute(args, op);
+  const big = compute === 'int64';
+  const hasMin = args.min !== null;
+  const hasMax = args.max !== null;
   const fn: ScalarFn =
     hasMin && hasMax
       ? big
@@ -187,6 +207,52 @@ function tensorImpl(args: BoundArgs, out: Tensor, op: string): void {
   );
 }
 
+/**
+ * The WGSL clamp of `a` by `lo` / `hi` (names of loaded values; null when absent). f32 tests NaN with bit tests
+ * (GLSL-backed Dawn compares NaN unreliably): a NaN `a` stays; a NaN bound gives NaN, except a lone Scalar
+ * bound, which (like the cpu's std::max / std::min argument order) leaves `a` unchanged.
+ */
+function clampExpr(vt: WgslValue, lo: string | null, hi: string | null, tensorBounds: boolean): string {
+  let e = 'a';
+  if (lo) e = `select(${e}, ${lo}, ${e} < ${lo})`;
+  if (hi) e = `select(${e}, ${hi}, ${hi} < ${e})`;
+  if (vt !== 'f32') return e;
+  const names = ['a', lo, hi].filter((n) => n !== null);
+  const anyNan = names.map((n) => `is_nan(${n})`).join(' || ');
+  const nanResult = tensorBounds || (lo && hi) ? names.join(' + ') : 'a';
+  return `select(${e}, ${nanResult}, ${anyNan})`;
+}
+
+function scalarWebGPU(args: BoundArgs, out: Tensor, op: string): void {
+  if (boundsAreTensors(args)) {
+    tensorWebGPU(args, out, op);
+    return;
+  }
+  const compute = scalarCompute(args, op);
+  const vt = computeValue(compute, op);
+  const bounds = [args.min as Bound, args.max as Bound];
+  const scalars = bounds.flatMap((b, i) =>
+    b === null ? [] : [{ value: scalarTo(asScalar(b), compute, op, i ? 'max' : 'min') as number, type: vt }],
+  );
+  const [lo, hi] = bounds[0] === null ? [null, 's0'] : [`s0`, bounds[1] === null ? null : 's1'];
+  runPointwiseGPU({ expr: clampExpr(vt, lo, hi, false), exprType: vt, loads: [vt], scalars }, out, [
+    args.self as Tensor,
+  ]);
+}
+
+function tensorWebGPU(args: BoundArgs, out: Tensor, op: string): void {
+  const inputs = tensorInputs(args);
+  const vt = computeValue(tensorCompute(args, op), op);
+  const lo = args.min !== null ? 'b' : null;
+  const hi = args.max !== null ? (lo ? 'c' : 'b') : null;
+  const operands: GpuOperand[] = inputs.map((t) => (t.device === 'cpu' ? { host: hostScalar(t) } : t));
+  runPointwiseGPU(
+    { expr: clampExpr(vt, lo, hi, true), exprType: vt, loads: inputs.map(() => vt), scalars: [] },
+    out,
+    operands,
+  );
+}
+
 /** clamp.out is built like a unary op over `self.to(result_type)`, so its out dtype must match exactly. */
 function iteratorOutRule(op: string, result: DType, out: DType): void {
   if (result !== out) {
@@ -202,6 +268,13 @@ function iteratorOutRule(op: string, result: DType, out: DType): void {
   }
 }
 
+type Impl = (args: BoundArgs, out: Tensor, op: string) => void;
+/** An out= impl picking the kernel by the out tensor's device. */
+const onDeviceOf =
+  (cpu: Impl, webgpu: Impl): Impl =>
+  (args, out, op) =>
+    (out.device === 'webgpu' ? webgpu : cpu)(args, out, op);
+
 export function registerClamp(): void {
   const tags = { family: 'pointwise' };
   defineStructured({
@@ -210,13 +283,13 @@ export function registerClamp(): void {
     inplace: true,
     out: false,
     meta: scalarMeta,
-    impl: { cpu: scalarImpl },
+    impl: { cpu: scalarImpl, webgpu: scalarWebGPU },
   });
-  defineOut(
+  const clampOut = defineOut(
     'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)',
     tags,
     scalarMeta,
-    scalarImpl,
+    onDeviceOf(scalarImpl, scalarWebGPU),
     iteratorOutRule,
   );
   defineStructured({
@@ -225,13 +298,14 @@ export function registerClamp(): void {
     inplace: true,
     out: false,
     meta: tensorMeta,
-    impl: { cpu: tensorImpl },
+    impl: { cpu: tensorImpl, webgpu: tensorWebGPU },
   });
-  defineOut(
+  const tensorOut = defineOut(
     'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)',
     tags,
     tensorMeta,
-    tensorImpl,
+    onDeviceOf(tensorImpl, tensorWebGPU),
     'cast',
   );
+  for (const e of [clampOut, tensorOut]) e.kernels.set(DispatchKey.WebGPU, e.kernels.get(DispatchKey.CPU)!);
 }

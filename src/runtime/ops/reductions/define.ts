@@ -1,7 +1,7 @@
 /**
  * Registers a reduction: one `plan` (argument checks + result shapes and dtypes, shared by every device, so
  * meta tensors get the same errors and metadata) and one `run` (the CPU kernel filling fresh contiguous
- * results). The optional out= overload follows the op's PyTorch rule for the out tensor's dtype.
+ * results) plus an optional webgpu kernel (`gpu`). The optional out= overload follows the op's PyTorch rule for the out tensor's dtype.
  */
 
 import { copyInto } from '../../backends/cpu/index.ts';
@@ -39,6 +39,11 @@ export interface ReductionDef<P extends Plan> {
   readonly schema: string;
   readonly plan: (args: BoundArgs, op: string) => P;
   readonly run: (args: BoundArgs, plan: P, results: Tensor[], op: string) => void;
+  /**
+   * The webgpu kernel: fills `results` (fresh tensors, or an out= tensor of any strides, offset and the dtype
+   * the out rule allows) at their own strides. Absent: the op raises E_NOT_IMPLEMENTED on webgpu.
+   */
+  readonly gpu?: (args: BoundArgs, plan: P, results: Tensor[], op: string) => void;
   /** Return a list [values, indices] instead of one tensor. */
   readonly multi?: boolean;
   readonly out?: { readonly schema: string; readonly rule: OutRule };
@@ -91,11 +96,11 @@ export function defineReduction<P extends Plan>(def: ReductionDef<P>): OperatorE
     const device = commonDevice(op, args);
     const plan = def.plan(args, op.schema.name);
     const results = plan.results.map((r) => Tensor.empty(r.shape, r.dtype, device));
-    if (device !== 'meta') def.run(args, plan, results, op.schema.name);
+    if (device === 'webgpu') def.gpu!(args, plan, results, op.schema.name);
+    else if (device !== 'meta') def.run(args, plan, results, op.schema.name);
     return def.multi ? results : results[0];
   };
-  fn.kernels.set(DispatchKey.CPU, functional);
-  fn.kernels.set(DispatchKey.Meta, functional);
+  setKernels(fn, def, functional);
   for (const a of def.aliases ?? []) operatorTable.alias(a, fn.schema.name);
   if (def.out) defineOut(def, def.out.schema, def.out.rule);
   return fn;
@@ -117,7 +122,9 @@ function defineOut<P extends Plan>(def: ReductionDef<P>, schema: string, rule: O
     const spec = plan.results[0];
     checkOut(rule, name, args, spec.dtype, out.dtype);
     resizeOut(out, spec.shape);
-    if (device !== 'meta') {
+    // webgpu kernels store at out's strides and in its dtype (aliasing the input is handled there).
+    if (device === 'webgpu') def.gpu!(args, plan, [out], name);
+    else if (device !== 'meta') {
       // Kernels of 'cast'/'boolOrByte' ops store through the result's dtype, so they can write any out dtype.
       const dtype = rule === 'cast' || rule === 'boolOrByte' ? out.dtype : spec.dtype;
       const direct =
@@ -132,6 +139,15 @@ function defineOut<P extends Plan>(def: ReductionDef<P>, schema: string, rule: O
     out.bumpVersion();
     return out;
   };
-  entry.kernels.set(DispatchKey.CPU, kernel);
-  entry.kernels.set(DispatchKey.Meta, kernel);
+  setKernels(entry, def, kernel);
+}
+
+function setKernels<P extends Plan>(
+  e: OperatorEntry,
+  def: ReductionDef<P>,
+  k: Parameters<OperatorEntry['kernels']['set']>[1],
+): void {
+  e.kernels.set(DispatchKey.CPU, k);
+  e.kernels.set(DispatchKey.Meta, k);
+  if (def.gpu) e.kernels.set(DispatchKey.WebGPU, k);
 }

@@ -3,6 +3,7 @@
  * NaN's index for arg/.dim variants) and ties keep the first index, as on PyTorch's CPU. int64 compares as
  * bigint so values beyond 2^53 stay exact.
  */
+import { computeValue, runArgReduceGPU, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor, wrapDim } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
 import { bigLoad, compileKernel, compileReduceLoop, numLoad } from './codegen.ts';
@@ -69,6 +70,15 @@ const runExtreme =
       runReduce(loop, self, p.rs, acc, 1);
       storeNumbers(out, acc, 1);
     }
+  };
+
+/** webgpu amax/amin/max()/min(): a NaN-propagating fold in the input's compute type (int64 is refused). */
+const gpuExtreme =
+  (which: Which) =>
+  (a: BoundArgs, p: ExtremePlan, [out]: Tensor[], op: string) => {
+    const self = a.self as Tensor;
+    const vt = computeValue(self.dtype, op) === 'f32' ? 'f32' : 'i32';
+    runReduceGPU({ load: vt, acc: vt, fold: which }, self, p.rs.reduced, out);
   };
 
 /** Scans one line for the extreme; leaves its value in `best` and index in `bi` (stops at the first NaN). */
@@ -152,6 +162,17 @@ const runDimExtreme =
     );
   };
 
+const gpuDimExtreme =
+  (which: Which, withValues: boolean) => (a: BoundArgs, p: DimPlan, results: Tensor[], op: string) =>
+    runArgReduceGPU(
+      which,
+      a.self as Tensor,
+      p.rs.reduced,
+      withValues ? results[0] : null,
+      results[withValues ? 1 : 0],
+      op,
+    );
+
 type FlatLine = (
   n: number,
   X: ArrayLike<unknown>,
@@ -199,6 +220,7 @@ export function registerMinMax(): void {
       schema: `${a}(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor`,
       plan: planExtreme(`${which}_values_cpu`),
       run: runExtreme(which),
+      gpu: gpuExtreme(which),
       out: {
         schema: `${a}.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)`,
         rule: 'same',
@@ -208,6 +230,7 @@ export function registerMinMax(): void {
       schema: `${which}(Tensor self) -> Tensor`,
       plan: planExtreme(`${which}_all`),
       run: runExtreme(which),
+      gpu: gpuExtreme(which),
     });
     defineReduction({
       schema: `${which}.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`,
@@ -224,6 +247,7 @@ export function registerMinMax(): void {
         return planDimExtreme(args, op, `${which}_cpu`, true);
       },
       run: runDimExtreme(which, true),
+      gpu: gpuDimExtreme(which, true),
       multi: true,
     });
     const arg = `arg${which}`;
@@ -231,6 +255,7 @@ export function registerMinMax(): void {
       schema: `${arg}(Tensor self, int? dim=None, bool keepdim=False) -> Tensor`,
       plan: (args, op) => planDimExtreme(args, op, `${arg}_cpu`, false),
       run: runDimExtreme(which, false),
+      gpu: gpuDimExtreme(which, false),
       out: {
         schema: `${arg}.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)`,
         rule: 'exact',

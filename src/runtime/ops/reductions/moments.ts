@@ -3,12 +3,13 @@
  * logsumexp (max, then sum of exp(x - max); an infinite max is replaced by 0 as in PyTorch, so all -inf
  * gives -inf and any +inf gives +inf).
  */
+import { computeValue, runReduceGPU } from '../../backends/webgpu/index.ts';
 import {
   DTYPE_INFO,
   type DType,
   DTypeUnsupportedError,
   getDefaultDType,
-  type Tensor,
+  Tensor,
   toRealDType,
 } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
@@ -72,6 +73,41 @@ const runMoment =
     storeNumbers(out, acc, lanes, (v) => (sqrt ? Math.sqrt(v / denom) : v / denom));
   };
 
+/** A float32 webgpu tensor of one value per output element, in the row-major order runReduceGPU's aux reads. */
+const gpuScratch = (rs: ReduceShape) => Tensor.empty(rs.keepShape, 'float32', 'webgpu');
+
+/** webgpu var/std: the mean into a scratch tensor, then the squared deviations from it (both in f32). */
+const gpuMoment =
+  (sqrt: boolean) =>
+  (a: BoundArgs, p: MomentPlan, [out]: Tensor[], op: string) => {
+    const self = a.self as Tensor;
+    computeValue(self.dtype, op);
+    const mean = gpuScratch(p.rs);
+    const n = p.rs.count;
+    const div = { expr: 'acc / s0', type: 'f32' } as const;
+    runReduceGPU(
+      { load: 'f32', acc: 'f32', fold: 'sum', finish: div, scalars: [n] },
+      self,
+      p.rs.reduced,
+      mean,
+    );
+    const finish = { expr: sqrt ? 'sqrt(acc / s0)' : 'acc / s0', type: 'f32' } as const;
+    runReduceGPU(
+      {
+        load: 'f32',
+        map: '(x - m) * (x - m)',
+        acc: 'f32',
+        fold: 'sum',
+        finish,
+        scalars: [Math.max(0, n - p.correction)],
+      },
+      self,
+      p.rs.reduced,
+      out,
+      mean,
+    );
+  };
+
 interface LsePlan extends Plan {
   readonly rs: ReduceShape;
   readonly compute: DType;
@@ -117,14 +153,38 @@ function runLogsumexp(a: BoundArgs, p: LsePlan, [out]: Tensor[]): void {
   storeNumbers(out, acc, 1, (v, i) => Math.log(v) + max[i]);
 }
 
+/** webgpu logsumexp: the max (an infinite one replaced by 0) into a scratch tensor, then log(sum exp(x - max)). */
+function gpuLogsumexp(a: BoundArgs, p: LsePlan, [out]: Tensor[], op: string): void {
+  const self = a.self as Tensor;
+  computeValue(p.compute, op);
+  const max = gpuScratch(p.rs);
+  const finite = { expr: 'select(acc, 0.0, is_inf(acc))', type: 'f32' } as const;
+  runReduceGPU({ load: 'f32', acc: 'f32', fold: 'max', finish: finite }, self, p.rs.reduced, max);
+  const finish = { expr: 'log(acc) + m', type: 'f32' } as const;
+  runReduceGPU(
+    { load: 'f32', map: 'exp(x - m)', acc: 'f32', fold: 'sum', finish },
+    self,
+    p.rs.reduced,
+    out,
+    max,
+  );
+}
+
 export function registerMoments(): void {
   for (const name of ['var', 'std'] as const) {
     const run = runMoment(name === 'std');
-    defineReduction({ schema: `${name}(Tensor self, bool unbiased=True) -> Tensor`, plan: planMoment, run });
+    const gpu = gpuMoment(name === 'std');
+    defineReduction({
+      schema: `${name}(Tensor self, bool unbiased=True) -> Tensor`,
+      plan: planMoment,
+      run,
+      gpu,
+    });
     defineReduction({
       schema: `${name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor`,
       plan: planMoment,
       run,
+      gpu,
       out: {
         schema: `${name}.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)`,
         rule: 'cast',
@@ -136,6 +196,7 @@ export function registerMoments(): void {
       schema: `${name}.correction(Tensor self, int[1]? dim=None, *, int? correction=None, bool keepdim=False) -> Tensor`,
       plan: planMoment,
       run,
+      gpu,
       out: {
         schema: `${name}.correction_out(Tensor self, int[1]? dim=None, *, int? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)`,
         rule: 'cast',
@@ -146,6 +207,7 @@ export function registerMoments(): void {
     schema: 'logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor',
     plan: planLogsumexp,
     run: runLogsumexp,
+    gpu: gpuLogsumexp,
     out: {
       schema: 'logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',
       rule: 'cast',

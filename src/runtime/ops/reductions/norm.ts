@@ -3,6 +3,7 @@
  * ord 2, 1, inf, -inf, 0 get their own loops; any other ord is (sum |x|^ord)^(1/ord). Complex inputs use
  * |z| and give the real dtype.
  */
+import { computeValue, type GpuReduce, runReduceGPU } from '../../backends/webgpu/index.ts';
 import {
   DTYPE_INFO,
   type DType,
@@ -171,12 +172,39 @@ function runNorm(a: BoundArgs, p: NormPlan, [out]: Tensor[]): void {
   storeNumbers(out, acc, 1, (v) => (p.legacy && p.rs.count === 0 ? 0 : post(v, p.ord)));
 }
 
+/** The webgpu fold of |x| for an ord, mirroring ordLoop (C pow semantics through fpow for other ords). */
+function gpuOrdKernel(ord: number): GpuReduce {
+  const f32 = { load: 'f32', acc: 'f32' } as const;
+  if (ord === 2) return { ...f32, map: 'x * x', fold: 'sum', finish: { expr: 'sqrt(acc)', type: 'f32' } };
+  if (ord === 1) return { ...f32, map: 'abs(x)', fold: 'sum' };
+  if (ord === Infinity) return { ...f32, map: 'abs(x)', fold: 'max' };
+  if (ord === -Infinity) return { ...f32, map: 'abs(x)', fold: 'min' };
+  if (ord === 0) return { ...f32, map: 'select(0.0, 1.0, x != 0.0 || is_nan(x))', fold: 'sum' };
+  return {
+    ...f32,
+    map: 'fpow(abs(x), s0)',
+    fold: 'sum',
+    finish: { expr: 'fpow(acc, 1.0 / s0)', type: 'f32' },
+    scalars: [ord],
+  };
+}
+
+function gpuNorm(a: BoundArgs, p: NormPlan, [out]: Tensor[], op: string): void {
+  const self = a.self as Tensor;
+  computeValue(p.compute, op);
+  const k = gpuOrdKernel(p.ord);
+  // torch.norm of an empty reduction is 0 for every p (ord inf folds from -inf here, not 0 as on the cpu).
+  const kernel: GpuReduce = p.legacy && p.rs.count === 0 ? { ...k, finish: { expr: '0.0', type: 'f32' } } : k;
+  runReduceGPU(kernel, self, p.rs.reduced, out);
+}
+
 export function registerNorms(): void {
   defineReduction({
     schema:
       'linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
     plan: planVectorNorm,
     run: runNorm,
+    gpu: gpuNorm,
     aliases: ['linalg.vector_norm'],
     out: {
       schema:
@@ -188,11 +216,13 @@ export function registerNorms(): void {
     schema: 'norm.Scalar(Tensor self, Scalar p=2) -> Tensor',
     plan: planLegacyNorm,
     run: runNorm,
+    gpu: gpuNorm,
   });
   defineReduction({
     schema: 'norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor',
     plan: planLegacyNorm,
     run: runNorm,
+    gpu: gpuNorm,
     out: {
       schema:
         'norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)',

@@ -2,6 +2,7 @@
  * cumsum and cumprod along one dim. Like PyTorch's CPU kernel the running value of a float scan is kept in
  * float64 and rounded on each store; bool/int inputs scan in int64 (exact, wrapping) unless a dtype is given.
  */
+import { computeValue, type GpuScan, runScanGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, type Tensor, wrapDim } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
 import { bigLoad, compileKernel, complexLoad, numLoad, numStore } from './codegen.ts';
@@ -100,12 +101,27 @@ const runScan =
     );
   };
 
+/** webgpu scans: int64 (the default for int inputs) exactly in 64-bit words, int32/uint8 wrapping in i32. */
+const gpuScan =
+  (kind: ScanKind) =>
+  (a: BoundArgs, p: ScanPlan, [out]: Tensor[], op: string) => {
+    const fold = kind === 'cumsum' ? 'sum' : 'prod';
+    let k: GpuScan;
+    if (p.compute === 'int64') k = { load: 'i64', acc: 'i64', fold };
+    else {
+      const vt = computeValue(p.compute, op) === 'f32' ? 'f32' : 'i32';
+      k = { load: vt, acc: vt, fold };
+    }
+    runScanGPU(k, a.self as Tensor, p.dim, out);
+  };
+
 export function registerScans(): void {
   for (const kind of ['cumsum', 'cumprod'] as const) {
     defineReduction({
       schema: `${kind}(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor`,
       plan: planScan(kind),
       run: runScan(kind),
+      gpu: gpuScan(kind),
       out: {
         schema: `${kind}.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)`,
         rule: 'dtypeArg',

@@ -5,6 +5,7 @@
  */
 
 import { forEachRow } from '../../backends/cpu/index.ts';
+import { computeValue, runSoftmaxGPU } from '../../backends/webgpu/index.ts';
 import { contiguousStrides, DTYPE_INFO, type DType, type Tensor, wrapDim } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
 import { compileKernel, compileReduceLoop, numLoad, numStore } from './codegen.ts';
@@ -151,12 +152,20 @@ function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor
   );
 }
 
+const gpuSoftmax =
+  (kind: SoftmaxKind) =>
+  (a: BoundArgs, p: SoftmaxPlan, [out]: Tensor[], op: string) => {
+    computeValue(p.compute, op);
+    runSoftmaxGPU(kind, a.self as Tensor, p.dim, out);
+  };
+
 export function registerSoftmax(): void {
   for (const kind of ['softmax', 'log_softmax'] as const) {
     defineReduction({
       schema: `${kind}.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor`,
       plan: planSoftmax,
       run: runSoftmax(kind),
+      gpu: gpuSoftmax(kind),
       aliases: [`nn.functional.${kind}`],
       out: {
         schema: `${kind}.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)`,

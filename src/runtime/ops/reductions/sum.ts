@@ -3,6 +3,7 @@
  * (float64 while that is provably exact, else bigint) and wrap to the result dtype at the end, which equals
  * wrapping every step because wrapping is a ring homomorphism.
  */
+import { computeValue, type GpuReduce, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
 import { compileReduceLoop } from './codegen.ts';
@@ -141,6 +142,31 @@ function runMean(a: BoundArgs, p: SumPlan, [out]: Tensor[]): void {
   sumInto('sum', a.self as Tensor, p.rs, p.compute, out, p.rs.count);
 }
 
+/**
+ * The webgpu fold for sum/prod/mean computing in `compute`. Integer results are exact like the cpu's: int64
+ * (the default for int/bool inputs) accumulates in 64-bit words, int32/uint8 wrap in i32 (wrapping each step
+ * equals wrapping at the end). float32 accumulates in f32 (the cpu in float64): rounding may differ slightly.
+ */
+function gpuSumKernel(kind: SumKind, compute: DType, op: string, divisor?: number): GpuReduce {
+  if (compute === 'int64') return { load: 'i64', acc: 'i64', fold: kind };
+  const vt = computeValue(compute, op) === 'f32' ? 'f32' : 'i32';
+  // A bool sum is true when any element is; a bool product when all are.
+  if (compute === 'bool')
+    return { load: 'bool', map: 'select(0, 1, x)', acc: 'i32', fold: kind === 'sum' ? 'or' : 'and' };
+  if (divisor === undefined) return { load: vt, acc: vt, fold: kind };
+  return { load: vt, acc: vt, fold: kind, finish: { expr: 'acc / s0', type: 'f32' }, scalars: [divisor] };
+}
+
+const gpuSum =
+  (kind: SumKind, mean = false) =>
+  (a: BoundArgs, p: SumPlan, [out]: Tensor[], op: string) =>
+    runReduceGPU(
+      gpuSumKernel(kind, p.compute, op, mean ? p.rs.count : undefined),
+      a.self as Tensor,
+      p.rs.reduced,
+      out,
+    );
+
 type LogicalKind = 'all' | 'any';
 
 function planLogical(a: BoundArgs, op: string): SumPlan {
@@ -176,11 +202,23 @@ const runLogical =
     storeNumbers(out, acc, 1);
   };
 
+// Every dtype webgpu stores (int64 included: only its nonzero-ness is read) folds to 0/1.
+const gpuLogical =
+  (kind: LogicalKind) =>
+  (a: BoundArgs, p: SumPlan, [out]: Tensor[]) =>
+    runReduceGPU(
+      { load: 'bool', map: 'select(0, 1, x)', acc: 'i32', fold: kind === 'all' ? 'and' : 'or' },
+      a.self as Tensor,
+      p.rs.reduced,
+      out,
+    );
+
 export function registerSums(): void {
   defineReduction({
     schema: 'sum(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     plan: planSum,
     run: runSum('sum'),
+    gpu: gpuSum('sum'),
     out: {
       schema: 'sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
       rule: 'dtypeArg',
@@ -191,6 +229,7 @@ export function registerSums(): void {
       'sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
     plan: planSum,
     run: runSum('sum'),
+    gpu: gpuSum('sum'),
     out: {
       schema:
         'sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
@@ -201,11 +240,13 @@ export function registerSums(): void {
     schema: 'mean(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     plan: planMean,
     run: runMean,
+    gpu: gpuSum('sum', true),
   });
   defineReduction({
     schema: 'mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
     plan: planMean,
     run: runMean,
+    gpu: gpuSum('sum', true),
     out: {
       schema:
         'mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
@@ -216,6 +257,7 @@ export function registerSums(): void {
     schema: 'prod(Tensor self, *, ScalarType? dtype=None) -> Tensor',
     plan: planProd,
     run: runSum('prod'),
+    gpu: gpuSum('prod'),
     out: {
       schema: 'prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
       rule: 'dtypeArg',
@@ -225,6 +267,7 @@ export function registerSums(): void {
     schema: 'prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor',
     plan: planProd,
     run: runSum('prod'),
+    gpu: gpuSum('prod'),
     out: {
       schema:
         'prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)',
@@ -236,12 +279,14 @@ export function registerSums(): void {
       schema: `${kind}(Tensor self) -> Tensor`,
       plan: planLogical,
       run: runLogical(kind),
+      gpu: gpuLogical(kind),
       out: { schema: `${kind}.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)`, rule: 'boolOrByte' },
     });
     defineReduction({
       schema: `${kind}.dim(Tensor self, int dim, bool keepdim=False) -> Tensor`,
       plan: planLogical,
       run: runLogical(kind),
+      gpu: gpuLogical(kind),
       out: {
         schema: `${kind}.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)`,
         rule: 'boolOrByte',
