@@ -112,6 +112,14 @@ export function pyScalar(dtype: DType, v: number): unknown {
 }
 
 /** Builds an error input of a fixed dtype (messages name dtypes, so errors do not follow ctx.dtype). */
+/**
+ * Marks an error that depends on tensor values (an index out of range): cpu raises it at the call; an async
+ * device only knows the values on the device, so like CUDA's device-side assert it cannot (webgpu skips it).
+ */
+export function onValues(e: ErrorInput): ErrorInput {
+  return { ...e, valueDependent: 'depends on index values, which only the device reads' };
+}
+
 export function errorCase(
   input: SampleInput['input'],
   args: unknown[],

@@ -6,7 +6,17 @@
  * the first dim of size > 1 of the index, which is the dim the expanded layout makes constant.
  */
 import { DTYPE_GROUPS, float, type Tensor } from '../../src/runtime/index.ts';
-import { errorCase, exact, FOUR_D, f32, gen, indexOf, pyScalar, sample } from '../families/shape.ts';
+import {
+  errorCase,
+  exact,
+  FOUR_D,
+  f32,
+  gen,
+  indexOf,
+  onValues,
+  pyScalar,
+  sample,
+} from '../families/shape.ts';
 import { opInfo } from '../info.ts';
 import * as R from '../refs/shape.ts';
 import type { ErrorInput, OpInfo, SampleContext, SampleInput } from '../types.ts';
@@ -33,19 +43,23 @@ function gatherSamples(ctx: SampleContext): SampleInput[] {
 function gatherErrors(ctx: SampleContext): ErrorInput[] {
   const f = f32(ctx);
   return [
-    errorCase(
-      f([2, 3]),
-      [1, i64(ctx, [5], [1, 1])],
-      {},
-      'E_INDEX_OUT_OF_RANGE',
-      /index 5 is out of bounds for dimension 1 with size 3/,
+    onValues(
+      errorCase(
+        f([2, 3]),
+        [1, i64(ctx, [5], [1, 1])],
+        {},
+        'E_INDEX_OUT_OF_RANGE',
+        /index 5 is out of bounds for dimension 1 with size 3/,
+      ),
     ),
-    errorCase(
-      f([2, 3]),
-      [1, i64(ctx, [-1], [1, 1])],
-      {},
-      'E_INDEX_OUT_OF_RANGE',
-      /index -1 is out of bounds for dimension 1 with size 3/,
+    onValues(
+      errorCase(
+        f([2, 3]),
+        [1, i64(ctx, [-1], [1, 1])],
+        {},
+        'E_INDEX_OUT_OF_RANGE',
+        /index -1 is out of bounds for dimension 1 with size 3/,
+      ),
     ),
     errorCase(
       f([2, 3]),
@@ -133,12 +147,14 @@ function scatterErrors(ctx: SampleContext): ErrorInput[] {
   const f = f32(ctx);
   const zeros = (shape: number[]) => i64(ctx, new Array(shape.reduce((a, b) => a * b, 1)).fill(0), shape);
   return [
-    errorCase(
-      f([3, 4]),
-      [0, i64(ctx, [3], [1, 1]), f([1, 1])],
-      {},
-      'E_INDEX_OUT_OF_RANGE',
-      /index 3 is out of bounds for dimension 0 with size 3/,
+    onValues(
+      errorCase(
+        f([3, 4]),
+        [0, i64(ctx, [3], [1, 1]), f([1, 1])],
+        {},
+        'E_INDEX_OUT_OF_RANGE',
+        /index 3 is out of bounds for dimension 0 with size 3/,
+      ),
     ),
     errorCase(
       f([3, 4]),
@@ -202,7 +218,9 @@ function indexSelectSamples(ctx: SampleContext): SampleInput[] {
 function indexSelectErrors(ctx: SampleContext): ErrorInput[] {
   const f = f32(ctx);
   return [
-    errorCase(f([3, 4]), [0, i64(ctx, [3], [1])], {}, 'E_INDEX_OUT_OF_RANGE', /index out of range in self/),
+    onValues(
+      errorCase(f([3, 4]), [0, i64(ctx, [3], [1])], {}, 'E_INDEX_OUT_OF_RANGE', /index out of range in self/),
+    ),
     errorCase(
       f([3, 4]),
       [0, f([1])],

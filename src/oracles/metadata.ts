@@ -5,11 +5,14 @@
  * webgpu instance the real run is on webgpu (the same cpu-made sample moved with its layouts).
  */
 
+import { type SampleInput, WEBGPU_DTYPES } from '../../op_db/index.ts';
+import { noteSkipped } from './crossbackend.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { bindCall, callOp, Tensor } from './runtime_face.ts';
 import {
   mapSample,
   metaMirror,
+  mixesUnsupported,
   onDevice,
   onHost,
   outputsOf,
@@ -50,11 +53,23 @@ export async function runMetadata(inst: Instance, only?: number): Promise<Oracle
   const samples = info.sampleInputs(sampleContext(inst));
   const real = inst.device === 'meta' ? 'cpu' : inst.device;
   let checks = 0;
+  let skipped = 0;
   for (const [k, s0] of samples.entries()) {
     if (only !== undefined && k !== only) continue;
     const host = withLayout(s0, inst.layout);
     const before = sampleTensors(host).map(snapshot);
-    const cpu = onDevice(host, real);
+    const notApplicable = (e: unknown) =>
+      mixesUnsupported(host, real, WEBGPU_DTYPES) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
+    let cpu: SampleInput;
+    try {
+      cpu = onDevice(host, real);
+    } catch (e) {
+      if (notApplicable(e)) {
+        skipped++;
+        continue;
+      }
+      throw e;
+    }
     // Factories have no tensor inputs: the meta run asks for device='meta' instead.
     const meta =
       sampleTensors(cpu).length > 0
@@ -68,6 +83,10 @@ export async function runMetadata(inst: Instance, only?: number): Promise<Oracle
     try {
       outCpu = outputsOf(callOp(info.op, args, { ...cpu.kwargs }));
     } catch (e) {
+      if (notApplicable(e)) {
+        skipped++;
+        continue;
+      }
       throw new OracleFailure(inst, k, s0.name, `${real} raised ${describeError(e)}`);
     }
     try {
@@ -123,5 +142,5 @@ export async function runMetadata(inst: Instance, only?: number): Promise<Oracle
     });
     checks++;
   }
-  return { checks };
+  return noteSkipped(inst, checks, skipped);
 }

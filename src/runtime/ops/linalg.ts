@@ -8,6 +8,7 @@ import {
   broadcastShapes,
   broadcastStridesFor,
   contiguousStrides,
+  DeviceMismatchError,
   DTYPE_INFO,
   type DType,
   DTypeUnsupportedError,
@@ -173,6 +174,18 @@ function runProduct(out: Tensor, a: Tensor, b: Tensor, kernel: string, op: strin
   const n = a.ndim >= 2 ? a.shape[a.ndim - 2] : 1;
   const k = a.shape[a.ndim - 1];
   const m = b.ndim >= 2 ? b.shape[b.ndim - 1] : 1;
+  if (out.device !== a.device) {
+    // A 0-dim cpu out= passes the common-device check (it may join as a wrapped scalar) but cannot be written.
+    throw new DeviceMismatchError(
+      `Expected out tensor to have device ${a.device}, but got ${out.device} instead`,
+      {
+        op,
+        arg: 'out',
+        got: out.device,
+        expected: a.device,
+      },
+    );
+  }
   if (numelOf(batch) * n * m === 0) return;
   const dt = out.dtype;
   if (kernel === 'dot' || k > 0) {
