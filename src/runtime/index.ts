@@ -40,6 +40,7 @@ export {
   initWebGPU,
   launchStats as webgpuLaunchStats,
   NO_ADAPTER_MESSAGE,
+  synchronizeWebGPU,
   uploadTensor,
   WEBGPU_DTYPES,
   type WebGPUInfo,

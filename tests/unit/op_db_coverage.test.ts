@@ -1,6 +1,6 @@
 /** op_db completeness: exactly one OpInfo per operator-table op; skips carry reasons; no stale rules. */
 import { describe, expect, test } from 'vitest';
-import { opDb } from '../../op_db/index.ts';
+import { opDb, WEBGPU_DTYPES } from '../../op_db/index.ts';
 import { expandMatrix, staleRules } from '../../src/ci/index.ts';
 import { operatorTable } from '../../src/runtime/index.ts';
 
@@ -37,6 +37,17 @@ describe('op_db', () => {
       layout: ['contiguous'],
     });
     expect(relu.id).toBe('test_reference_nn_functional_relu_cpu_float32_contiguous_eager');
+  });
+
+  test('every op runs on webgpu or its OpInfo says why not; claims stay within what webgpu computes', () => {
+    const neither = opDb.filter((i) => i.dtypes.webgpu.length === 0 && !i.unsupported.webgpu?.trim());
+    expect(neither.map((i) => i.name)).toEqual([]);
+    for (const info of opDb) {
+      // int64 may be claimed where an op only moves words (views, copies): webgpu stores it exactly.
+      const outside = info.dtypes.webgpu.filter((d) => !WEBGPU_DTYPES.includes(d) && d !== 'int64');
+      expect(outside, info.name).toEqual([]);
+      if (info.unsupported.webgpu) expect(info.dtypes.webgpu, info.name).toEqual([]);
+    }
   });
 
   test('every skip/xfail has a reason, and none is stale', () => {

@@ -103,3 +103,8 @@ export function gpu(op = 'webgpu'): GPUDevice {
     { op, got: lastFailure || 'no initialised adapter', expected: 'an adapter' },
   );
 }
+
+/** Resolves when every kernel queued so far has finished (torch.cuda.synchronize()). */
+export async function synchronizeWebGPU(): Promise<void> {
+  if (state) await state.device.queue.onSubmittedWorkDone();
+}
