@@ -80,6 +80,7 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
   const dev = (s: SampleInput) => onDevice(s, inst.device);
   let checks = 0;
   let skipped = 0;
+  let ranCount = 0;
   for (const [k, s0] of samples.entries()) {
     if (only !== undefined && k !== only) continue;
     const sCpu = withLayout(s0, inst.layout);
@@ -97,6 +98,7 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       continue;
     }
     const s = ran.s;
+    ranCount++;
     const result = await onHost(ran.out);
     if (info.resultDType && result.length === 1) {
       const want = info.resultDType(sCpu);
@@ -169,5 +171,5 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       checks++;
     }
   }
-  return noteSkipped(inst, checks, skipped);
+  return noteSkipped(inst, checks, skipped, ranCount);
 }

@@ -70,8 +70,8 @@ describe('op_db', () => {
         },
         {
           kind: 'skip' as const,
-          device: 'webgpu' as const,
-          oracle: 'reference' as const,
+          device: 'meta' as const,
+          oracle: 'gradcheck' as const,
           reason: 'test rule that matches no instance',
         },
       ],

@@ -58,6 +58,7 @@ describeWebGPU('webgpu matmul family', () => {
         c('narrow', rand([40, 9], 'float32', 6), 0, 7, 33),
       ],
       [rand([64, 130], 'float32', 7), rand([130, 70], 'float32', 8)],
+      [c('t', rand([40, 259], 'float32', 10)), rand([40, 261], 'float32', 11)],
       [rand([1, 1]), rand([1, 1], 'float32', 9)],
     );
   });

@@ -8,7 +8,15 @@ import { Tensor } from '../../core/index.ts';
 import { alignedStrides, foldParams } from './fold_layout.ts';
 import { gridFor, launch, Params } from './launch.ts';
 import { copyGPU } from './pointwise.ts';
-import { bindings, kernelHelpers, REDUCE_MAIN, REDUCE_WORKGROUP, sharesStorage, treeFold } from './reduce.ts';
+import {
+  bindings,
+  kernelHelpers,
+  REDUCE_MAIN,
+  REDUCE_WORKGROUP,
+  sharesStorage,
+  strideLoop,
+  treeFold,
+} from './reduce_wgsl.ts';
 import { computeValue, loadExpr, storeStmt } from './wgsl.ts';
 
 export type Extreme = 'max' | 'min';
@@ -60,6 +68,9 @@ export function runArgReduceGPU(
   const names = values ? ['xo', 'vo', 'io'] : ['xo', 'io'];
   const iB = values ? 'B2' : 'B1';
   const storeValue = values ? storeStmt('B1', 'vo', values.dtype, 'sv[0]', type) : '';
+  const element = `${layout.innerOffsets('j', [0], ['xo'], ['o'])}
+        let x = ${loadExpr(X, 'o', input.dtype, type)};
+        if (better(x, j, bv, bi)) { bv = x; bi = j; }`;
   const body = `
   let g = wid.x + wid.y * nwg.x;
   let live = g < P[${layout.outerWord}];
@@ -67,11 +78,7 @@ ${layout.outerOffsets('g', names)}
   var bv: ${type} = ${type === 'f32' ? '0.0' : '0'};
   var bi = 0xffffffffu;
   if (live) {
-    for (var j = lid; j < P[${layout.innerWord}]; j = j + ${REDUCE_WORKGROUP}u) {
-${layout.innerOffsets('j', [0], ['xo'], ['o'])}
-      let x = ${loadExpr(X, 'o', input.dtype, type)};
-      if (better(x, j, bv, bi)) { bv = x; bi = j; }
-    }
+${strideLoop(`P[${layout.innerWord}]`, element)}
   }
   sv[lid] = bv;
   si[lid] = bi;

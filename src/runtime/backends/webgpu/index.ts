@@ -4,6 +4,7 @@ export {
   gpu,
   initWebGPU,
   NO_ADAPTER_MESSAGE,
+  synchronizeWebGPU,
   type WebGPUInfo,
   webgpuInfo,
   webgpuUnavailableReason,
@@ -26,7 +27,8 @@ export {
   wordsPer,
 } from './memory.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
-export { type GpuAcc, type GpuFold, type GpuLoad, type GpuReduce, runReduceGPU } from './reduce.ts';
+export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
+export type { GpuAcc, GpuLoad } from './reduce_wgsl.ts';
 export { type GpuScan, runScanGPU } from './scan.ts';
 export { type ScatterReduce, scatterGPU } from './scatter.ts';
 export { rollFlatGPU, triangleGPU } from './shape_kernels.ts';

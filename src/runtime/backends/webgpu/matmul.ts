@@ -1,11 +1,11 @@
 /**
  * The tiled matrix-multiply kernel behind mm, bmm, mv, dot and matmul on webgpu: out[b] = A[b] @ B[b] over a
- * (broadcast) batch. Each workgroup computes a 16x16 output tile with 16x8 invocations (two rows each, within
- * the 128 invocations a compatibility-mode adapter allows), staging 16x16 tiles of A and B in workgroup
- * memory. Every operand is read (and the output written) at its own strides and storage offset, so
- * transposed and sliced inputs are never copied; broadcast batch dims have stride 0. float32 accumulates in
- * f32 (cpu accumulates in float64), int32/uint8 in wrapping i32 like cpu.
- */
+ * (broadcast) batch. A workgroup of 16x8 invocations (the 128 a compatibility-mode adapter allows) computes
+ * one output tile (16x16, 32x32 or 64x128 by problem size; each invocation accumulates a few rows and
+ * columns in registers), staging K-slices of A and B in workgroup memory. Every operand is read (and the
+ * output written) at its own strides and storage offset, so transposed and sliced inputs are never copied;
+ * broadcast batch dims have stride 0. float32 accumulates in f32 (cpu accumulates in float64), int32/uint8
+ * in wrapping i32 like cpu. */
 import type { Tensor } from '../../core/index.ts';
 import { gridFor, launch, Params } from './launch.ts';
 import { blockOf, wgslStorage } from './memory.ts';
@@ -19,12 +19,38 @@ export interface GpuMatrix {
   readonly cs: number;
 }
 
-const TILE = 16;
-const ROWS = 8; // invocations along the tile's rows; each computes rows r and r + 8
+/** Invocations per workgroup: 16 along the tile's columns, 8 along its rows (128, the compat limit). */
+const TX = 16;
+const TY = 8;
+const TK = 16;
 
-function kernelSource(nb: number, out: Tensor, a: Tensor, b: Tensor, bindB: number, op: string): string {
+/** An output tile of TM x TN: each invocation accumulates rows ly + 8i and columns lx + 16j of it. */
+interface TileShape {
+  readonly tm: number;
+  readonly tn: number;
+}
+/** Bigger tiles reuse each staged element more; small products keep small tiles (fewer idle invocations). */
+const TILES: readonly TileShape[] = [
+  { tm: 64, tn: 128 },
+  { tm: 32, tn: 32 },
+  { tm: 16, tn: 16 },
+];
+const tileFor = (n: number, m: number): TileShape =>
+  TILES.find((t) => n >= 4 * t.tm && m >= 2 * t.tn) ?? TILES[TILES.length - 1];
+
+function kernelSource(
+  nb: number,
+  out: Tensor,
+  a: Tensor,
+  b: Tensor,
+  bindB: number,
+  op: string,
+  tile: TileShape,
+): string {
   const vt = computeValue(out.dtype, op);
   const zero = vt === 'f32' ? '0.0' : '0';
+  const { tm, tn } = tile;
+  const [rm, rn] = [tm / TY, tn / TX];
   // Params: n k m tilesM tilesN total | batch shape (nb) | per operand (o, a, b): offset rs cs batchStrides.
   const base = (i: number) => 6 + nb + i * (3 + nb);
   const offs = [0, 1, 2].map((i) => `  var off${i} = P[${base(i)}];`);
@@ -40,13 +66,30 @@ function kernelSource(nb: number, out: Tensor, a: Tensor, b: Tensor, bindB: numb
   ];
   if (bindB === 2) decls.push(`@group(0) @binding(3) var<storage, read> B2: array<${wgslStorage(b.dtype)}>;`);
   const p = (i: number, k: number) => `P[${base(i) + k}]`;
-  const store = (acc: string, row: string) =>
-    `if (valid && ${row} < n && col < m) { ${storeStmt('B0', `off0 + ${row} * ${p(0, 1)} + col * ${p(0, 2)}`, out.dtype, acc, vt)} }`;
+  const threads = TX * TY;
+  const accs: string[] = [];
+  const fma: string[] = [];
+  const stores: string[] = [];
+  for (let i = 0; i < rm; i++) {
+    fma.push(`      let a${i} = As[lid.y + ${i * TY}u][q];`);
+  }
+  for (let j = 0; j < rn; j++) fma.push(`      let b${j} = Bs[q][lid.x + ${j * TX}u];`);
+  for (let i = 0; i < rm; i++) {
+    for (let j = 0; j < rn; j++) {
+      accs.push(`  var acc${i}_${j}: ${vt} = ${zero};`);
+      fma.push(`      acc${i}_${j} = acc${i}_${j} + a${i} * b${j};`);
+      const row = `(row0 + lid.y + ${i * TY}u)`;
+      const col = `(col0 + lid.x + ${j * TX}u)`;
+      stores.push(
+        `  if (valid && ${row} < n && ${col} < m) { ${storeStmt('B0', `off0 + ${row} * ${p(0, 1)} + ${col} * ${p(0, 2)}`, out.dtype, `acc${i}_${j}`, vt)} }`,
+      );
+    }
+  }
   return `@group(0) @binding(0) var<storage, read> P: array<u32>;
 ${decls.join('\n')}
-var<workgroup> As: array<array<${vt}, ${TILE}>, ${TILE}>;
-var<workgroup> Bs: array<array<${vt}, ${TILE}>, ${TILE}>;
-@compute @workgroup_size(${TILE}, ${ROWS})
+var<workgroup> As: array<array<${vt}, ${TK}>, ${tm}>;
+var<workgroup> Bs: array<array<${vt}, ${tn}>, ${TK}>;
+@compute @workgroup_size(${TX}, ${TY})
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
   let n = P[0]; let k = P[1]; let m = P[2];
@@ -58,40 +101,34 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let bi = gg / (P[3] * P[4]);
 ${offs.join('\n')}
 ${decomp.join('\n')}
-  let row0 = tr * ${TILE}u;
-  let col0 = tc * ${TILE}u;
-  var acc0: ${vt} = ${zero};
-  var acc1: ${vt} = ${zero};
-  let tiles = (k + ${TILE - 1}u) / ${TILE}u;
+  let row0 = tr * ${tm}u;
+  let col0 = tc * ${tn}u;
+  let li = lid.y * ${TX}u + lid.x;
+${accs.join('\n')}
+  let tiles = (k + ${TK - 1}u) / ${TK}u;
   for (var t = 0u; t < tiles; t++) {
-    for (var e = 0u; e < 2u; e++) {
-      let li = lid.y * ${TILE}u + lid.x + e * ${TILE * ROWS}u;
-      let r = li / ${TILE}u;
-      let c = li % ${TILE}u;
-      let ar = row0 + r;
-      let ak = t * ${TILE}u + c;
-      var av: ${vt} = ${zero};
-      if (ar < n && ak < k) { av = ${loadExpr('B1', `off1 + ar * ${p(1, 1)} + ak * ${p(1, 2)}`, a.dtype, vt)}; }
-      As[r][c] = av;
-      let bk = t * ${TILE}u + r;
-      let bc = col0 + c;
-      var bv: ${vt} = ${zero};
-      if (bk < k && bc < m) { bv = ${loadExpr(`B${bindB}`, `off2 + bk * ${p(2, 1)} + bc * ${p(2, 2)}`, b.dtype, vt)}; }
-      Bs[r][c] = bv;
+    let k0 = t * ${TK}u;
+    for (var e = li; e < ${tm * TK}u; e += ${threads}u) {
+      let r = e / ${TK}u;
+      let c = e % ${TK}u;
+      var v: ${vt} = ${zero};
+      if (row0 + r < n && k0 + c < k) { v = ${loadExpr('B1', `off1 + (row0 + r) * ${p(1, 1)} + (k0 + c) * ${p(1, 2)}`, a.dtype, vt)}; }
+      As[r][c] = v;
+    }
+    for (var e = li; e < ${TK * tn}u; e += ${threads}u) {
+      let r = e / ${tn}u;
+      let c = e % ${tn}u;
+      var v: ${vt} = ${zero};
+      if (k0 + r < k && col0 + c < m) { v = ${loadExpr(`B${bindB}`, `off2 + (k0 + r) * ${p(2, 1)} + (col0 + c) * ${p(2, 2)}`, b.dtype, vt)}; }
+      Bs[r][c] = v;
     }
     workgroupBarrier();
-    for (var q = 0u; q < ${TILE}u; q++) {
-      let w = Bs[q][lid.x];
-      acc0 = acc0 + As[lid.y][q] * w;
-      acc1 = acc1 + As[lid.y + ${ROWS}u][q] * w;
+    for (var q = 0u; q < ${TK}u; q++) {
+${fma.join('\n')}
     }
     workgroupBarrier();
   }
-  let col = col0 + lid.x;
-  let r0 = row0 + lid.y;
-  let r1 = r0 + ${ROWS}u;
-  ${store('acc0', 'r0')}
-  ${store('acc1', 'r1')}
+${stores.join('\n')}
 }`;
 }
 
@@ -112,9 +149,10 @@ export function matmulGPU(
   const count = batch.reduce((x, y) => x * y, 1);
   if (count * n * m === 0) return;
   const sameAB = a.t.storage === b.t.storage;
-  const code = kernelSource(batch.length, out.t, a.t, b.t, sameAB ? 1 : 2, op);
-  const tilesM = Math.ceil(m / TILE);
-  const tilesN = Math.ceil(n / TILE);
+  const tile = tileFor(n, m);
+  const code = kernelSource(batch.length, out.t, a.t, b.t, sameAB ? 1 : 2, op, tile);
+  const tilesM = Math.ceil(m / tile.tn);
+  const tilesN = Math.ceil(n / tile.tm);
   const total = tilesM * tilesN * count;
   const params = new Params().u32(n).u32(k).u32(m).u32(tilesM).u32(tilesN).u32(total);
   for (const s of batch) params.u32(s);

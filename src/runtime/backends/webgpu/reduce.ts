@@ -9,17 +9,25 @@
 import { type DType, Tensor } from '../../core/index.ts';
 import { alignedStrides, type FoldLayout, foldParams } from './fold_layout.ts';
 import { gridFor, launch, Params } from './launch.ts';
-import { blockOf, wgslStorage } from './memory.ts';
 import { copyGPU } from './pointwise.ts';
-import { helpersFor, loadExpr, storeStmt, type WgslValue } from './wgsl.ts';
+import {
+  ACC_TYPE,
+  bindings,
+  type GpuAcc,
+  type GpuLoad,
+  kernelHelpers,
+  loadAs,
+  REDUCE_MAIN,
+  REDUCE_WORKGROUP,
+  scalarDecls,
+  sharesStorage,
+  storeAs,
+  strideLoop,
+  treeFold,
+} from './reduce_wgsl.ts';
+import type { WgslValue } from './wgsl.ts';
 
-/** Invocations per reduction workgroup (the compat adapter allows at most 128). */
-export const REDUCE_WORKGROUP = 64;
-
-export type GpuAcc = 'f32' | 'i32' | 'i64';
 export type GpuFold = 'sum' | 'prod' | 'max' | 'min' | 'and' | 'or';
-/** How an element is loaded: a compute type, or 'i64' (int64 both words, other dtypes sign-extended from i32). */
-export type GpuLoad = WgslValue | 'i64';
 
 export interface GpuReduce {
   readonly load: GpuLoad;
@@ -33,8 +41,6 @@ export interface GpuReduce {
   readonly scalars?: readonly number[];
 }
 
-const ACC_TYPE: Record<GpuAcc, string> = { f32: 'f32', i32: 'i32', i64: 'vec2<u32>' };
-
 const IDENTITY: Record<GpuAcc, Partial<Record<GpuFold, string>>> = {
   f32: { sum: '0.0', prod: '1.0', max: '-f_inf()', min: 'f_inf()' },
   i32: { sum: '0', prod: '1', max: 'bitcast<i32>(0x80000000u)', min: '2147483647', and: '1', or: '0' },
@@ -46,76 +52,6 @@ const COMBINE: Record<GpuAcc, Partial<Record<GpuFold, string>>> = {
   i32: { sum: 'a + b', prod: 'a * b', max: 'max(a, b)', min: 'min(a, b)', and: 'min(a, b)', or: 'max(a, b)' },
   i64: { sum: 'add64(a, b)', prod: 'mul64(a, b)' },
 };
-
-/** 64-bit integer words (low, high): WGSL has no 64-bit integers. */
-const INT64_HELPERS: Record<string, string> = {
-  ext64:
-    'fn ext64(v: i32) -> vec2<u32> { return vec2<u32>(bitcast<u32>(v), select(0u, 0xffffffffu, v < 0)); }',
-  add64:
-    'fn add64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { let lo = a.x + b.x; return vec2<u32>(lo, a.y + b.y + select(0u, 1u, lo < a.x)); }',
-  mul64:
-    'fn mul64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> { let a0 = a.x & 0xffffu; let a1 = a.x >> 16u; let b0 = b.x & 0xffffu; let b1 = b.x >> 16u; let p00 = a0 * b0; let p01 = a0 * b1; let p10 = a1 * b0; let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu); let lo = (p00 & 0xffffu) | (mid << 16u); let hi = a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u); return vec2<u32>(lo, hi + a.x * b.y + a.y * b.x); }',
-};
-
-/** The helpers (wgsl.ts ones and the int64 words) that `code` calls. */
-export function kernelHelpers(code: string): string {
-  const own = Object.entries(INT64_HELPERS)
-    .filter(([name]) => new RegExp(`\\b${name}\\(`).test(code))
-    .map(([, fn]) => fn);
-  return [helpersFor(code), ...own].filter((s) => s).join('\n');
-}
-
-/** The element at offset `o` of binding `B` (of `dtype`) loaded as `load`. */
-export function loadAs(B: string, o: string, dtype: DType, load: GpuLoad): string {
-  if (load !== 'i64') return loadExpr(B, o, dtype, load);
-  if (dtype === 'int64')
-    return `vec2<u32>(bitcast<u32>(${B}[2u * (${o})]), bitcast<u32>(${B}[2u * (${o}) + 1u]))`;
-  return `ext64(${loadExpr(B, o, dtype, 'i32')})`;
-}
-
-/** Stores `value` (of `type`, or 'i64' words) as element `o` of binding `B` of `dtype`. */
-export function storeAs(B: string, o: string, dtype: DType, value: string, type: WgslValue | 'i64'): string {
-  if (type !== 'i64') return storeStmt(B, o, dtype, value, type);
-  if (dtype === 'int64')
-    return `{ let v = ${value}; ${B}[2u * (${o})] = bitcast<i32>(v.x); ${B}[2u * (${o}) + 1u] = bitcast<i32>(v.y); }`;
-  return storeStmt(B, o, dtype, `bitcast<i32>((${value}).x)`, 'i32');
-}
-
-/** True when a written tensor shares a storage with one read in the same dispatch. */
-export function sharesStorage(
-  written: readonly Tensor[],
-  read: readonly (Tensor | null | undefined)[],
-): boolean {
-  return written.some((w) => read.some((r) => r && r.storage === w.storage));
-}
-
-/** Declarations of the distinct storages in binding order: written ones read_write, then read-only ones. */
-export function bindings(
-  written: readonly Tensor[],
-  read: readonly Tensor[],
-): { decls: string; buffers: GPUBuffer[] } {
-  const all = [...written, ...read];
-  const decls = all.map(
-    (t, i) =>
-      `@group(0) @binding(${i + 1}) var<storage, ${i < written.length ? 'read_write' : 'read'}> B${i + 1}: array<${wgslStorage(t.dtype)}>;`,
-  );
-  return { decls: decls.join('\n'), buffers: all.map((t) => blockOf(t.storage).buffer) };
-}
-
-export const scalarDecls = (base: number, n: number) =>
-  Array.from({ length: n }, (_, i) => `  let s${i} = bitcast<f32>(P[${base + i}]);`).join('\n');
-
-/** The shared-memory tree folding `sv` (and `si` when given) of one workgroup into element 0. */
-export function treeFold(step: string): string {
-  return `  workgroupBarrier();
-  for (var s = ${REDUCE_WORKGROUP / 2}u; s > 0u; s = s >> 1u) {
-    if (lid < s) { ${step} }
-    workgroupBarrier();
-  }`;
-}
-
-export const REDUCE_MAIN = `@compute @workgroup_size(${REDUCE_WORKGROUP})
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32)`;
 
 /**
  * out[...] = finish(fold over the `reduced` dims of map(input)), written at out's strides (out has the
@@ -143,8 +79,7 @@ export function runReduceGPU(
   ]);
   const scalarBase = p.length;
   for (const s of k.scalars ?? []) p.f32(s);
-  const read = aux ? [input, aux] : [input];
-  const { decls, buffers } = bindings([out], read);
+  const { decls, buffers } = bindings([out], aux ? [input, aux] : [input]);
   launch({
     code: reduceCode(k, layout, input.dtype, out.dtype, decls, scalarBase, aux !== undefined),
     buffers,
@@ -166,22 +101,20 @@ function reduceCode(
   const combine = COMBINE[k.acc][k.fold];
   const identity = IDENTITY[k.acc][k.fold];
   if (!combine || !identity) throw new Error(`webgpu reduce: no ${k.fold} over ${k.acc}`);
-  const scalars = scalarDecls(scalarBase, k.scalars?.length ?? 0);
-  const m = hasAux ? '  let m = B3[g];' : '';
+  const m = hasAux ? '    let m = B3[g];' : '';
   const finish = k.finish ?? { expr: 'acc', type: k.acc };
+  const element = `${layout.innerOffsets('j', [0], ['xo'], ['o'])}
+        let x = ${loadAs('B2', 'o', inDType, k.load)};
+        acc = fold(acc, ${k.map ?? 'x'});`;
   const body = `
   let g = wid.x + wid.y * nwg.x;
   let live = g < P[${layout.outerWord}];
 ${layout.outerOffsets('g', ['xo', 'yo'])}
-${scalars}
+${scalarDecls(scalarBase, k.scalars?.length ?? 0)}
   var acc: ${T} = ${identity};
   if (live) {
 ${m}
-    for (var j = lid; j < P[${layout.innerWord}]; j = j + ${REDUCE_WORKGROUP}u) {
-${layout.innerOffsets('j', [0], ['xo'], ['o'])}
-      let x = ${loadAs('B2', 'o', inDType, k.load)};
-      acc = fold(acc, ${k.map ?? 'x'});
-    }
+${strideLoop(`P[${layout.innerWord}]`, element)}
   }
   sv[lid] = acc;
 ${treeFold('sv[lid] = fold(sv[lid], sv[lid + s]);')}

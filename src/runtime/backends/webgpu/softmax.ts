@@ -7,7 +7,14 @@ import { Tensor } from '../../core/index.ts';
 import { foldParams } from './fold_layout.ts';
 import { gridFor, launch, Params } from './launch.ts';
 import { copyGPU } from './pointwise.ts';
-import { bindings, kernelHelpers, REDUCE_MAIN, REDUCE_WORKGROUP, treeFold } from './reduce.ts';
+import {
+  bindings,
+  kernelHelpers,
+  REDUCE_MAIN,
+  REDUCE_WORKGROUP,
+  strideLoop,
+  treeFold,
+} from './reduce_wgsl.ts';
 import { loadExpr, storeStmt } from './wgsl.ts';
 
 export type SoftmaxKind = 'softmax' | 'log_softmax';
@@ -28,19 +35,16 @@ export function runSoftmaxGPU(kind: SoftmaxKind, input: Tensor, dim: number, out
     { offset: out.storageOffset, strides: out.strides },
   ]);
   const { decls, buffers } = bindings([out], [input]);
-  const loop = (inner: string, names: string[]) => `
-  if (live) {
-    for (var j = lid; j < n; j = j + ${REDUCE_WORKGROUP}u) {
-${layout.innerOffsets(
-  'j',
-  names.map((_, i) => i),
-  ['xo', 'yo'].slice(0, names.length),
-  names,
-)}
-      let x = ${loadExpr('B2', 'o', input.dtype, 'f32')};
-      ${inner}
-    }
-  }`;
+  const loop = (inner: string, names: string[]) => {
+    const offsets = layout.innerOffsets(
+      'j',
+      names.map((_, i) => i),
+      ['xo', 'yo'],
+      names,
+    );
+    const element = `${offsets}\n        let x = ${loadExpr('B2', 'o', input.dtype, 'f32')};\n        ${inner}`;
+    return `\n  if (live) {\n${strideLoop('n', element)}\n  }`;
+  };
   const value = kind === 'softmax' ? 'exp(x - mx) / total' : 'x - mx - log(total)';
   const body = `
   let g = wid.x + wid.y * nwg.x;

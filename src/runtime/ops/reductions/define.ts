@@ -1,7 +1,8 @@
 /**
  * Registers a reduction: one `plan` (argument checks + result shapes and dtypes, shared by every device, so
  * meta tensors get the same errors and metadata) and one `run` (the CPU kernel filling fresh contiguous
- * results) plus an optional webgpu kernel (`gpu`). The optional out= overload follows the op's PyTorch rule for the out tensor's dtype.
+ * results), plus an optional webgpu kernel (`gpu`). The optional out= overload follows the op's PyTorch rule
+ * for the out tensor's dtype.
  */
 
 import { copyInto } from '../../backends/cpu/index.ts';

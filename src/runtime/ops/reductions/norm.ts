@@ -193,7 +193,7 @@ function gpuNorm(a: BoundArgs, p: NormPlan, [out]: Tensor[], op: string): void {
   const self = a.self as Tensor;
   computeValue(p.compute, op);
   const k = gpuOrdKernel(p.ord);
-  // torch.norm of an empty reduction is 0 for every p (ord inf folds from -inf here, not 0 as on the cpu).
+  // torch.norm of an empty reduction is 0 for every p (linalg.vector_norm's plan refuses inf/negative ords).
   const kernel: GpuReduce = p.legacy && p.rs.count === 0 ? { ...k, finish: { expr: '0.0', type: 'f32' } } : k;
   runReduceGPU(kernel, self, p.rs.reduced, out);
 }

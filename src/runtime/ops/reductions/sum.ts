@@ -76,7 +76,10 @@ export function sumInto(
     acc,
     1,
   );
-  storeNumbers(out, acc, 1, divisor === undefined ? undefined : (v) => v / divisor);
+  // An exact integer sum wraps to 32 bits (ToInt32 is exact below 2^53) and the store narrows further; the
+  // default store would saturate sums beyond the int32 range instead.
+  const wrap = ck === 'int' && compute !== 'int64' ? (v: number) => v | 0 : undefined;
+  storeNumbers(out, acc, 1, divisor === undefined ? wrap : (v) => v / divisor);
 }
 
 /** In-place (re, im) / (n + 0i) with c10::complex's formula, so a NaN or inf part spreads to both parts. */
