@@ -42,7 +42,7 @@ export async function readBack(x: unknown): Promise<unknown> {
 
 /** Values of a cpu tensor in logical order, as numbers (int64 as Number, bool as 0/1). */
 export function values(t: Tensor): number[] {
-  return [t.tolist()].flat(Number.POSITIVE_INFINITY).map((v) => Number(v));
+  return ([t.tolist()] as unknown[]).flat(Number.POSITIVE_INFINITY).map((v) => Number(v));
 }
 
 /**
