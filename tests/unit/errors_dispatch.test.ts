@@ -142,6 +142,8 @@ describe('OpgateError', () => {
       [E.InplaceVersionError, 'E_INPLACE_VERSION'],
       [E.GraphFreedError, 'E_GRAPH_FREED'],
       [E.AutogradError, 'E_AUTOGRAD'],
+      [E.NoAdapterError, 'E_NO_ADAPTER'],
+      [E.SyncReadbackError, 'E_SYNC_READBACK'],
     ];
     for (const [Cls, c] of classes) {
       const err = new Cls('boom');

@@ -106,5 +106,13 @@ export function gpu(op = 'webgpu'): GPUDevice {
 
 /** Resolves when every kernel queued so far has finished (torch.cuda.synchronize()). */
 export async function synchronizeWebGPU(): Promise<void> {
-  if (state) await state.device.queue.onSubmittedWorkDone();
+  if (!state) return;
+  flushPending?.();
+  await state.device.queue.onSubmittedWorkDone();
+}
+
+let flushPending: (() => void) | null = null;
+/** queue.ts registers its flush here (device.ts is below it and cannot import it). */
+export function onSynchronize(flush: () => void): void {
+  flushPending = flush;
 }

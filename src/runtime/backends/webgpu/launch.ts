@@ -1,12 +1,12 @@
 /**
  * Running a generated WGSL kernel: pipelines are cached by source text; each launch writes its parameter words
- * (shapes, strides, offsets, scalars) into a pooled buffer and submits one compute pass. Launches are queued:
- * nothing here waits for the GPU — readback does.
+ * (shapes, strides, offsets, scalars) into a pooled buffer and records one compute pass (queue.ts batches the
+ * submits). Launches are queued: nothing here waits for the GPU — readback does.
  */
 /// <reference types="@webgpu/types" />
 
 import { gpu } from './device.ts';
-import { allocator } from './memory.ts';
+import { recordPass } from './queue.ts';
 
 const pipelines = new Map<string, GPUComputePipeline>();
 
@@ -48,23 +48,15 @@ export interface Launch {
 export function launch(l: Launch): void {
   const device = gpu();
   const p = pipeline(l.code);
-  const words = l.params.length ? l.params : new Uint32Array(1);
-  const paramBlock = allocator.allocate(words.byteLength);
-  device.queue.writeBuffer(paramBlock.buffer, 0, words.buffer, words.byteOffset, words.byteLength);
-  const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: paramBlock.buffer } }];
-  l.buffers.forEach((buffer, i) => {
-    entries.push({ binding: i + 1, resource: { buffer } });
+  recordPass(l.params.length ? l.params : new Uint32Array(1), (pass, params) => {
+    const entries: GPUBindGroupEntry[] = [{ binding: 0, resource: { buffer: params } }];
+    l.buffers.forEach((buffer, i) => {
+      entries.push({ binding: i + 1, resource: { buffer } });
+    });
+    pass.setPipeline(p);
+    pass.setBindGroup(0, device.createBindGroup({ layout: p.getBindGroupLayout(0), entries }));
+    pass.dispatchWorkgroups(l.grid[0], l.grid[1]);
   });
-  const group = device.createBindGroup({ layout: p.getBindGroupLayout(0), entries });
-  const enc = device.createCommandEncoder();
-  const pass = enc.beginComputePass();
-  pass.setPipeline(p);
-  pass.setBindGroup(0, group);
-  pass.dispatchWorkgroups(l.grid[0], l.grid[1]);
-  pass.end();
-  device.queue.submit([enc.finish()]);
-  // Safe to reuse at once: later writes to this block are queued after this submission.
-  allocator.free(paramBlock);
   launchStats.launches++;
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../../core/index.ts';
 import { type Block, CachingAllocator } from './allocator.ts';
 import { gpu } from './device.ts';
+import { flush } from './queue.ts';
 
 /**
  * WGSL element type of each dtype the webgpu device stores. int64 is stored exactly as two i32 words (low,
@@ -59,6 +60,7 @@ registerDeviceMemory('webgpu', {
     attach(s, s.numel);
   },
   grow(s, numel) {
+    flush();
     const old = blockOf(s);
     release.unregister(s);
     attach(s, numel);
@@ -84,6 +86,8 @@ function widened(dtype: DType, data: StorageArray): Float32Array | Int32Array | 
 
 /** Queues a write of a cpu storage's whole contents into a webgpu storage of the same dtype and size. */
 export function uploadStorage(dst: Storage, src: Storage): void {
+  // The block may have been freed (by GC) under a pending command: that command must run before this write.
+  flush();
   const words = widened(src.dtype, src.data!);
   if (words.length)
     gpu().queue.writeBuffer(blockOf(dst).buffer, 0, words.buffer, words.byteOffset, words.byteLength);
@@ -95,6 +99,7 @@ export async function readStorage(s: Storage): Promise<StorageArray> {
   const bytes = s.numel * 4 * wordsPer(s.dtype);
   if (bytes === 0) return out;
   const device = gpu();
+  flush();
   const staging = device.createBuffer({
     size: bytes,
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
