@@ -22,8 +22,8 @@ import {
   wrapDim,
 } from '../core/index.ts';
 import type { BoundArgs } from '../dispatch/index.ts';
-import { asScalar, indexReader, nonEmptyShape, outOfBounds, scalarTo } from './op_helpers.ts';
-import { defineOutOn, hostElement, registerScatter } from './scatter.ts';
+import { asScalar, defineOut, indexReader, nonEmptyShape, outOfBounds, scalarTo } from './op_helpers.ts';
+import { hostElement, registerScatter } from './scatter.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
 
 const tags = { family: 'index' };
@@ -263,7 +263,7 @@ export function registerIndexing(): void {
     meta: gatherMeta,
     impl: { cpu: gatherImpl, webgpu: gatherWebGPU },
   });
-  defineOutOn(
+  defineOut(
     'gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)',
     tags,
     gatherMeta,
@@ -277,7 +277,7 @@ export function registerIndexing(): void {
     meta: indexSelectMeta,
     impl: { cpu: indexSelectImpl, webgpu: indexSelectWebGPU },
   });
-  defineOutOn(
+  defineOut(
     'index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)',
     tags,
     indexSelectMeta,
@@ -294,7 +294,7 @@ export function registerIndexing(): void {
       meta: maskedFillMeta,
       impl: { cpu: maskedFillImpl, webgpu: maskedFillWebGPU },
     });
-    defineOutOn(
+    defineOut(
       `masked_fill.${overload}_out(Tensor self, Tensor mask, ${valueType} value, *, Tensor(a!) out) -> Tensor(a!)`,
       tags,
       maskedFillMeta,

@@ -17,7 +17,7 @@ import {
   ShapeMismatchError,
   Tensor,
 } from '../core/index.ts';
-import { type BoundArgs, DispatchKey } from '../dispatch/index.ts';
+import type { BoundArgs } from '../dispatch/index.ts';
 import { gemm, type MatrixView } from './gemm.ts';
 import { defineOut, notImplementedFor } from './op_helpers.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
@@ -300,14 +300,12 @@ export function registerLinalg(): void {
       meta,
       impl: { cpu, webgpu: cpu },
     });
-    const outEntry = defineOut(
+    defineOut(
       `${name}.out(${params}, *, Tensor(a!) out) -> Tensor(a!)`,
       tags,
       meta,
-      cpu,
+      { cpu, webgpu: cpu },
       name === 'dot' ? dotOutRule : 'exact',
     );
-    // The out= kernel runs the same impl, which picks the webgpu kernel for webgpu tensors.
-    outEntry.kernels.set(DispatchKey.WebGPU, outEntry.kernels.get(DispatchKey.CPU)!);
   }
 }

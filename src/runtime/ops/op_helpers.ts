@@ -76,15 +76,18 @@ export function checkOut(rule: OutRule, op: string, result: DType, out: DType): 
 /**
  * Registers an out= overload (`schema` is its full aten schema, e.g. `scatter.src_out(...)`) from the same
  * meta function and cpu impl as the functional overload. defineStructured names every out overload `.out`,
- * which clashes when an op has several (clamp.out / clamp.Tensor_out).
+ * which clashes when an op has several (clamp.out / clamp.Tensor_out). With a webgpu impl the overload runs
+ * on webgpu too, picking the impl by the output's device.
  */
 export function defineOut(
   schema: string,
   tags: OpTags,
   meta: (args: BoundArgs, op: string) => OutSpec,
-  cpu: (args: BoundArgs, out: Tensor, op: string) => void,
+  impl: OutImpl | { readonly cpu: OutImpl; readonly webgpu?: OutImpl },
   rule: OutRule,
 ): OperatorEntry {
+  const cpu = typeof impl === 'function' ? impl : impl.cpu;
+  const webgpu = typeof impl === 'function' ? undefined : impl.webgpu;
   const e = operatorTable.def(schema, tags);
   const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
     const out = args.out as Tensor;
@@ -101,14 +104,19 @@ export function defineOut(
       else if (Array.isArray(v))
         for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(out, x, name, a.name);
     }
-    if (device !== 'meta') cpu(args, out, name);
+    if (device === 'webgpu') webgpu!(args, out, name);
+    else if (device !== 'meta') cpu(args, out, name);
     out.bumpVersion();
     return out;
   };
   e.kernels.set(DispatchKey.CPU, kernel);
   e.kernels.set(DispatchKey.Meta, kernel);
+  if (webgpu) e.kernels.set(DispatchKey.WebGPU, kernel);
   return e;
 }
+
+/** The kernel body of an out= overload: fills `out`. */
+export type OutImpl = (args: BoundArgs, out: Tensor, op: string) => void;
 
 /** empty_like(self, preserve_format): a dense self keeps its strides, others get dense strides in its order. */
 export function preserveStrides(t: Tensor): number[] {

@@ -24,14 +24,13 @@ import {
   Tensor,
   wrapDim,
 } from '../core/index.ts';
-import { type BoundArgs, DispatchKey, type OpTags } from '../dispatch/index.ts';
+import type { BoundArgs } from '../dispatch/index.ts';
 import {
   asScalar,
   defineOut,
   type ElementValue,
   indexReader,
   nonEmptyShape,
-  type OutRule,
   outOfBounds,
   scalarTo,
 } from './op_helpers.ts';
@@ -249,26 +248,6 @@ export function hostElement(value: ElementValue, dtype: DType): Tensor {
   return t;
 }
 
-type OutImpl = (args: BoundArgs, out: Tensor, op: string) => void;
-
-/** defineOut with a webgpu kernel as well (the impl is picked by the out tensor's device). */
-export function defineOutOn(
-  schema: string,
-  tags: OpTags,
-  meta: (args: BoundArgs, op: string) => OutSpec,
-  impl: { readonly cpu: OutImpl; readonly webgpu: OutImpl },
-  rule: OutRule,
-): void {
-  const e = defineOut(
-    schema,
-    tags,
-    meta,
-    (args, out, op) => (out.device === 'webgpu' ? impl.webgpu : impl.cpu)(args, out, op),
-    rule,
-  );
-  e.kernels.set(DispatchKey.WebGPU, e.kernels.get(DispatchKey.CPU)!);
-}
-
 export function registerScatter(): void {
   const overloads = [
     ['src', 'Tensor src', ''],
@@ -287,7 +266,7 @@ export function registerScatter(): void {
       impl: { cpu: scatterImpl, webgpu: scatterWebGPU },
     });
     const outParams = tail ? `${params}, Tensor(a!) out` : `${params}, *, Tensor(a!) out`;
-    defineOutOn(
+    defineOut(
       `scatter.${name}_out(${outParams}) -> Tensor(a!)`,
       tags,
       scatterMeta,

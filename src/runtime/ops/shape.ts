@@ -20,7 +20,7 @@ import {
   Tensor,
   wrapDim,
 } from '../core/index.ts';
-import { type BoundArgs, callOp, DispatchKey, type OperatorEntry } from '../dispatch/index.ts';
+import { type BoundArgs, callOp } from '../dispatch/index.ts';
 import { defineOut, preserveStrides, zeroWriter } from './op_helpers.ts';
 import { defineOp, defineStructured, type OutSpec } from './structured.ts';
 import { makeView, sliceDim } from './views.ts';
@@ -42,11 +42,6 @@ function detached(out: Tensor, src: Tensor): Tensor {
   const tmp = Tensor.empty(src.shape, src.dtype, 'webgpu');
   copyGPU(tmp, src);
   return tmp;
-}
-
-/** The out= overload runs on webgpu too: its impl picks the kernel by the output's device. */
-function withWebGPU(e: OperatorEntry): void {
-  e.kernels.set(DispatchKey.WebGPU, e.kernels.get(DispatchKey.CPU)!);
 }
 
 /** cat_should_skip_tensor: legacy 1-D empty tensors are ignored by cat (except for dtype promotion). */
@@ -268,21 +263,19 @@ export function registerShapeOps(): void {
     meta: catMeta,
     impl: { cpu: catImpl, webgpu: catImpl },
   });
-  withWebGPU(
-    defineOut(
-      'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)',
-      tags,
-      catMeta,
-      catImpl,
-      (op, result, out) => {
-        if (!canCast(result, out)) {
-          throw new ResultTypeError(
-            `torch.cat(): input types can't be cast to the desired output type ${DTYPE_INFO[out].torchName}`,
-            { op, arg: 'out', got: out, expected: result },
-          );
-        }
-      },
-    ),
+  defineOut(
+    'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)',
+    tags,
+    catMeta,
+    { cpu: catImpl, webgpu: catImpl },
+    (op, result, out) => {
+      if (!canCast(result, out)) {
+        throw new ResultTypeError(
+          `torch.cat(): input types can't be cast to the desired output type ${DTYPE_INFO[out].torchName}`,
+          { op, arg: 'out', got: out, expected: result },
+        );
+      }
+    },
   );
   defineOp({
     schema: 'stack(Tensor[] tensors, int dim=0) -> Tensor',
@@ -301,14 +294,12 @@ export function registerShapeOps(): void {
     meta: flipMeta,
     impl: { cpu: flipImpl, webgpu: flipImpl },
   });
-  withWebGPU(
-    defineOut(
-      'flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)',
-      tags,
-      flipMeta,
-      flipImpl,
-      'exact',
-    ),
+  defineOut(
+    'flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)',
+    tags,
+    flipMeta,
+    { cpu: flipImpl, webgpu: flipImpl },
+    'exact',
   );
   defineStructured({
     schema: 'roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor',
@@ -317,14 +308,12 @@ export function registerShapeOps(): void {
     meta: rollMeta,
     impl: { cpu: rollImpl, webgpu: rollImpl },
   });
-  withWebGPU(
-    defineOut(
-      'roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)',
-      tags,
-      rollMeta,
-      rollImpl,
-      'exact',
-    ),
+  defineOut(
+    'roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)',
+    tags,
+    rollMeta,
+    { cpu: rollImpl, webgpu: rollImpl },
+    'exact',
   );
   for (const [name, lower] of [
     ['tril', true],
@@ -338,14 +327,12 @@ export function registerShapeOps(): void {
       meta: triMeta,
       impl: { cpu: triImpl(lower), webgpu: triImpl(lower) },
     });
-    withWebGPU(
-      defineOut(
-        `${name}.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)`,
-        tags,
-        triMeta,
-        triImpl(lower),
-        'exact',
-      ),
+    defineOut(
+      `${name}.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)`,
+      tags,
+      triMeta,
+      { cpu: triImpl(lower), webgpu: triImpl(lower) },
+      'exact',
     );
   }
 }

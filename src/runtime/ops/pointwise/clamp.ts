@@ -26,7 +26,7 @@ import {
   type Scalar,
   Tensor,
 } from '../../core/index.ts';
-import { type BoundArgs, DispatchKey } from '../../dispatch/index.ts';
+import type { BoundArgs } from '../../dispatch/index.ts';
 import { asScalar, defineOut, hostScalar, notImplementedFor, scalarKindOf, scalarTo } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 
@@ -268,13 +268,6 @@ function iteratorOutRule(op: string, result: DType, out: DType): void {
   }
 }
 
-type Impl = (args: BoundArgs, out: Tensor, op: string) => void;
-/** An out= impl picking the kernel by the out tensor's device. */
-const onDeviceOf =
-  (cpu: Impl, webgpu: Impl): Impl =>
-  (args, out, op) =>
-    (out.device === 'webgpu' ? webgpu : cpu)(args, out, op);
-
 export function registerClamp(): void {
   const tags = { family: 'pointwise' };
   defineStructured({
@@ -285,11 +278,11 @@ export function registerClamp(): void {
     meta: scalarMeta,
     impl: { cpu: scalarImpl, webgpu: scalarWebGPU },
   });
-  const clampOut = defineOut(
+  defineOut(
     'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)',
     tags,
     scalarMeta,
-    onDeviceOf(scalarImpl, scalarWebGPU),
+    { cpu: scalarImpl, webgpu: scalarWebGPU },
     iteratorOutRule,
   );
   defineStructured({
@@ -300,12 +293,11 @@ export function registerClamp(): void {
     meta: tensorMeta,
     impl: { cpu: tensorImpl, webgpu: tensorWebGPU },
   });
-  const tensorOut = defineOut(
+  defineOut(
     'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)',
     tags,
     tensorMeta,
-    onDeviceOf(tensorImpl, tensorWebGPU),
+    { cpu: tensorImpl, webgpu: tensorWebGPU },
     'cast',
   );
-  for (const e of [clampOut, tensorOut]) e.kernels.set(DispatchKey.WebGPU, e.kernels.get(DispatchKey.CPU)!);
 }
