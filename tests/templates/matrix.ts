@@ -21,6 +21,8 @@ declare module 'vitest' {
       seed: number;
       checks: number;
       expected: 'pass' | 'fail' | 'skip';
+      /** Why a skip/xfail rule applies (stored with the result). */
+      reason?: string;
       sample?: number | null;
     };
   }
@@ -46,6 +48,7 @@ export function defineMatrixTests(oracle: Oracle): void {
       seed: inst.seed,
       checks: 0,
       expected,
+      reason: inst.rule?.reason,
     } as const;
     test(inst.id, {
       meta: { opgate: { ...meta } },

@@ -34,7 +34,9 @@ export class OpgateReporter implements Reporter {
         ? 'unexpected success: an xfail rule matched but the instance passed'
         : errors.length
           ? errors.map((e) => e.message).join('\n')
-          : null;
+          : status === 'skip'
+            ? ((result as { note?: string }).note ?? meta.reason ?? null)
+            : null;
     const row: ResultRow = {
       id: tc.name,
       op: meta.op,
