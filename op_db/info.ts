@@ -47,7 +47,8 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
     flags: {
       supportsAutograd: false,
       supportsGradgrad: false,
-      supportsCompile: false,
+      // Every op compiles: the graph replays through the dispatcher, and pointwise chains fuse.
+      supportsCompile: true,
       promotesIntToFloat: false,
       isView: false,
       mutates: false,

@@ -72,6 +72,21 @@ function axes(oracle: Oracle, tier: Tier): Axis[] {
           layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'expanded', 'offset'],
         },
       ];
+    case 'compile': {
+      const f32 = (i: OpInfo, d: 'cpu' | 'webgpu') => {
+        const c = i.dtypes[d];
+        return c.includes('float32') ? ['float32' as DType] : c.slice(0, 1);
+      };
+      return tier === 'full'
+        ? [
+            { device: 'cpu', dtypes: claimed, layouts: ['contiguous', 'transposed', 'expanded'] },
+            { device: 'webgpu', dtypes: onWebgpu, layouts: ['contiguous', 'transposed'] },
+          ]
+        : [
+            { device: 'cpu', dtypes: (i) => f32(i, 'cpu'), layouts: ['contiguous', 'transposed'] },
+            { device: 'webgpu', dtypes: (i) => f32(i, 'webgpu'), layouts: ['contiguous'] },
+          ];
+    }
     case 'metadata':
       return [
         {
@@ -134,6 +149,7 @@ function applies(info: OpInfo, oracle: Oracle): boolean {
   if (oracle === 'gradcheck' || oracle === 'backward') return info.flags.supportsAutograd;
   if (oracle === 'gradgradcheck') return info.flags.supportsAutograd && info.flags.supportsGradgrad;
   if (oracle === 'reference') return info.ref !== null;
+  if (oracle === 'compile') return info.flags.supportsCompile;
   if (oracle === 'property') return info.ref !== null && info.arbitrary !== null;
   if (oracle === 'errors')
     return (
@@ -190,7 +206,7 @@ export function expandMatrix(
       for (const axis of axes(oracle, tier)) {
         for (const dtype of axis.dtypes(info)) {
           for (const layout of axis.layouts) {
-            const mode: Mode = 'eager';
+            const mode: Mode = oracle === 'compile' ? 'compile' : 'eager';
             const id = instanceId(oracle, info.name, axis.device, dtype, layout, mode);
             const key = { oracle, device: axis.device, dtype, layout, mode };
             const rule = info.skips.find((r) => ruleMatches(r, key)) ?? null;

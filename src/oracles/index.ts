@@ -1,5 +1,6 @@
 /** The oracles (reference, metadata, errors, dtypes, property) and what they share. */
 import type { Oracle } from '../../op_db/index.ts';
+import { runCompile } from './compile.ts';
 import { runCrossBackend } from './crossbackend.ts';
 import { runDtypes } from './dtypes.ts';
 import { runErrors } from './errors.ts';
@@ -16,6 +17,7 @@ type Runner = (inst: Instance, sample?: number) => OracleResult | Promise<Oracle
 export const ORACLE_RUNNERS: Partial<Record<Oracle, Runner>> = {
   reference: runReference,
   crossbackend: runCrossBackend,
+  compile: runCompile,
   metadata: runMetadata,
   errors: runErrors,
   dtypes: runDtypes,
@@ -40,6 +42,7 @@ export async function runOracle(inst: Instance, sample?: number): Promise<Oracle
 }
 
 export { close, compareValues, type Mismatch } from './compare.ts';
+export { runCompile } from './compile.ts';
 export { CROSS_BACKEND_TOLERANCE, runCrossBackend } from './crossbackend.ts';
 export { runDtypes } from './dtypes.ts';
 export { runErrors } from './errors.ts';

@@ -1,8 +1,10 @@
 /** The runtime surface the oracles use (one place to see what oracles depend on). */
 export {
   bindCall,
+  type CompileBackend,
   callOp,
   canCast,
+  compile,
   DTYPE_INFO,
   DTYPES,
   type DType,

@@ -17,6 +17,7 @@ import {
   isDType,
   Scalar,
   type Storage,
+  Storage as StorageCtor,
   Tensor,
   toHost,
   uploadTensor,
@@ -180,4 +181,23 @@ export function onDeviceOrSkip<T>(
     if (notApplicable(e)) return null;
     throw e;
   }
+}
+
+/**
+ * A copy of the sample on `device` with fresh storages (same sizes, strides, offsets and aliasing), so a run
+ * that mutates its inputs cannot leak into the next.
+ */
+export function freshOn(s: SampleInput, device: DeviceType): SampleInput {
+  if (device !== 'cpu') return onDevice(s, device);
+  const storages = new Map<Storage, Storage>();
+  return mapSample(s, (t) => {
+    if (t.isWrappedNumber || t.device !== 'cpu') return t;
+    let st = storages.get(t.storage);
+    if (!st) {
+      const data = t.storage.data!;
+      st = new StorageCtor(t.dtype, 'cpu', t.storage.numel, data.slice() as typeof data);
+      storages.set(t.storage, st);
+    }
+    return new Tensor(st, t.shape, t.strides, t.storageOffset);
+  });
 }

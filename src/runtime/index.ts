@@ -48,6 +48,20 @@ export {
   webgpuUnavailableReason,
 } from './backends/webgpu/index.ts';
 export {
+  type CompileBackend,
+  type CompileCounters,
+  type CompiledFunction,
+  type CompileOptions,
+  compile,
+  compileCounters,
+  type EntryInfo,
+  type Explanation,
+  explain,
+  type FusedGroup,
+  formatGraph,
+  fusionHooks,
+} from './compile/index.ts';
+export {
   bool,
   broadcastAll,
   broadcastShapes,

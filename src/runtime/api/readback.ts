@@ -5,6 +5,7 @@
 
 import { logicalOffsets, numberReader } from '../backends/cpu/index.ts';
 import { downloadTensor } from '../backends/webgpu/index.ts';
+import { readDuringTrace } from '../compile/index.ts';
 import {
   DTYPE_INFO,
   InvalidArgumentError,
@@ -18,6 +19,7 @@ export type Nested = Element | Nested[];
 
 /** Values in logical (row-major) order. */
 export function flatValues(t: Tensor): Element[] {
+  readDuringTrace(t, 'tolist');
   if (t.device === 'meta') {
     throw new NotImplementedError('Cannot read values of a meta tensor; it has no data', {
       op: 'tolist',
@@ -75,6 +77,7 @@ export function installReadback(): void {
     return toHost(this);
   };
   proto.item = function (this: Tensor) {
+    readDuringTrace(this, 'item');
     if (this.numel !== 1) {
       throw new InvalidArgumentError(`a Tensor with ${this.numel} elements cannot be converted to Scalar`, {
         op: 'item',
@@ -89,5 +92,6 @@ export function installReadback(): void {
 
 /** `t` itself when it is on cpu (or meta), else a cpu copy with the same layout read back from the device. */
 export async function toHost(t: Tensor): Promise<Tensor> {
+  readDuringTrace(t, 'toArray');
   return t.device === 'webgpu' ? downloadTensor(t) : t;
 }

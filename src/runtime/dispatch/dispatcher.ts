@@ -15,10 +15,20 @@ import {
   localIncluded,
   TENSOR_WRAPPER_KEYS,
 } from './keys.ts';
-import { type OperatorEntry, operatorTable } from './table.ts';
+import { type Kernel, type OperatorEntry, operatorTable } from './table.ts';
 
 /** Wrapper keys with no kernel for an op are skipped (PyTorch registers fallthrough kernels for them). */
 const FALLTHROUGH = DispatchKeySet.of(DispatchKey.ADInplaceOrView, DispatchKey.Autograd, DispatchKey.Tracer);
+
+/**
+ * Boxed fallbacks: one kernel serving every op for a key (PyTorch's backend fallback), used when the op has
+ * no kernel of its own for it. The compile tracer installs one for the Tracer key.
+ */
+const FALLBACKS = new Map<DispatchKey, Kernel>();
+export function setKeyFallback(key: DispatchKey, kernel: Kernel | null): void {
+  if (kernel) FALLBACKS.set(key, kernel);
+  else FALLBACKS.delete(key);
+}
 
 function tensorKeys(t: Tensor): number {
   return (1 << DEVICE_KEY[t.device]) | TENSOR_WRAPPER_KEYS.bits;
@@ -67,7 +77,7 @@ export function redispatch(op: OperatorEntry, ks: DispatchKeySet, args: BoundArg
         got: ks.toString(),
       });
     }
-    const kernel = op.kernels.get(key) ?? (isBackendKey(key) ? op.composite : null);
+    const kernel = op.kernels.get(key) ?? FALLBACKS.get(key) ?? (isBackendKey(key) ? op.composite : null);
     if (kernel) return kernel(set, args, op);
     if (FALLTHROUGH.has(key)) {
       set = set.remove(key);

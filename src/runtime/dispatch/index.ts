@@ -1,5 +1,5 @@
 export { BindFailure, type BoundArgs, bindArgs } from './binding.ts';
-export { bindCall, callEntry, callOp, computeKeySet, redispatch } from './dispatcher.ts';
+export { bindCall, callEntry, callOp, computeKeySet, redispatch, setKeyFallback } from './dispatcher.ts';
 export {
   BACKEND_KEYS,
   DEVICE_KEY,

@@ -18,6 +18,10 @@ export interface GpuPointwise {
   /** Type each operand is loaded as (its compute type). */
   readonly loads: readonly WgslValue[];
   readonly scalars: readonly { readonly value: number; readonly type: WgslValue }[];
+  /** Operand names when not a, b, c, d (a fused kernel has any number of operands). */
+  readonly names?: readonly string[];
+  /** WGSL functions the expression calls (a fused kernel's steps). */
+  readonly functions?: string;
 }
 
 const NAMES = ['a', 'b', 'c', 'd'];
@@ -71,7 +75,7 @@ export function runPointwiseGPU(k: GpuPointwise, out: Tensor, operands: readonly
   let t = 1;
   let h = 0;
   operands.forEach((o, j) => {
-    const name = NAMES[j];
+    const name = k.names?.[j] ?? NAMES[j];
     if ('host' in o) {
       loads.push(`  let ${name} = ${paramValue(hostBase + h++, k.loads[j])};`);
       return;
@@ -95,7 +99,8 @@ export function runPointwiseGPU(k: GpuPointwise, out: Tensor, operands: readonly
       `@group(0) @binding(${i + 1}) var<storage, ${i === 0 ? 'read_write' : 'read'}> B${i}: array<${wgslStorage(s.dtype)}>;`,
   );
   const body = `${loads.join('\n')}\n  ${store}`;
-  const code = `${helpersFor(body)}
+  const code = `${helpersFor(body, k.functions ?? '')}
+${k.functions ?? ''}
 @group(0) @binding(0) var<storage, read> P: array<u32>;
 ${decls.join('\n')}
 @compute @workgroup_size(${WORKGROUP})

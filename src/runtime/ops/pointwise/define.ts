@@ -96,11 +96,21 @@ function scalarParam(s: Scalar | Tensor, compute: DType): unknown {
   return sc.toNumber();
 }
 
+/** What a fusing compiler needs of a pointwise overload: its row and which arguments are tensors / scalars. */
+export interface PointwiseInfo {
+  readonly row: PointwiseRow;
+  readonly tensorArgs: readonly string[];
+  readonly scalarNames: readonly string[];
+}
+/** Functional pointwise overloads by qualified name (`add.Tensor`), for the compiler's fusion pass. */
+export const POINTWISE_OVERLOADS = new Map<string, PointwiseInfo>();
+
 export function definePointwise(row: PointwiseRow): void {
   const schema = defaultSchema(row);
   const parsed = parseSchema(schema);
   const tensorArgs = parsed.args.filter((a) => a.type.base === 'Tensor').map((a) => a.name);
   const scalarNames = row.scalars ?? [];
+  POINTWISE_OVERLOADS.set(parsed.qualifiedName, { row, tensorArgs, scalarNames });
   const meta = (args: BoundArgs, op: string): OutSpec => {
     const plan = pointwisePlan(row, tensorArgs, args, op);
     const { inputs, value } = plan;
@@ -178,7 +188,7 @@ export function definePointwise(row: PointwiseRow): void {
 }
 
 /** The row's WGSL expression for a compute dtype (bool compute uses `bool` if given, else i32's). */
-function wgslExpr(row: PointwiseRow, compute: DType, vt: WgslValue, op: string): string {
+export function wgslExpr(row: PointwiseRow, compute: DType, vt: WgslValue, op: string): string {
   const w = row.wgsl;
   const e =
     typeof w === 'string' ? w : compute === 'bool' ? (w?.bool ?? w?.i32) : vt === 'f32' ? w?.f32 : w?.i32;

@@ -1,0 +1,14 @@
+export {
+  type CompileBackend,
+  type CompileCounters,
+  type CompiledFunction,
+  type CompileOptions,
+  compile,
+  compileCounters,
+  type EntryInfo,
+  type Explanation,
+  explain,
+} from './compile.ts';
+export { type FusedGroup, fusionHooks, type Operand, type Step } from './fuse.ts';
+export { formatGraph, type Graph, type GraphNode, type Value } from './graph.ts';
+export { readDuringTrace } from './tracer.ts';

@@ -1,0 +1,3 @@
+import { defineMatrixTests } from './matrix.ts';
+
+defineMatrixTests('compile');
