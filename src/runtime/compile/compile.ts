@@ -276,8 +276,11 @@ export function compile<A extends unknown[], R>(
     // Which dims are dynamic: all (dynamic: true), or those whose size differs from an entry that otherwise matches.
     const dynamic = new Set<string>();
     const probe: Guards = { tensors: tensors.map((t) => guardFor(t)), constants, gradMode };
-    if (options.dynamic === true)
-      tensors.forEach((t, i) => t.shape.forEach((_, d) => dynamic.add(`${i}.${d}`)));
+    if (options.dynamic === true) {
+      tensors.forEach((t, i) => {
+        for (let d = 0; d < t.ndim; d++) dynamic.add(`${i}.${d}`);
+      });
+    }
     else if (options.dynamic !== false) {
       for (const e of entries) {
         const differ = sameExceptSizes(e.guards, probe);

@@ -229,7 +229,7 @@ export function wgslSource(group: FusedGroup): { functions: string; expr: string
   group.steps.forEach((s) => {
     const arity = s.operands.length;
     const params = ['a', 'b', 'c'].slice(0, arity).map((p) => `${p}: f32`);
-    s.scalars.forEach((_, m) => params.push(`s${m}: f32`));
+    for (let m = 0; m < s.scalars.length; m++) params.push(`s${m}: f32`);
     const body = wgslExpr(s.row, 'float32', 'f32', s.node.op);
     fns.push(`fn n${s.node.id}(${params.join(', ')}) -> f32 { return ${body}; }`);
     const args = s.operands.map((o) =>
