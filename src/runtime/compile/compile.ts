@@ -280,8 +280,7 @@ export function compile<A extends unknown[], R>(
       tensors.forEach((t, i) => {
         for (let d = 0; d < t.ndim; d++) dynamic.add(`${i}.${d}`);
       });
-    }
-    else if (options.dynamic !== false) {
+    } else if (options.dynamic !== false) {
       for (const e of entries) {
         const differ = sameExceptSizes(e.guards, probe);
         if (differ?.length) for (const [i, d] of differ) dynamic.add(`${i}.${d}`);
