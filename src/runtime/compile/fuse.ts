@@ -183,7 +183,11 @@ function allocate(group: FusedGroup, ins: readonly Tensor[], device: DeviceType)
 /** The JS source of the group's row loop (kept for `explain` and debugging). */
 export function cpuSource(group: FusedGroup): string {
   const n = group.inputs.length;
+  // Each step's function in its own const: monomorphic call sites V8 can inline.
   const lines = ['return function fused(len, A, offs, st, F, S) {', '  const O = A[0];'];
+  group.steps.forEach((_, k) => {
+    lines.push(`  const F${k} = F[${k}];`);
+  });
   for (let j = 0; j < n; j++)
     lines.push(
       `  const I${j} = A[${j + 1}]; const s${j + 1} = st[${j + 1}]; let o${j + 1} = offs[${j + 1}];`,
@@ -200,7 +204,7 @@ export function cpuSource(group: FusedGroup): string {
     );
     for (let m = 0; m < s.scalars.length; m++) args.push(`S[${scalar++}]`);
     const round = s.dtype === 'float32' ? 'Math.fround' : '';
-    lines.push(`    const v${s.node.id} = ${round}(F[${k}](${args.join(', ')}));`);
+    lines.push(`    const v${s.node.id} = ${round}(F${k}(${args.join(', ')}));`);
   });
   lines.push(
     `    O[o0] = v${group.to};`,
