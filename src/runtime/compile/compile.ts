@@ -13,6 +13,7 @@
 
 import { isGradEnabled } from '../autograd/index.ts';
 import { type DeviceType, Tensor } from '../core/index.ts';
+import { flatten, rebind, rebuild } from './args.ts';
 import { type Env, type Kernel, resolve, runGraph } from './execute.ts';
 import { buildKernel, planFusion } from './fuse.ts';
 import { formatGraph, type Graph, graphKey, type Value } from './graph.ts';
@@ -77,43 +78,6 @@ export interface CompiledFunction<A extends unknown[], R> {
   (...args: A): R;
   readonly stats: CompileCounters;
   entries(): EntryInfo[];
-}
-
-/** Tensors of an argument tree in DFS order, and the rest of the tree as a signature guarded exactly. */
-function flatten(args: readonly unknown[]): { tensors: Tensor[]; constants: string } {
-  const tensors: Tensor[] = [];
-  const sig = (x: unknown): unknown => {
-    if (x instanceof Tensor) {
-      tensors.push(x);
-      return '<T>';
-    }
-    if (Array.isArray(x)) return x.map(sig);
-    if (typeof x === 'bigint') return `${x}n`;
-    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, sig(v)]));
-    return x;
-  };
-  const constants = JSON.stringify(args.map(sig));
-  return { tensors, constants };
-}
-
-function rebuild(args: readonly unknown[], tensors: readonly Tensor[]): unknown[] {
-  let i = 0;
-  const map = (x: unknown): unknown => {
-    if (x instanceof Tensor) return tensors[i++];
-    if (Array.isArray(x)) return x.map(map);
-    if (x && typeof x === 'object' && x.constructor === Object)
-      return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, map(v)]));
-    return x;
-  };
-  return args.map(map);
-}
-
-/** A traced tensor becomes the real one in place (same object), so the caller's references see real data. */
-function rebind(t: Tensor, real: Tensor): void {
-  if (t === real) return;
-  t.setStrided(real.storage, real.shape, real.strides, real.storageOffset);
-  t.requiresGrad = real.requiresGrad;
-  t.autograd = real.autograd;
 }
 
 function sameExceptSizes(a: Guards, b: Guards): number[][] | null {
@@ -337,28 +301,4 @@ export function compile<A extends unknown[], R>(
       sources: e.artifact?.sources ?? [],
     }));
   return compiled;
-}
-
-export interface Explanation {
-  readonly graphCount: number;
-  readonly graphBreakCount: number;
-  readonly opCount: number;
-  readonly graphs: readonly string[];
-  readonly breakReasons: readonly string[];
-  readonly guards: readonly string[];
-}
-
-/** torch._dynamo.explain: compiles `fn` afresh for these arguments (running it once) and reports what it saw. */
-export function explain<A extends unknown[]>(fn: (...args: A) => unknown, ...args: A): Explanation {
-  const c = compile(fn, { backend: 'eager', dynamic: false });
-  c(...args);
-  const [e] = c.entries();
-  return {
-    graphCount: e.graphs.length,
-    graphBreakCount: e.graphBreaks.length,
-    opCount: e.graphs.reduce((n, g) => n + g.split('\n').filter((l) => /^%\d+ = /.test(l)).length, 0),
-    graphs: e.graphs,
-    breakReasons: e.graphBreaks,
-    guards: e.guards,
-  };
 }

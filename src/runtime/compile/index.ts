@@ -6,9 +6,8 @@ export {
   compile,
   compileCounters,
   type EntryInfo,
-  type Explanation,
-  explain,
 } from './compile.ts';
+export { type Explanation, explain } from './explain.ts';
 export { type FusedGroup, fusionHooks, type Operand, type Step } from './fuse.ts';
 export { formatGraph, type Graph, type GraphNode, type Value } from './graph.ts';
 export { readDuringTrace } from './tracer.ts';
