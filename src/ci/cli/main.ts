@@ -11,6 +11,8 @@ import { toJUnit } from '../run/junit.ts';
 import { runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
 import { DEFAULT_DB } from '../store/store.ts';
+import { registerBcCommands } from './bc.ts';
+import { registerShardCommands } from './shard.ts';
 
 const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)];
 
@@ -135,6 +137,8 @@ export function buildCli(): Command {
       process.exitCode = stale.length ? 1 : 0;
     });
 
+  registerShardCommands(program);
+  registerBcCommands(program);
   return program;
 }
 
