@@ -3,6 +3,7 @@ export {
   expandMatrix,
   type Filters,
   findInstance,
+  idsIn,
   instanceId,
   type MatrixInstance,
   ruleMatches,

@@ -4,6 +4,7 @@
  * (a rule that matches nothing is reported as stale).
  */
 
+import { readFileSync } from 'node:fs';
 import {
   hashString,
   LAYOUTS,
@@ -33,6 +34,24 @@ export interface Filters {
   readonly layout?: readonly string[];
   /** Substring or /regex/ matched against the id. */
   readonly pattern?: string;
+  /**
+   * A file of instance ids (one per line): only those run (a shard's part, a TD selection). A file rather
+   * than a list because vitest workers receive filters through the environment, which caps a value's size.
+   */
+  readonly idsFile?: string;
+  /** A file of ids to run first, in each template file (TD `--td order`). */
+  readonly priorityFile?: string;
+}
+
+const idSets = new Map<string, Set<string>>();
+/** The ids listed in a file (cached per path). */
+export function idsIn(path: string): Set<string> {
+  let s = idSets.get(path);
+  if (!s) {
+    s = new Set(readFileSync(path, 'utf8').split('\n').filter(Boolean));
+    idSets.set(path, s);
+  }
+  return s;
 }
 
 export function instanceId(
@@ -187,6 +206,7 @@ function passes(f: Filters, i: MatrixInstance): boolean {
     !inList(f.layout, i.layout)
   )
     return false;
+  if (f.idsFile && !idsIn(f.idsFile).has(i.id)) return false;
   if (f.pattern) {
     const m = /^\/(.*)\/$/.exec(f.pattern);
     if (m ? !new RegExp(m[1]).test(i.id) : !i.id.includes(f.pattern)) return false;

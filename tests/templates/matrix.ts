@@ -5,7 +5,7 @@
  */
 import { test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
-import { expandMatrix, filtersFromEnv, tierFromEnv } from '../../src/ci/index.ts';
+import { expandMatrix, filtersFromEnv, idsIn, tierFromEnv } from '../../src/ci/index.ts';
 import { runOracle } from '../../src/oracles/index.ts';
 import { initWebGPU, webgpuUnavailableReason } from '../../src/runtime/index.ts';
 
@@ -34,7 +34,12 @@ export function defineMatrixTests(oracle: Oracle): void {
     test.skip(`no ${oracle} instances selected`, () => {});
     return;
   }
-  const instances = expandMatrix(tierFromEnv(), { ...filters, oracle: [oracle] });
+  const expanded = expandMatrix(tierFromEnv(), { ...filters, oracle: [oracle] });
+  // Target determination's `--td order`: the affected instances run first (vitest runs a file's tests in order).
+  const first = filters.priorityFile ? idsIn(filters.priorityFile) : null;
+  const instances = first
+    ? [...expanded.filter((i) => first.has(i.id)), ...expanded.filter((i) => !first.has(i.id))]
+    : expanded;
   if (instances.length === 0) test.skip(`no ${oracle} instances selected`, () => {});
   for (const inst of instances) {
     const expected = inst.rule?.kind === 'xfail' ? 'fail' : inst.rule?.kind === 'skip' ? 'skip' : 'pass';

@@ -1,16 +1,21 @@
 /**
  * The `opgate` command line (commander): ops, run, repro, list, stale.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle } from '../../oracles/index.ts';
 import { listOps } from '../../runtime/index.ts';
 import { expandMatrix, type Filters, findInstance, staleRules, type Tier } from '../matrix.ts';
 import { toJUnit } from '../run/junit.ts';
-import { runMatrix } from '../run/run.ts';
+import { toMarkdown } from '../run/markdown.ts';
+import { PACKAGE_ROOT, runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
+import { shardIds } from '../shard/index.ts';
 import { DEFAULT_DB } from '../store/store.ts';
+import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerShardCommands } from './shard.ts';
 
@@ -79,16 +84,51 @@ export function buildCli(): Command {
     .option('--db <path>', 'SQLite results database', DEFAULT_DB)
     .option('--json', 'print the summary as JSON')
     .option('--junit <file>', 'also write JUnit XML')
-    .option('--shard <i/n>', 'shard label recorded with the run', '1/1')
+    .option('--shard <i/n>', 'run only shard i of n (planned by historical duration, see `shard plan`)')
+    .option('--history <path>', 'results database the shard plan reads durations from (default: --db)')
+    .option('--changed <files|range>', 'target determination: changed files (comma-separated) or a git range')
+    .addOption(
+      new Option('--td <mode>', 'with --changed: run affected instances first, or only them')
+        .choices(['order', 'select'])
+        .default('select'),
+    )
+    .option('--summary-md <file>', 'also write a Markdown summary (for $GITHUB_STEP_SUMMARY)')
     .action(async (o: Record<string, unknown>) => {
+      const tier = o.tier as Tier;
+      let filters = filtersOf(o);
+      const dir = mkdtempSync(join(tmpdir(), 'opgate-'));
+      if (o.shard) {
+        const ids = shardIds(tier, filters, o.shard as string, (o.history as string) ?? (o.db as string));
+        const file = join(dir, 'shard.ids');
+        writeFileSync(file, ids.join('\n'));
+        filters = { ...filters, idsFile: file };
+      }
+      if (o.changed) {
+        const affected = affectedBy(changedFiles(o.changed as string, PACKAGE_ROOT), PACKAGE_ROOT);
+        const ids = expandMatrix(tier, filters)
+          .filter((i) => isAffected(i, affected))
+          .map((i) => i.id);
+        const file = join(dir, 'td.ids');
+        writeFileSync(file, ids.join('\n'));
+        filters = o.td === 'order' ? { ...filters, priorityFile: file } : { ...filters, idsFile: file };
+        if (!o.json)
+          console.error(
+            `target determination (${o.td}): ${ids.length} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
+          );
+      }
       const { summary, reporter, runId } = await runMatrix({
-        tier: o.tier as Tier,
-        filters: filtersOf(o),
+        tier,
+        filters,
         db: o.db as string,
         progress: !o.json && process.stderr.isTTY === true,
-        shard: o.shard as string,
+        shard: (o.shard as string | undefined) ?? '1/1',
       });
       if (o.junit) writeFileSync(o.junit as string, toJUnit(reporter.rows));
+      if (o.summaryMd)
+        writeFileSync(
+          o.summaryMd as string,
+          toMarkdown(summary, reporter.rows, `opgate ${tier} tier${o.shard ? ` — shard ${o.shard}` : ''}`),
+        );
       if (o.json) console.log(JSON.stringify({ runId, ...summary }, null, 2));
       else {
         console.log(formatSummary(summary));

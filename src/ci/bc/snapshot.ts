@@ -1,0 +1,77 @@
+/**
+ * The committed schema snapshot (`op_db/schemas.snapshot.json`): every overload of the operator table by
+ * qualified name with its schema text, keys sorted, pretty-printed so a diff reads as a schema change.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { listOps, parseSchema } from '../../runtime/index.ts';
+import type { SchemaMap } from './compare.ts';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+export const DEFAULT_SNAPSHOT = resolve(REPO, 'op_db/schemas.snapshot.json');
+export const DEFAULT_ALLOWLIST = resolve(REPO, 'op_db/bc_allowlist.json');
+
+export const SNAPSHOT_VERSION = 1;
+
+/** The live operator table as a schema map. */
+export function liveSchemas(): SchemaMap {
+  return schemaMapOf(listOps().map((o) => o.schema));
+}
+
+/** A schema map from schema texts, keyed by qualified name (a duplicate overload is an error). */
+export function schemaMapOf(schemas: readonly string[]): SchemaMap {
+  const map: Record<string, string> = {};
+  for (const text of schemas) {
+    const s = parseSchema(text);
+    if (Object.hasOwn(map, s.qualifiedName)) throw new Error(`duplicate overload ${s.qualifiedName}`);
+    map[s.qualifiedName] = s.text;
+  }
+  return sortedMap(map);
+}
+
+function sortedMap(map: SchemaMap): SchemaMap {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(map).sort()) out[k] = map[k];
+  return out;
+}
+
+/** The snapshot file's text: `{version, schemas}` with sorted keys, two-space indent, trailing newline. */
+export function serializeSnapshot(schemas: SchemaMap): string {
+  return `${JSON.stringify({ version: SNAPSHOT_VERSION, schemas: sortedMap(schemas) }, null, 2)}\n`;
+}
+
+/** Parses and validates a snapshot's text: every schema parses and its key is its qualified name. */
+export function parseSnapshot(text: string, source = 'snapshot'): SchemaMap {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${source}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const obj = raw as { version?: unknown; schemas?: unknown };
+  if (!obj || typeof obj !== 'object' || obj.version !== SNAPSHOT_VERSION)
+    throw new Error(`${source}: expected {"version": ${SNAPSHOT_VERSION}, "schemas": {...}}`);
+  if (!obj.schemas || typeof obj.schemas !== 'object' || Array.isArray(obj.schemas))
+    throw new Error(`${source}: "schemas" must be an object of qualified name -> schema text`);
+  const map: Record<string, string> = {};
+  for (const [key, value] of Object.entries(obj.schemas as Record<string, unknown>)) {
+    if (typeof value !== 'string') throw new Error(`${source}: schema of ${key} is not a string`);
+    let name: string;
+    try {
+      name = parseSchema(value).qualifiedName;
+    } catch (e) {
+      throw new Error(`${source}: ${key}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (name !== key) throw new Error(`${source}: key ${key} holds the schema of ${name}`);
+    map[key] = value;
+  }
+  return map;
+}
+
+export function readSnapshot(path: string = DEFAULT_SNAPSHOT): SchemaMap {
+  return parseSnapshot(readFileSync(path, 'utf8'), path);
+}
+
+export function writeSnapshot(schemas: SchemaMap, path: string = DEFAULT_SNAPSHOT): void {
+  writeFileSync(path, serializeSnapshot(schemas));
+}

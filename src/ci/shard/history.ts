@@ -1,0 +1,40 @@
+/** Per-instance durations from the results store: the median of the last `window` recorded durations. */
+import { ResultsStore } from '../store/store.ts';
+
+export function loadDurations(db: string, window = 5): Map<string, number> {
+  const out = new Map<string, number>();
+  let store: ResultsStore;
+  try {
+    store = new ResultsStore(db);
+  } catch {
+    return out;
+  }
+  try {
+    const rows = store.db
+      .prepare(
+        `SELECT id, duration_ms AS ms FROM results WHERE status IN ('pass','fail','xfail','xpass','flaky')
+         ORDER BY id, run_id DESC`,
+      )
+      .all() as { id: string; ms: number }[];
+    let id = '';
+    let xs: number[] = [];
+    const close = () => {
+      if (xs.length) {
+        xs.sort((a, b) => a - b);
+        out.set(id, xs[Math.floor(xs.length / 2)]);
+      }
+    };
+    for (const r of rows) {
+      if (r.id !== id) {
+        close();
+        id = r.id;
+        xs = [];
+      }
+      if (xs.length < window) xs.push(r.ms);
+    }
+    close();
+  } finally {
+    store.close();
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+/**
+ * `opgate merge <db...> --into <db>`: copies the runs and results of shard databases into one. A run is
+ * identified by (commit, branch, platform, shard, tier, filters, started_at): a run already in the target is
+ * skipped, so merging the same shard twice adds nothing.
+ */
+import { ResultsStore } from './store.ts';
+
+export interface MergeReport {
+  readonly runsAdded: number;
+  readonly runsSkipped: number;
+  readonly resultsAdded: number;
+}
+
+const RUN_KEY = ['commit_sha', 'branch', 'platform', 'shard', 'tier', 'filters', 'started_at'] as const;
+
+export function mergeDatabases(sources: readonly string[], into: string): MergeReport {
+  const target = new ResultsStore(into);
+  let runsAdded = 0;
+  let runsSkipped = 0;
+  let resultsAdded = 0;
+  try {
+    for (const path of sources) {
+      // Opening through the store migrates an older shard database to this schema first.
+      new ResultsStore(path).close();
+      target.db.prepare('ATTACH DATABASE ? AS src').run(path);
+      try {
+        target.db.transaction(() => {
+          const runs = target.db.prepare('SELECT * FROM src.runs ORDER BY run_id').all() as Record<
+            string,
+            unknown
+          >[];
+          const exists = target.db.prepare(
+            `SELECT run_id FROM runs WHERE ${RUN_KEY.map((k) => `${k} IS ?`).join(' AND ')}`,
+          );
+          const insertRun = target.db.prepare(
+            `INSERT INTO runs (${RUN_KEY.join(', ')}, ended_at, status) VALUES (${RUN_KEY.map(() => '?').join(', ')}, ?, ?)`,
+          );
+          const copyResults = target.db.prepare(
+            `INSERT INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks)
+             SELECT ?, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks
+             FROM src.results WHERE run_id = ?`,
+          );
+          for (const r of runs) {
+            const key = RUN_KEY.map((k) => r[k]);
+            if (exists.get(...key)) {
+              runsSkipped++;
+              continue;
+            }
+            const id = Number(insertRun.run(...key, r.ended_at, r.status).lastInsertRowid);
+            resultsAdded += copyResults.run(id, r.run_id).changes;
+            runsAdded++;
+          }
+        })();
+      } finally {
+        target.db.prepare('DETACH DATABASE src').run();
+      }
+    }
+  } finally {
+    target.close();
+  }
+  return { runsAdded, runsSkipped, resultsAdded };
+}

@@ -1,0 +1,2 @@
+export { type Affected, affectedBy, isAffected } from './affected.ts';
+export { changedFiles } from './changed.ts';

@@ -1,0 +1,213 @@
+/** Sharding by history, merging shard databases, target determination and the Markdown summary. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { expandMatrix, type MatrixInstance } from '../../src/ci/index.ts';
+import { toMarkdown } from '../../src/ci/run/markdown.ts';
+import { summarize } from '../../src/ci/run/summary.ts';
+import { makeUnits, parseShard, planFor, planShards } from '../../src/ci/shard/index.ts';
+import { mergeDatabases } from '../../src/ci/store/merge.ts';
+import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
+import { affectedBy, isAffected } from '../../src/ci/td/index.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const bin = join(ROOT, 'bin/opgate.mjs');
+const tmp = () => mkdtempSync(join(tmpdir(), 'opgate-shard-'));
+
+/** A deterministic heavy-tailed "history" (most instances fast, a few slow), like real matrix durations. */
+function syntheticHistory(instances: readonly MatrixInstance[]): Map<string, number> {
+  let s = 12345;
+  const rnd = () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+  return new Map(instances.map((i) => [i.id, Math.exp(rnd() * 6) * (i.oracle === 'gradgradcheck' ? 20 : 1)]));
+}
+
+describe('shard planning', () => {
+  const pull = expandMatrix('pull');
+
+  test('with a synthetic history, 4 shards are balanced within max/mean <= 1.10', () => {
+    const history = syntheticHistory(pull);
+    const units = makeUnits(pull, history, { shards: 4, estimate: () => 1 });
+    const plan = planShards(units, 4);
+    expect(plan.estimated).toBe(0);
+    expect(plan.imbalance).toBeLessThanOrEqual(1.1);
+    for (const n of [2, 8])
+      expect(
+        planShards(makeUnits(pull, history, { shards: n, estimate: () => 1 }), n).imbalance,
+      ).toBeLessThanOrEqual(1.1);
+  });
+
+  test('the union of all shards is the whole tier, with no instance twice or missing', () => {
+    const { plan } = planFor('pull', {}, 4, null);
+    const ids = plan.shards.flatMap((s) => s.units.flatMap((u) => u.ids));
+    expect(ids.length).toBe(pull.length);
+    expect(new Set(ids).size).toBe(pull.length);
+    expect(new Set(ids)).toEqual(new Set(pull.map((i) => i.id)));
+    // Without history every instance is estimated (samples × dtype cost), not dealt round-robin.
+    expect(plan.estimated).toBe(pull.length);
+    expect(new Set(plan.shards.map((s) => Math.round(s.ms))).size).toBeGreaterThan(0);
+  });
+
+  test('a unit larger than the limit is split; the plan is deterministic', () => {
+    const insts = pull.filter((i) => i.op === 'add');
+    const units = makeUnits(insts, new Map(), { shards: 4, maxUnitMs: 5, estimate: () => 1 });
+    expect(units.every((u) => u.ms <= 5)).toBe(true);
+    expect(units.length).toBeGreaterThan(insts.length / 5 - 1);
+    expect(planShards(units, 3)).toEqual(planShards([...units].reverse(), 3));
+  });
+
+  test('--shard must be i/N with 1 <= i <= N', () => {
+    expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+    for (const bad of ['0/4', '5/4', '2', 'a/b'])
+      expect(() => parseShard(bad)).toThrow(/--shard expects i\/N/);
+  });
+
+  test('opgate run --shard i/2 runs exactly its part: the two shards together are the unsharded run', () => {
+    const dir = tmp();
+    const ids = (db: string) => {
+      const s = new ResultsStore(db);
+      const r = s.results(s.lastRunId()!).map((x) => x.id);
+      s.close();
+      return r;
+    };
+    const run = (extra: string[], db: string) => {
+      const r = spawnSync(
+        'node',
+        [bin, 'run', '--op', 'neg,exp', '--device', 'cpu', '--db', db, '--json', ...extra],
+        { encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      return ids(db);
+    };
+    const whole = run([], join(dir, 'all.db'));
+    const a = run(['--shard', '1/2', '--history', join(dir, 'all.db')], join(dir, 's1.db'));
+    const b = run(['--shard', '2/2', '--history', join(dir, 'all.db')], join(dir, 's2.db'));
+    expect(a.length).toBeGreaterThan(0);
+    expect(b.length).toBeGreaterThan(0);
+    expect([...a, ...b].sort()).toEqual([...whole].sort());
+    // merge the shards, twice: the second merge adds nothing.
+    const merged = join(dir, 'merged.db');
+    const m1 = spawnSync('node', [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged], {
+      encoding: 'utf8',
+    });
+    expect(m1.stdout).toMatch(/2 run\(s\) and \d+ result\(s\) added, 0 run\(s\) already there/);
+    const m2 = spawnSync('node', [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged], {
+      encoding: 'utf8',
+    });
+    expect(m2.stdout).toMatch(/0 run\(s\) and 0 result\(s\) added, 2 run\(s\) already there/);
+  }, 240_000);
+});
+
+describe('merge', () => {
+  const row = (id: string): ResultRow => ({
+    id,
+    op: 'add',
+    oracle: 'reference',
+    device: 'cpu',
+    dtype: 'float32',
+    layout: 'contiguous',
+    mode: 'eager',
+    status: 'pass',
+    durationMs: 1,
+    attempts: 1,
+    message: null,
+    sample: null,
+    seed: 1,
+    checks: 2,
+  });
+  test('is idempotent: merging the same shard databases twice adds nothing', () => {
+    const dir = tmp();
+    const shards = [1, 2].map((k) => {
+      const path = join(dir, `s${k}.db`);
+      const s = new ResultsStore(path);
+      const run = s.startRun({
+        commitSha: 'abc',
+        branch: 'main',
+        platform: 'linux',
+        shard: `${k}/2`,
+        tier: 'pull',
+      });
+      s.addResults(run, [row(`test_a_${k}`), row(`test_b_${k}`)]);
+      s.endRun(run, 'passed');
+      s.close();
+      return path;
+    });
+    const into = join(dir, 'all.db');
+    expect(mergeDatabases(shards, into)).toEqual({ runsAdded: 2, runsSkipped: 0, resultsAdded: 4 });
+    expect(mergeDatabases(shards, into)).toEqual({ runsAdded: 0, runsSkipped: 2, resultsAdded: 0 });
+    const s = new ResultsStore(into);
+    const n = s.db.prepare('SELECT COUNT(*) AS n FROM results').get() as { n: number };
+    const shardsSeen = s.db.prepare('SELECT shard FROM runs ORDER BY shard').all();
+    s.close();
+    expect(n.n).toBe(4);
+    expect(shardsSeen).toEqual([{ shard: '1/2' }, { shard: '2/2' }]);
+  });
+});
+
+describe('target determination', () => {
+  const pull = expandMatrix('pull');
+  const selected = (files: string[]) => {
+    const a = affectedBy(files, ROOT);
+    return pull.filter((i) => isAffected(i, a));
+  };
+
+  test('a changed webgpu kernel file selects the ops whose definitions use it, on webgpu', () => {
+    const got = selected(['src/runtime/backends/webgpu/matmul.ts']);
+    expect(new Set(got.map((i) => i.op))).toEqual(new Set(['mm', 'bmm', 'mv', 'dot', 'matmul']));
+    expect(new Set(got.map((i) => i.device))).toEqual(new Set(['webgpu']));
+  });
+
+  test('a changed op definition or OpInfo selects those ops on every device', () => {
+    const got = selected(['src/runtime/ops/reductions/sum.ts']);
+    expect(new Set(got.map((i) => i.op))).toEqual(new Set(['sum', 'mean', 'prod', 'all', 'any']));
+    expect(new Set(got.map((i) => i.device)).size).toBeGreaterThan(1);
+    expect(new Set(selected(['op_db/ops/linalg.ts']).map((i) => i.op))).toEqual(
+      new Set(['mm', 'bmm', 'mv', 'dot', 'matmul']),
+    );
+  });
+
+  test('a changed dispatcher file (shared infrastructure) selects everything; a README nothing', () => {
+    expect(selected(['src/runtime/dispatch/dispatcher.ts']).length).toBe(pull.length);
+    expect(selected(['README.md', 'tests/unit/views.test.ts']).length).toBe(0);
+  });
+
+  test('a changed oracle selects its instances only', () => {
+    const got = selected(['src/oracles/crossbackend.ts']);
+    expect(new Set(got.map((i) => i.oracle))).toEqual(new Set(['crossbackend']));
+    expect(got.length).toBe(pull.filter((i) => i.oracle === 'crossbackend').length);
+  });
+});
+
+test('the Markdown summary lists failures with repro commands and renders ids and messages inert', () => {
+  const rows: ResultRow[] = [
+    {
+      id: 'test_reference_add_cpu_float32_contiguous_eager',
+      op: 'add',
+      oracle: 'reference',
+      device: 'cpu',
+      dtype: 'float32',
+      layout: 'contiguous',
+      mode: 'eager',
+      status: 'fail',
+      durationMs: 3,
+      attempts: 1,
+      message: 'got <img src=x onerror=alert(1)> ```',
+      sample: 2,
+      seed: 7,
+      checks: 1,
+    },
+  ];
+  const md = toMarkdown(summarize(rows, 1), rows);
+  expect(md).toMatch(/## ❌ opgate conformance matrix/);
+  expect(md).toMatch(/\| reference \| cpu \| 1 \| 0 \| 1 \|/);
+  expect(md).toContain(
+    'repro: `npx opgate repro test_reference_add_cpu_float32_contiguous_eager --sample 2`',
+  );
+  // The message sits in a fenced block whose fence it cannot close.
+  const block = md.slice(md.indexOf('```\n') + 4, md.lastIndexOf('\n```'));
+  expect(block).toBe("got <img src=x onerror=alert(1)> '''");
+});
