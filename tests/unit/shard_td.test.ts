@@ -1,6 +1,6 @@
 /** Sharding by history, merging shard databases, target determination and the Markdown summary. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -85,16 +85,27 @@ describe('shard planning', () => {
     };
     const whole = run([], join(dir, 'all.db'));
     const a = run(['--shard', '1/2', '--history', join(dir, 'all.db')], join(dir, 's1.db'));
-    const b = run(['--shard', '2/2', '--history', join(dir, 'all.db')], join(dir, 's2.db'));
+    const md2 = join(dir, 's2.md');
+    const b = run(
+      ['--tier', 'pull', '--shard', '2/2', '--history', join(dir, 'all.db'), '--summary-md', md2],
+      join(dir, 's2.db'),
+    );
+    expect(readFileSync(md2, 'utf8')).toContain('opgate pull tier — shard 2/2');
     expect(a.length).toBeGreaterThan(0);
     expect(b.length).toBeGreaterThan(0);
     expect([...a, ...b].sort()).toEqual([...whole].sort());
     // merge the shards, twice: the second merge adds nothing.
     const merged = join(dir, 'merged.db');
-    const m1 = spawnSync('node', [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged], {
-      encoding: 'utf8',
-    });
+    const md = join(dir, 'merged.md');
+    const m1 = spawnSync(
+      'node',
+      [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged, '--summary-md', md],
+      { encoding: 'utf8' },
+    );
     expect(m1.stdout).toMatch(/2 run\(s\) and \d+ result\(s\) added, 0 run\(s\) already there/);
+    const summary = readFileSync(md, 'utf8');
+    expect(summary).toContain('## ✅ opgate — 2 shard(s) merged');
+    expect(summary).toContain(`${whole.length} instances: **${whole.length} passed**`);
     const m2 = spawnSync('node', [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged], {
       encoding: 'utf8',
     });

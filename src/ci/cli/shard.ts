@@ -1,9 +1,12 @@
 /** `opgate shard plan`, `opgate merge` and `opgate td`: sharding by history, merging shard databases, target determination. */
+import { writeFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import { expandMatrix, type Tier } from '../matrix.ts';
+import { toMarkdown } from '../run/markdown.ts';
 import { PACKAGE_ROOT } from '../run/run.ts';
+import { summarize } from '../run/summary.ts';
 import { planFor } from '../shard/index.ts';
-import { mergeDatabases } from '../store/merge.ts';
+import { mergeDatabases, shardResults } from '../store/merge.ts';
 import { DEFAULT_DB } from '../store/store.ts';
 import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
 
@@ -53,11 +56,19 @@ export function registerShardCommands(program: Command): void {
     .command('merge <dbs...>')
     .description('merge shard results databases into one (idempotent: a run already there is skipped)')
     .requiredOption('--into <db>', 'target database')
-    .action((dbs: string[], o: { into: string }) => {
+    .option('--summary-md <file>', 'write a Markdown summary of the merged shards (for $GITHUB_STEP_SUMMARY)')
+    .action((dbs: string[], o: { into: string; summaryMd?: string }) => {
       const r = mergeDatabases(dbs, o.into);
       console.log(
         `merged ${dbs.length} database(s) into ${o.into}: ${r.runsAdded} run(s) and ${r.resultsAdded} result(s) added, ${r.runsSkipped} run(s) already there`,
       );
+      if (o.summaryMd) {
+        const { rows, seconds } = shardResults(dbs);
+        writeFileSync(
+          o.summaryMd,
+          toMarkdown(summarize(rows, seconds), rows, `opgate — ${dbs.length} shard(s) merged`),
+        );
+      }
     });
 
   program

@@ -3,7 +3,7 @@
  * identified by (commit, branch, platform, shard, tier, filters, started_at): a run already in the target is
  * skipped, so merging the same shard twice adds nothing.
  */
-import { ResultsStore } from './store.ts';
+import { type ResultRow, ResultsStore } from './store.ts';
 
 export interface MergeReport {
   readonly runsAdded: number;
@@ -59,4 +59,27 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
     target.close();
   }
   return { runsAdded, runsSkipped, resultsAdded };
+}
+
+/** The results of the latest run of each shard database, and the longest shard's wall time (time to signal). */
+export function shardResults(sources: readonly string[]): { rows: ResultRow[]; seconds: number } {
+  const rows: ResultRow[] = [];
+  let seconds = 0;
+  for (const path of sources) {
+    const s = new ResultsStore(path);
+    try {
+      const run = s.lastRunId();
+      if (run === null) continue;
+      rows.push(...s.results(run));
+      const t = s.db
+        .prepare(
+          'SELECT (julianday(ended_at) - julianday(started_at)) * 86400 AS s FROM runs WHERE run_id = ?',
+        )
+        .get(run) as { s: number | null };
+      seconds = Math.max(seconds, t.s ?? 0);
+    } finally {
+      s.close();
+    }
+  }
+  return { rows, seconds };
 }
