@@ -4,8 +4,16 @@
  * and how long planning takes. Informational.
  *   npx tsx bench/shard.bench.ts [--db .opgate/opgate.db] [--json]
  */
-import { expandMatrix, type MatrixInstance, type Tier } from '../src/ci/index.ts';
-import { estimator, loadDurations, makeUnits, planShards, sampleCounter } from '../src/ci/shard/index.ts';
+import {
+  estimator,
+  expandMatrix,
+  loadDurations,
+  type MatrixInstance,
+  makeUnits,
+  planShards,
+  sampleCounter,
+  type Tier,
+} from '../src/ci/index.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');

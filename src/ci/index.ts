@@ -10,3 +10,17 @@ export {
   staleRules,
   type Tier,
 } from './matrix.ts';
+export {
+  estimator,
+  loadDurations,
+  makeUnits,
+  parseShard,
+  planFor,
+  planShards,
+  type ShardPlan,
+  sampleCounter,
+  shardIds,
+  type Unit,
+} from './shard/index.ts';
+export { mergeDatabases, shardResults } from './store/merge.ts';
+export { type Affected, affectedBy, changedFiles, isAffected } from './td/index.ts';
