@@ -11,7 +11,16 @@ export interface MergeReport {
   readonly resultsAdded: number;
 }
 
-const RUN_KEY = ['commit_sha', 'branch', 'platform', 'shard', 'tier', 'filters', 'started_at'] as const;
+const RUN_KEY = [
+  'commit_sha',
+  'branch',
+  'platform',
+  'shard',
+  'tier',
+  'filters',
+  'started_at',
+  'kind',
+] as const;
 
 export function mergeDatabases(sources: readonly string[], into: string): MergeReport {
   const target = new ResultsStore(into);
@@ -36,8 +45,8 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
             `INSERT INTO runs (${RUN_KEY.join(', ')}, ended_at, status) VALUES (${RUN_KEY.map(() => '?').join(', ')}, ?, ?)`,
           );
           const copyResults = target.db.prepare(
-            `INSERT INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks)
-             SELECT ?, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks
+            `INSERT INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures)
+             SELECT ?, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures
              FROM src.results WHERE run_id = ?`,
           );
           for (const r of runs) {

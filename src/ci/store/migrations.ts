@@ -35,6 +35,18 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX results_by_id ON results(id);
    CREATE INDEX results_by_status ON results(run_id, status);`,
+  // 2: flaky-test quarantine. The disabled list mirrors the open DISABLED issues (issues are the source of
+  // truth); rerun-disabled runs record pass/fail counts per instance; a run says which kind it was.
+  `CREATE TABLE disabled_tests (
+     key TEXT PRIMARY KEY,
+     issue_number INTEGER NOT NULL,
+     issue_url TEXT NOT NULL,
+     platforms TEXT NOT NULL DEFAULT '[]',
+     updated_at TEXT NOT NULL
+   );
+   ALTER TABLE results ADD COLUMN rerun_passes INTEGER;
+   ALTER TABLE results ADD COLUMN rerun_failures INTEGER;
+   ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'normal';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

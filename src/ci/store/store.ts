@@ -18,6 +18,8 @@ export interface RunInfo {
   readonly shard?: string;
   readonly tier: string;
   readonly filters?: string;
+  /** 'normal' or 'rerun-disabled'. */
+  readonly kind?: string;
 }
 
 export interface ResultRow {
@@ -35,6 +37,9 @@ export interface ResultRow {
   readonly sample: number | null;
   readonly seed: number | null;
   readonly checks: number;
+  /** rerun-disabled runs: how many of the reruns passed / failed. */
+  readonly rerunPasses?: number | null;
+  readonly rerunFailures?: number | null;
 }
 
 export class ResultsStore {
@@ -71,7 +76,7 @@ export class ResultsStore {
   startRun(info: RunInfo): number {
     const r = this.db
       .prepare(
-        'INSERT INTO runs (commit_sha, branch, platform, shard, tier, filters, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO runs (commit_sha, branch, platform, shard, tier, filters, started_at, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         info.commitSha,
@@ -81,6 +86,7 @@ export class ResultsStore {
         info.tier,
         info.filters ?? '{}',
         new Date().toISOString(),
+        info.kind ?? 'normal',
       );
     return Number(r.lastInsertRowid);
   }
@@ -93,11 +99,11 @@ export class ResultsStore {
 
   addResults(runId: number, rows: readonly ResultRow[]): void {
     const insert = this.db.prepare(
-      `INSERT OR REPLACE INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks)
-       VALUES (@runId, @id, @op, @oracle, @device, @dtype, @layout, @mode, @status, @durationMs, @attempts, @message, @sample, @seed, @checks)`,
+      `INSERT OR REPLACE INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures)
+       VALUES (@runId, @id, @op, @oracle, @device, @dtype, @layout, @mode, @status, @durationMs, @attempts, @message, @sample, @seed, @checks, @rerunPasses, @rerunFailures)`,
     );
     this.db.transaction(() => {
-      for (const r of rows) insert.run({ runId, ...r });
+      for (const r of rows) insert.run({ rerunPasses: null, rerunFailures: null, ...r, runId });
     })();
   }
 

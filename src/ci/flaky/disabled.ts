@@ -1,0 +1,71 @@
+/**
+ * The disabled list: SQLite table `disabled_tests` (key -> issue number, url, platforms), exported as
+ * `disabled-tests.json` for runners and people. It mirrors the open DISABLED issues (`opgate flaky sync`).
+ */
+import { writeFileSync } from 'node:fs';
+import type { MatrixInstance } from '../matrix.ts';
+import type { ResultsStore } from '../store/store.ts';
+import { currentPlatform, disables } from './scope.ts';
+
+export interface DisabledEntry {
+  readonly key: string;
+  readonly issueNumber: number;
+  readonly issueUrl: string;
+  readonly platforms: readonly string[];
+}
+
+export function listDisabled(store: ResultsStore): DisabledEntry[] {
+  return (
+    store.db
+      .prepare('SELECT key, issue_number, issue_url, platforms FROM disabled_tests ORDER BY key')
+      .all() as {
+      key: string;
+      issue_number: number;
+      issue_url: string;
+      platforms: string;
+    }[]
+  ).map((r) => ({
+    key: r.key,
+    issueNumber: r.issue_number,
+    issueUrl: r.issue_url,
+    platforms: JSON.parse(r.platforms),
+  }));
+}
+
+/** Replaces the whole list (issues are the source of truth); returns keys added and removed. */
+export function replaceDisabled(
+  store: ResultsStore,
+  entries: readonly DisabledEntry[],
+): { added: string[]; removed: string[] } {
+  const before = new Set(listDisabled(store).map((e) => e.key));
+  const after = new Set(entries.map((e) => e.key));
+  store.db.transaction(() => {
+    store.db.prepare('DELETE FROM disabled_tests').run();
+    const ins = store.db.prepare(
+      'INSERT OR REPLACE INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    const now = new Date().toISOString();
+    for (const e of entries) ins.run(e.key, e.issueNumber, e.issueUrl, JSON.stringify(e.platforms), now);
+  })();
+  return {
+    added: [...after].filter((k) => !before.has(k)),
+    removed: [...before].filter((k) => !after.has(k)),
+  };
+}
+
+/** `disabled-tests.json`: key -> { issue, url, platforms } (PyTorch's disabled-tests-condensed.json shape). */
+export function exportDisabled(entries: readonly DisabledEntry[], path: string): void {
+  const out = Object.fromEntries(
+    entries.map((e) => [e.key, { issue: e.issueNumber, url: e.issueUrl, platforms: e.platforms }]),
+  );
+  writeFileSync(path, `${JSON.stringify(out, null, 2)}\n`);
+}
+
+/** The entry disabling `inst` on this platform, if any. */
+export function disabledBy(
+  entries: readonly DisabledEntry[],
+  inst: MatrixInstance,
+  platform = currentPlatform(),
+): DisabledEntry | null {
+  return entries.find((e) => disables(e.key, e.platforms, inst, platform)) ?? null;
+}
