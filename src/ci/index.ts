@@ -1,5 +1,22 @@
 export { ENV_FILTERS, ENV_TIER, filtersFromEnv, tierFromEnv } from './env.ts';
 export {
+  currentPlatform,
+  type DisabledEntry,
+  disabledBy,
+  exportDisabled,
+  type FlakeStats,
+  flakeStats,
+  keyOfTitle,
+  kindOfKey,
+  listDisabled,
+  opKeyOf,
+  platformsOfBody,
+  readDisabled,
+  replaceDisabled,
+  rerunEvidence,
+  type Verdict,
+} from './flaky/index.ts';
+export {
   expandMatrix,
   type Filters,
   findInstance,

@@ -41,6 +41,10 @@ export interface Filters {
   readonly idsFile?: string;
   /** A file of ids to run first, in each template file (TD `--td order`). */
   readonly priorityFile?: string;
+  /** disabled-tests.json: instances it disables are skipped with their issue (quarantine). */
+  readonly disabledFile?: string;
+  /** rerun-disabled mode: run each selected instance this many times and record the counts. */
+  readonly reruns?: number;
 }
 
 const idSets = new Map<string, Set<string>>();

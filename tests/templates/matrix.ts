@@ -5,9 +5,17 @@
  */
 import { test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
-import { expandMatrix, filtersFromEnv, idsIn, tierFromEnv } from '../../src/ci/index.ts';
+import {
+  disabledBy,
+  expandMatrix,
+  filtersFromEnv,
+  idsIn,
+  readDisabled,
+  tierFromEnv,
+} from '../../src/ci/index.ts';
 import { runOracle } from '../../src/oracles/index.ts';
 import { initWebGPU, webgpuUnavailableReason } from '../../src/runtime/index.ts';
+import { fixtureFault } from './fixtures.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -20,6 +28,9 @@ declare module 'vitest' {
       mode: string;
       seed: number;
       checks: number;
+      /** rerun-disabled mode: how many of the reruns passed / failed. */
+      rerunPasses?: number;
+      rerunFailures?: number;
       expected: 'pass' | 'fail' | 'skip';
       /** Why a skip/xfail rule applies (stored with the result). */
       reason?: string;
@@ -41,6 +52,10 @@ export function defineMatrixTests(oracle: Oracle): void {
     ? [...expanded.filter((i) => first.has(i.id)), ...expanded.filter((i) => !first.has(i.id))]
     : expanded;
   if (instances.length === 0) test.skip(`no ${oracle} instances selected`, () => {});
+  // Quarantine: disabled instances are skipped with their issue, except in rerun-disabled mode, which runs
+  // each of them `reruns` times and records how many passed.
+  const disabled = filters.disabledFile ? readDisabled(filters.disabledFile) : [];
+  const reruns = filters.reruns ?? 0;
   for (const inst of instances) {
     const expected = inst.rule?.kind === 'xfail' ? 'fail' : inst.rule?.kind === 'skip' ? 'skip' : 'pass';
     const meta = {
@@ -65,7 +80,33 @@ export function defineMatrixTests(oracle: Oracle): void {
         ctx.skip(webgpuUnavailableReason());
         return;
       }
+      const off = reruns ? null : disabledBy(disabled, inst);
+      if (off) {
+        ctx.skip(`disabled by issue #${off.issueNumber} ${off.issueUrl}`);
+        return;
+      }
+      if (reruns) {
+        let passes = 0;
+        let last: unknown = null;
+        for (let k = 0; k < reruns; k++) {
+          try {
+            fixtureFault(inst.id);
+            m.checks += (await runOracle(inst)).checks;
+            passes++;
+          } catch (e) {
+            last = e;
+          }
+        }
+        m.rerunPasses = passes;
+        m.rerunFailures = reruns - passes;
+        if (last)
+          throw new Error(
+            `rerun-disabled: ${reruns - passes}/${reruns} reruns failed; last: ${(last as Error).message}`,
+          );
+        return;
+      }
       try {
+        fixtureFault(inst.id);
         m.checks = (await runOracle(inst)).checks;
       } catch (e) {
         const sample = (e as { sample?: number | null }).sample;

@@ -8,13 +8,14 @@ import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle } from '../../oracles/index.ts';
 import { listOps } from '../../runtime/index.ts';
+import { disabledBy, exportDisabled, listDisabled, readDisabled } from '../flaky/index.ts';
 import { expandMatrix, type Filters, findInstance, staleRules, type Tier } from '../matrix.ts';
 import { toJUnit } from '../run/junit.ts';
 import { toMarkdown } from '../run/markdown.ts';
 import { PACKAGE_ROOT, runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
 import { shardIds } from '../shard/index.ts';
-import { DEFAULT_DB } from '../store/store.ts';
+import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerShardCommands } from './shard.ts';
@@ -93,10 +94,39 @@ export function buildCli(): Command {
         .default('select'),
     )
     .option('--summary-md <file>', 'also write a Markdown summary (for $GITHUB_STEP_SUMMARY)')
+    .option(
+      '--retries <n>',
+      'rerun a failing instance up to n times; failed-then-passed is recorded as flaky',
+      (v) => Number(v),
+      2,
+    )
+    .option(
+      '--disabled-file <path>',
+      'disabled-tests.json to quarantine by (default: the disabled list in --db)',
+    )
+    .option('--rerun-disabled', 'run only the disabled instances, --reruns times each, recording the counts')
+    .option('--reruns <n>', 'reruns per instance in --rerun-disabled mode', (v) => Number(v), 50)
     .action(async (o: Record<string, unknown>) => {
       const tier = o.tier as Tier;
       let filters = filtersOf(o);
       const dir = mkdtempSync(join(tmpdir(), 'opgate-'));
+      // Quarantine: the disabled list (from the results DB, which `opgate flaky sync` fills from the issues).
+      const disabledFile = (o.disabledFile as string | undefined) ?? join(dir, 'disabled-tests.json');
+      if (!o.disabledFile) {
+        const store = new ResultsStore(o.db as string);
+        exportDisabled(listDisabled(store), disabledFile);
+        store.close();
+      }
+      filters = { ...filters, disabledFile };
+      if (o.rerunDisabled) {
+        const entries = readDisabled(disabledFile);
+        const ids = expandMatrix(tier, filters)
+          .filter((i) => disabledBy(entries, i))
+          .map((i) => i.id);
+        const file = join(dir, 'disabled.ids');
+        writeFileSync(file, ids.join('\n'));
+        filters = { ...filters, idsFile: file, reruns: o.reruns as number };
+      }
       if (o.shard) {
         const ids = shardIds(tier, filters, o.shard as string, (o.history as string) ?? (o.db as string));
         const file = join(dir, 'shard.ids');
@@ -122,6 +152,8 @@ export function buildCli(): Command {
         db: o.db as string,
         progress: !o.json && process.stderr.isTTY === true,
         shard: (o.shard as string | undefined) ?? '1/1',
+        retries: o.rerunDisabled ? 0 : (o.retries as number),
+        kind: o.rerunDisabled ? 'rerun-disabled' : 'normal',
       });
       if (o.junit) writeFileSync(o.junit as string, toJUnit(reporter.rows));
       if (o.summaryMd)

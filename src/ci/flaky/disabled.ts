@@ -2,7 +2,7 @@
  * The disabled list: SQLite table `disabled_tests` (key -> issue number, url, platforms), exported as
  * `disabled-tests.json` for runners and people. It mirrors the open DISABLED issues (`opgate flaky sync`).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { MatrixInstance } from '../matrix.ts';
 import type { ResultsStore } from '../store/store.ts';
 import { currentPlatform, disables } from './scope.ts';
@@ -68,4 +68,18 @@ export function disabledBy(
   platform = currentPlatform(),
 ): DisabledEntry | null {
   return entries.find((e) => disables(e.key, e.platforms, inst, platform)) ?? null;
+}
+
+/** Reads `disabled-tests.json` back into entries. */
+export function readDisabled(path: string): DisabledEntry[] {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as Record<
+    string,
+    { issue: number; url: string; platforms: string[] }
+  >;
+  return Object.entries(raw).map(([key, v]) => ({
+    key,
+    issueNumber: v.issue,
+    issueUrl: v.url,
+    platforms: v.platforms ?? [],
+  }));
 }

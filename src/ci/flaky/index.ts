@@ -1,4 +1,11 @@
-export { type DisabledEntry, disabledBy, exportDisabled, listDisabled, replaceDisabled } from './disabled.ts';
+export {
+  type DisabledEntry,
+  disabledBy,
+  exportDisabled,
+  listDisabled,
+  readDisabled,
+  replaceDisabled,
+} from './disabled.ts';
 export { type FlakeStats, flakeStats, rerunEvidence, type Verdict } from './history.ts';
 export {
   currentPlatform,

@@ -17,7 +17,7 @@ export function toMarkdown(
   const lines = [
     `## ${status} ${title}`,
     '',
-    `${s.total} instances: **${s.passed} passed**, ${s.failed} failed, ${s.skipped} skipped, ${s.xfailed} xfailed, ${s.xpassed} xpassed, ${s.errors} errors — ${s.checks} checks in ${s.durationS} s`,
+    `${s.total} instances: **${s.passed} passed**, ${s.failed} failed, ${s.skipped} skipped, ${s.flaky} flaky, ${s.xfailed} xfailed, ${s.xpassed} xpassed, ${s.errors} errors — ${s.checks} checks in ${s.durationS} s`,
     '',
     '| oracle | device | total | pass | fail | skip | xfail | xpass |',
     '|---|---|---:|---:|---:|---:|---:|---:|',

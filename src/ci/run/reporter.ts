@@ -24,11 +24,14 @@ export class OpgateReporter implements Reporter {
     const result = tc.result();
     const fails = tc.options.fails === true;
     let status: ResultStatus;
+    const retried = (tc.diagnostic()?.retryCount ?? 0) > 0;
     if (result.state === 'skipped') status = 'skip';
-    else if (result.state === 'passed') status = fails ? 'xfail' : 'pass';
+    // Failed, then passed on a retry: flaky (the failing attempt's message is kept).
+    else if (result.state === 'passed')
+      status = fails ? 'xfail' : retried || result.errors?.length ? 'flaky' : 'pass';
     else if (result.state === 'failed') status = fails ? 'xpass' : 'fail';
     else return;
-    const errors = result.state === 'failed' ? result.errors : [];
+    const errors = result.state === 'failed' || status === 'flaky' ? (result.errors ?? []) : [];
     const message =
       status === 'xpass'
         ? 'unexpected success: an xfail rule matched but the instance passed'
@@ -52,6 +55,8 @@ export class OpgateReporter implements Reporter {
       sample: meta.sample ?? null,
       seed: meta.seed,
       checks: meta.checks,
+      rerunPasses: meta.rerunPasses ?? null,
+      rerunFailures: meta.rerunFailures ?? null,
     };
     this.rows.push(row);
     this.pending.push(row);

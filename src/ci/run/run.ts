@@ -19,6 +19,10 @@ export interface RunOptions {
   readonly db: string;
   readonly progress: boolean;
   readonly shard?: string;
+  /** Reruns of a failing instance (vitest retry); failed-then-passed is recorded as flaky. */
+  readonly retries?: number;
+  /** 'normal' or 'rerun-disabled'. */
+  readonly kind?: string;
 }
 
 export interface RunOutcome {
@@ -47,6 +51,7 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     shard: o.shard,
     tier: o.tier,
     filters: JSON.stringify(o.filters),
+    kind: o.kind ?? 'normal',
   });
   const reporter = new OpgateReporter(store, runId, total, o.progress);
   process.env[ENV_TIER] = o.tier;
@@ -59,6 +64,7 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
       watch: false,
       reporters: [reporter],
       passWithNoTests: true,
+      retry: o.retries ?? 2,
     });
     await vitest.close();
     reporter.flush();

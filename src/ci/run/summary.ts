@@ -6,6 +6,8 @@ export interface Summary {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;
+  /** Failed, then passed on a rerun. */
+  readonly flaky: number;
   readonly xfailed: number;
   readonly xpassed: number;
   readonly errors: number;
@@ -43,6 +45,7 @@ export function summarize(rows: readonly ResultRow[], durationS: number): Summar
     passed: count(rows, 'pass'),
     failed: count(rows, 'fail'),
     skipped: count(rows, 'skip'),
+    flaky: count(rows, 'flaky'),
     xfailed: count(rows, 'xfail'),
     xpassed: count(rows, 'xpass'),
     errors: count(rows, 'error'),
@@ -96,7 +99,7 @@ export function formatSummary(s: Summary): string {
     line(widths.map((w) => '-'.repeat(w))),
     ...body.map(line),
     '',
-    `${s.total} instances: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.xfailed} xfailed, ${s.xpassed} xpassed, ${s.errors} errors`,
+    `${s.total} instances: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.flaky} flaky, ${s.xfailed} xfailed, ${s.xpassed} xpassed, ${s.errors} errors`,
     `${s.checks} checks in ${s.durationS}s (${s.checksPerS} checks/s, ${s.instancesPerS} instances/s)`,
   ].join('\n');
 }

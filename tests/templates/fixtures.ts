@@ -1,0 +1,32 @@
+/**
+ * Test fixtures for the flaky-test machinery (not runtime bugs): `OPGATE_FLAKY_FIXTURE="<id>=<p>,..."` makes an
+ * instance fail on a seeded fraction p of its attempts, `OPGATE_BROKEN_FIXTURE="<id>,..."` makes it fail always.
+ * Attempts are counted per process, and the seeded sequence is a pure function of the id and the attempt number.
+ */
+import { hashString, rng } from '../../op_db/index.ts';
+
+const attempts = new Map<string, number>();
+
+function parse(): { flaky: Map<string, number>; broken: Set<string> } {
+  const flaky = new Map<string, number>();
+  for (const part of (process.env.OPGATE_FLAKY_FIXTURE ?? '').split(',').filter(Boolean)) {
+    const [id, p] = part.split('=');
+    flaky.set(id, Number(p));
+  }
+  const broken = new Set((process.env.OPGATE_BROKEN_FIXTURE ?? '').split(',').filter(Boolean));
+  return { flaky, broken };
+}
+
+/** Throws the fixture's injected failure for this attempt of `id`, if any. */
+export function fixtureFault(id: string): void {
+  const { flaky, broken } = parse();
+  if (broken.has(id)) throw new Error(`fixture: ${id} always fails (OPGATE_BROKEN_FIXTURE)`);
+  const p = flaky.get(id);
+  if (p === undefined) return;
+  const k = (attempts.get(id) ?? 0) + 1;
+  attempts.set(id, k);
+  if (rng(hashString(`${id}#${k}`))() < p)
+    throw new Error(
+      `fixture: injected flaky failure of ${id} on attempt ${k} (OPGATE_FLAKY_FIXTURE, p=${p})`,
+    );
+}
