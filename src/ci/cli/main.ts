@@ -18,6 +18,7 @@ import { shardIds } from '../shard/index.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
+import { registerFlakyCommands } from './flaky.ts';
 import { registerShardCommands } from './shard.ts';
 
 const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)];
@@ -211,6 +212,7 @@ export function buildCli(): Command {
 
   registerShardCommands(program);
   registerBcCommands(program);
+  registerFlakyCommands(program);
   return program;
 }
 

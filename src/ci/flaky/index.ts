@@ -1,4 +1,25 @@
 export {
+  type BotAction,
+  type CloseFixedOptions,
+  type CloseFixedReport,
+  closeFixed,
+  DEFAULT_DASHBOARD_URL,
+  EXCERPT_LIMIT,
+  excerpt,
+  type FileIssuesOptions,
+  type FileIssuesReport,
+  fileIssues,
+  type IssueRef,
+  type IssueText,
+  issueText,
+  LABEL_MODULE,
+  LABEL_SKIPPED,
+  listOpenDisabled,
+  REENABLE_LINE,
+  type SyncReport,
+  syncDisabled,
+} from './bot.ts';
+export {
   type DisabledEntry,
   disabledBy,
   exportDisabled,
@@ -6,6 +27,14 @@ export {
   readDisabled,
   replaceDisabled,
 } from './disabled.ts';
+export {
+  DEFAULT_API_URL,
+  type GitHubClient,
+  type GitHubClientOptions,
+  githubClient,
+  parseRepo,
+  type Repo,
+} from './github.ts';
 export { type FlakeStats, flakeStats, rerunEvidence, type Verdict } from './history.ts';
 export {
   currentPlatform,
