@@ -3,19 +3,9 @@ export {
   type CloseFixedOptions,
   type CloseFixedReport,
   closeFixed,
-  DEFAULT_DASHBOARD_URL,
-  EXCERPT_LIMIT,
-  excerpt,
   type FileIssuesOptions,
   type FileIssuesReport,
   fileIssues,
-  type IssueRef,
-  type IssueText,
-  issueText,
-  LABEL_MODULE,
-  LABEL_SKIPPED,
-  listOpenDisabled,
-  REENABLE_LINE,
   type SyncReport,
   syncDisabled,
 } from './bot.ts';
@@ -36,6 +26,17 @@ export {
   type Repo,
 } from './github.ts';
 export { type FlakeStats, flakeStats, rerunEvidence, type Verdict } from './history.ts';
+export { excerpt, issueText } from './issue_text.ts';
+export {
+  DEFAULT_DASHBOARD_URL,
+  EXCERPT_LIMIT,
+  type IssueRef,
+  type IssueText,
+  LABEL_MODULE,
+  LABEL_SKIPPED,
+  listOpenDisabled,
+  REENABLE_LINE,
+} from './issues_api.ts';
 export {
   currentPlatform,
   disables,
