@@ -1,3 +1,8 @@
+/**
+ * The GitHub issue calls the bot makes, and how it finds existing DISABLED issues: the open issues labelled
+ * `skipped` (listed page by page: consistent, includes what the bot filed seconds ago), plus a title search for
+ * issues a person opened without the label (search is indexed with a lag, so a hit is confirmed by reading it).
+ */
 import { type GitHubClient, isUncertain, type Repo } from './github.ts';
 import { TITLE_PREFIX } from './scope.ts';
 
