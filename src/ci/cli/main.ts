@@ -19,6 +19,7 @@ import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerFlakyCommands } from './flaky.ts';
+import { registerPerfCommands } from './perf.ts';
 import { registerShardCommands } from './shard.ts';
 
 const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)];
@@ -213,6 +214,7 @@ export function buildCli(): Command {
   registerShardCommands(program);
   registerBcCommands(program);
   registerFlakyCommands(program);
+  registerPerfCommands(program);
   return program;
 }
 

@@ -47,6 +47,19 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE results ADD COLUMN rerun_passes INTEGER;
    ALTER TABLE results ADD COLUMN rerun_failures INTEGER;
    ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'normal';`,
+  // 3: perf samples, keyed by (scenario, metric, commit, platform, node version); `detail` holds per-function
+  // inclusive counts (JSON) for `opgate perf diff`.
+  `CREATE TABLE perf (
+     scenario TEXT NOT NULL,
+     metric TEXT NOT NULL,
+     value REAL NOT NULL,
+     commit_sha TEXT NOT NULL,
+     platform TEXT NOT NULL,
+     node_version TEXT NOT NULL,
+     recorded_at TEXT NOT NULL,
+     detail TEXT
+   );
+   CREATE INDEX perf_by_key ON perf(scenario, metric, commit_sha, platform, node_version);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

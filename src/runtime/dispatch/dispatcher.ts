@@ -119,12 +119,20 @@ export function bindCall(
   });
 }
 
+/**
+ * The perf gate's self-test knob: OPGATE_PERF_INJECT_DISPATCH=n adds a loop of n steps to every callOp (a
+ * deliberate regression `opgate perf check` must flag). Read once at load; 0 (no loop) in normal use.
+ */
+const INJECTED_STEPS = Number(process.env.OPGATE_PERF_INJECT_DISPATCH ?? 0) | 0;
+let injectedSink = 0;
+
 /** Calls any op by its PyTorch name with PyTorch's Python calling convention. */
 export function callOp(
   name: string,
   args: readonly unknown[] = [],
   kwargs: Readonly<Record<string, unknown>> = {},
 ): unknown {
+  for (let i = 0; i < INJECTED_STEPS; i++) injectedSink = (injectedSink + i) | 0;
   const [op, bound] = bindCall(name, args, kwargs);
   return callEntry(op, bound);
 }

@@ -1,0 +1,26 @@
+/**
+ * The program valgrind runs for one count: `node --predictable callgrind_region.js <scenario> <iterations>`
+ * (`--list` prints the scenarios as JSON).
+ * Setup and a fixed warm-up (so the JIT has settled) run outside the region; the region is one call of
+ * `Reflect.apply`, whose builtin callgrind toggles collection on (`--toggle-collect=Builtins_ReflectApply`).
+ * Nothing inside the scenarios calls Reflect.apply, so the toggle happens exactly twice.
+ */
+import { SCENARIOS, scenario } from './scenarios.ts';
+
+const [name, n] = process.argv.slice(2);
+if (name === '--list') {
+  console.log(JSON.stringify(SCENARIOS.map(({ name, k, description }) => ({ name, k, description }))));
+  process.exit(0);
+}
+const s = scenario(name);
+const step = s.setup();
+const iterations = Number(n);
+// Warm-up: the same number of calls whatever `iterations` is, so K and 2K runs compile the same code.
+const warm = Number(process.env.OPGATE_PERF_WARMUP ?? s.warmup ?? s.k * 100);
+const repeat = (n: number) => {
+  for (let i = 0; i < n; i++) step();
+};
+// The loops live in a function: a hot loop at top level would be optimised (OSR) together with the
+// Reflect.apply call below, which would then be inlined and never enter the builtin callgrind watches.
+repeat(warm);
+Reflect.apply(repeat, null, [iterations]);

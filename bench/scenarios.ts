@@ -1,0 +1,157 @@
+/**
+ * Perf scenarios as data: each is a setup (outside the measured region) and one iteration of a statement,
+ * repeated K times inside the region. Instruction counts (callgrind) and wall-clock (tinybench) both use them.
+ */
+import * as T from '../src/runtime/index.ts';
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  /** Iterations per measured region (the count is the K vs 2K difference / K). */
+  readonly k: number;
+  /** Calls before the region, so the JIT has settled (default 100 K); kernels at size need few. */
+  readonly warmup?: number;
+  readonly setup: () => () => unknown;
+}
+
+const f32 = (shape: number[]) =>
+  T.linspace(
+    -1,
+    1,
+    shape.reduce((a, b) => a * b, 1),
+  ).reshape(shape);
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'add_1elem',
+    description: 'eager add of two 1-element float32 tensors (per-op dispatch overhead)',
+    k: 200,
+    setup: () => {
+      const a = T.tensor([1], { dtype: 'float32' });
+      return () => T.add(a, a);
+    },
+  },
+  {
+    name: 'mul_1elem',
+    description: 'eager mul of two 1-element float32 tensors',
+    k: 200,
+    setup: () => {
+      const a = T.tensor([2], { dtype: 'float32' });
+      return () => T.mul(a, a);
+    },
+  },
+  {
+    name: 'sum_1elem',
+    description: 'sum of a 1-element tensor (reduction overhead)',
+    k: 200,
+    setup: () => {
+      const a = T.tensor([2], { dtype: 'float32' });
+      return () => T.sum(a);
+    },
+  },
+  {
+    name: 'view_1elem',
+    description: 'view of a 1-element tensor (metadata only)',
+    k: 200,
+    setup: () => {
+      const a = T.tensor([2], { dtype: 'float32' });
+      return () => T.callOp('view', [a, [1]]);
+    },
+  },
+  {
+    name: 'method_vs_callop',
+    description: 'a.add(a) through the Tensor method (compare with add_1elem through the function)',
+    k: 200,
+    setup: () => {
+      const a = T.tensor([1], { dtype: 'float32' });
+      return () => (a as unknown as { add(b: T.Tensor): T.Tensor }).add(a);
+    },
+  },
+  {
+    name: 'callop_by_name',
+    description: "callOp('add', [a, a]): name resolution + binding + dispatch",
+    k: 200,
+    setup: () => {
+      const a = T.tensor([1], { dtype: 'float32' });
+      return () => T.callOp('add', [a, a]);
+    },
+  },
+  {
+    name: 'autograd_tiny',
+    description: 'forward + backward of sum(a * b) on 2-element tensors',
+    k: 100,
+    setup: () => {
+      const a = T.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
+      const b = T.tensor([3, 4], { dtype: 'float32' });
+      return () => T.backward([T.sum(T.mul(a, b))]);
+    },
+  },
+  {
+    name: 'redispatch_composite',
+    description: 'expand_as: a CompositeImplicit op redispatching to expand',
+    k: 200,
+    setup: () => {
+      const a = T.tensor([[1]], { dtype: 'float32' });
+      const b = T.zeros([2, 2]);
+      return () => T.callOp('expand_as', [a, b]);
+    },
+  },
+  {
+    name: 'compile_cache_hit',
+    description: 'a compiled exp(x) + 1 called again with the same metadata (guard check + replay)',
+    k: 100,
+    setup: () => {
+      const f = T.compile((x: T.Tensor) => T.add(T.exp(x), 1), { backend: 'eager' });
+      const x = T.tensor([1, 2], { dtype: 'float32' });
+      f(x);
+      return () => f(x);
+    },
+  },
+  {
+    name: 'iterator_noncontig_64x64',
+    description: 'add of a transposed 64x64 float32 tensor to a contiguous one (TensorIterator tiles)',
+    k: 20,
+    warmup: 300,
+    setup: () => {
+      const a = T.transpose(f32([64, 64]), 0, 1);
+      const b = f32([64, 64]);
+      return () => T.add(a, b);
+    },
+  },
+  {
+    name: 'add_1M',
+    description: 'add of two 1M-element float32 tensors',
+    k: 2,
+    warmup: 3,
+    setup: () => {
+      const a = f32([1 << 20]);
+      return () => T.add(a, a);
+    },
+  },
+  {
+    name: 'softmax_1024x1024',
+    description: 'softmax over the last dim of a 1024x1024 float32 tensor',
+    k: 1,
+    warmup: 3,
+    setup: () => {
+      const a = f32([1024, 1024]);
+      return () => T.softmax(a, -1);
+    },
+  },
+  {
+    name: 'matmul_256',
+    description: '256x256 float32 matmul',
+    k: 1,
+    warmup: 3,
+    setup: () => {
+      const a = f32([256, 256]);
+      return () => T.matmul(a, a);
+    },
+  },
+];
+
+export function scenario(name: string): Scenario {
+  const s = SCENARIOS.find((x) => x.name === name);
+  if (!s) throw new Error(`unknown scenario '${name}' (known: ${SCENARIOS.map((x) => x.name).join(', ')})`);
+  return s;
+}

@@ -1,0 +1,126 @@
+/**
+ * Perf baselines: the baseline check (regressions and unexplained wins both fail), change points over a metric's
+ * history, and — with real valgrind — a loop of a few dozen instructions added to the dispatcher's hot path is
+ * flagged by `opgate perf check`, and so is the win of removing it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import {
+  acceptBaseline,
+  changePoints,
+  checkBaseline,
+  failing,
+  perfDiff,
+  perfHistory,
+  recordPerf,
+  valgrindAvailable,
+} from '../../src/ci/perf/index.ts';
+import { ResultsStore } from '../../src/ci/store/store.ts';
+
+const bin = resolve(import.meta.dirname, '../../bin/opgate.mjs');
+
+describe('baseline check', () => {
+  const expected = {
+    platform: 'linux-x64 node20',
+    scenarios: { a: { instructions: 10_000, margin: 0.001 }, b: { instructions: 500, margin: 0.01 } },
+  };
+  test('within the margin passes; beyond it a regression or an unexplained win fails; a new scenario is reported', () => {
+    const rows = checkBaseline(expected, { a: 10_005, b: 480, c: 7 });
+    expect(rows.map((r) => [r.scenario, r.verdict])).toEqual([
+      ['a', 'ok'],
+      ['b', 'improvement'],
+      ['c', 'new'],
+    ]);
+    expect(failing(checkBaseline(expected, { a: 10_020 })).map((r) => r.verdict)).toEqual(['regression']);
+    const accepted = acceptBaseline(expected, { b: 480, c: 7 }, 'p');
+    expect(accepted.scenarios).toEqual({
+      a: { instructions: 10_000, margin: 0.001 },
+      b: { instructions: 480, margin: 0.01 },
+      c: { instructions: 7, margin: 0.001 },
+    });
+  });
+});
+
+describe('change points', () => {
+  const flat = [100, 100.01, 99.99, 100, 100.02, 99.98, 100, 100.01];
+  test('a sustained step up is a regression at the step, down an improvement', () => {
+    const up = [...flat, 103, 103.01, 102.99, 103, 103.02, 103];
+    const cps = changePoints(up);
+    expect(cps).toHaveLength(1);
+    expect(cps[0]).toMatchObject({ index: 8, state: 'regression' });
+    expect(changePoints([...flat, 97, 97, 97.01, 96.99, 97])[0]).toMatchObject({
+      index: 8,
+      state: 'improvement',
+    });
+  });
+  test('a lone spike is suspicious; too little history is insufficient data; noise is nothing', () => {
+    const spike = [...flat.slice(0, 5), 110, ...flat.slice(5)];
+    expect(changePoints(spike).map((c) => c.state)).toEqual(['suspicious']);
+    expect(changePoints([100, 101, 102])).toEqual([expect.objectContaining({ state: 'insufficient data' })]);
+    expect(changePoints([...flat, ...flat])).toEqual([]);
+  });
+});
+
+test('perf samples are stored per commit; history and per-function diff read them back', () => {
+  const store = new ResultsStore(join(mkdtempSync(join(tmpdir(), 'opgate-perf-')), 'r.db'));
+  const base = {
+    scenario: 'add_1elem',
+    metric: 'instructions' as const,
+    platform: 'linux-x64 node20',
+    nodeVersion: '20.20.2',
+  };
+  recordPerf(store, [
+    { ...base, value: 17600, commitSha: 'aaaa1111', detail: { callOp: 12000, redispatch: 9000 } },
+    {
+      ...base,
+      value: 17650,
+      commitSha: 'bbbb2222',
+      detail: { callOp: 12050, redispatch: 9000, newThing: 40 },
+    },
+  ]);
+  expect(perfHistory(store, 'add_1elem', 'instructions')).toEqual([
+    { commit: 'aaaa1111', value: 17600 },
+    { commit: 'bbbb2222', value: 17650 },
+  ]);
+  expect(perfDiff(store, 'add_1elem', 'aaaa', 'bbbb')).toEqual([
+    { fn: 'callOp', a: 12000, b: 12050, delta: 50 },
+    { fn: 'newThing', a: 0, b: 40, delta: 40 },
+  ]);
+  store.close();
+});
+
+describe.skipIf(!valgrindAvailable())('with valgrind', () => {
+  test('opgate perf check flags a loop added to the dispatcher hot path, and the win of removing it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opgate-perf-'));
+    const expected = join(dir, 'expected.json');
+    const perf = (cmd: string, env: NodeJS.ProcessEnv = {}) =>
+      spawnSync('node', [bin, 'perf', cmd, '--scenario', 'add_1elem', '--expected', expected], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+        timeout: 600_000,
+      });
+    // Baseline without the loop.
+    expect(perf('accept').status).toBe(0);
+    const base = JSON.parse(readFileSync(expected, 'utf8')).scenarios.add_1elem.instructions as number;
+    expect(base).toBeGreaterThan(1000);
+    // A 12-step loop in callOp: a few dozen instructions per call.
+    const slow = perf('check', { OPGATE_PERF_INJECT_DISPATCH: '12' });
+    expect(slow.status).toBe(1);
+    expect(slow.stdout).toMatch(/REGRESSION\s+add_1elem/);
+    const measured = Number(/add_1elem\s+\d+ ->\s+(\d+)/.exec(slow.stdout)?.[1]);
+    expect(measured - base).toBeGreaterThan(20);
+    expect(measured - base).toBeLessThan(200);
+    // The slower count as the committed baseline: the real code is now an unexplained win, which also fails.
+    writeFileSync(
+      expected,
+      JSON.stringify({ platform: 'p', scenarios: { add_1elem: { instructions: measured, margin: 0.001 } } }),
+    );
+    const fast = perf('check');
+    expect(fast.status).toBe(1);
+    expect(fast.stdout).toMatch(/IMPROVEMENT\s+add_1elem/);
+    expect(fast.stdout).toMatch(/commit this as/);
+  }, 900_000);
+});
