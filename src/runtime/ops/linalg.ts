@@ -3,7 +3,7 @@
  * dot / mv / mm / fold / batched paths, so its errors name the shapes those paths see); every op then runs
  * the same strided batched kernel (gemm.ts), with 1-D operands seen as a row or a column through stride 0.
  */
-import { copyGPU, matmulGPU } from '../backends/webgpu/index.ts';
+import { matmulGPU, writeThrough } from '../backends/webgpu/index.ts';
 import {
   broadcastShapes,
   broadcastStridesFor,
@@ -15,7 +15,7 @@ import {
   numelOf,
   ResultTypeError,
   ShapeMismatchError,
-  Tensor,
+  type Tensor,
 } from '../core/index.ts';
 import type { BoundArgs } from '../dispatch/index.ts';
 import { gemm, type MatrixView } from './gemm.ts';
@@ -215,10 +215,9 @@ function runProduct(out: Tensor, a: Tensor, b: Tensor, kernel: string, op: strin
     return;
   }
   // The tiled kernel's workgroups read A and B while others write: an aliased out goes through a temporary.
-  const aliased = out.storage === a.storage || out.storage === b.storage;
-  const target = aliased ? Tensor.empty(out.shape, dt, 'webgpu') : out;
-  matmulGPU(outView(target), view(a, true), view(b, false), batch, n, k, m, op);
-  if (aliased) copyGPU(out, target);
+  writeThrough(out, [a, b], (target) =>
+    matmulGPU(outView(target), view(a, true), view(b, false), batch, n, k, m, op),
+  );
 }
 
 type Checker = (a: Tensor, b: Tensor, op: string) => { shape: number[]; kernel: string };

@@ -6,10 +6,9 @@
  * Accumulators: f32, i32 (wraps like the integer dtypes), or i64 = exact 64-bit two's complement held as
  * vec2<u32> (low, high) words, so integer sums and products into int64 match the cpu bit for bit.
  */
-import { type DType, Tensor } from '../../core/index.ts';
+import type { DType, Tensor } from '../../core/index.ts';
 import { alignedStrides, type FoldLayout, foldParams } from './fold_layout.ts';
 import { gridFor, launch, Params } from './launch.ts';
-import { copyGPU } from './pointwise.ts';
 import {
   ACC_TYPE,
   bindings,
@@ -20,10 +19,10 @@ import {
   REDUCE_MAIN,
   REDUCE_WORKGROUP,
   scalarDecls,
-  sharesStorage,
   storeAs,
   strideLoop,
   treeFold,
+  writeThrough,
 } from './reduce_wgsl.ts';
 import type { WgslValue } from './wgsl.ts';
 
@@ -66,12 +65,16 @@ export function runReduceGPU(
   aux?: Tensor,
 ): void {
   if (out.numel === 0) return;
-  if (sharesStorage([out], [input, aux])) {
-    const tmp = Tensor.empty(out.shape, out.dtype, 'webgpu');
-    runReduceGPU(k, input, reduced, tmp, aux);
-    copyGPU(out, tmp);
-    return;
-  }
+  writeThrough(out, [input, aux], (target) => reduceInto(k, input, reduced, target, aux));
+}
+
+function reduceInto(
+  k: GpuReduce,
+  input: Tensor,
+  reduced: readonly boolean[],
+  out: Tensor,
+  aux?: Tensor,
+): void {
   const p = new Params();
   const layout = foldParams(p, input.shape, reduced, [
     { offset: input.storageOffset, strides: input.strides },

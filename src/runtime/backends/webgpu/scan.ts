@@ -5,10 +5,9 @@
  * totals in shared memory, then each chunk rescanned from its prefix (llvmpipe's loop budget, see
  * reduce_wgsl.ts, caps one invocation's line at 65535 elements, and long lines deserve the parallelism).
  */
-import { Tensor } from '../../core/index.ts';
+import type { Tensor } from '../../core/index.ts';
 import { type FoldLayout, foldParams } from './fold_layout.ts';
 import { gridFor, launch, linearIndex, Params, WORKGROUP } from './launch.ts';
-import { copyGPU } from './pointwise.ts';
 import {
   ACC_TYPE,
   bindings,
@@ -19,6 +18,7 @@ import {
   REDUCE_MAIN,
   REDUCE_WORKGROUP,
   storeAs,
+  writeThrough,
 } from './reduce_wgsl.ts';
 
 export interface GpuScan {
@@ -44,12 +44,10 @@ function combine(acc: GpuAcc, fold: GpuScan['fold'], a: string, b: string): stri
 /** out = running fold of `input` along `dim` (out has input's shape, any strides). */
 export function runScanGPU(k: GpuScan, input: Tensor, dim: number, out: Tensor): void {
   if (out.numel === 0) return;
-  if (out.storage === input.storage) {
-    const tmp = Tensor.empty(out.shape, out.dtype, 'webgpu');
-    runScanGPU(k, input, dim, tmp);
-    copyGPU(out, tmp);
-    return;
-  }
+  writeThrough(out, [input], (target) => scanInto(k, input, dim, target));
+}
+
+function scanInto(k: GpuScan, input: Tensor, dim: number, out: Tensor): void {
   const p = new Params();
   const folded = input.shape.map((_, d) => d === dim);
   const layout = foldParams(p, input.shape, folded, [

@@ -3,10 +3,9 @@
  * folded in shared memory, then every invocation writes its share of the row at the output's strides. Like
  * PyTorch the max is not masked: a NaN, a +inf or an all -inf row gives NaN for softmax.
  */
-import { Tensor } from '../../core/index.ts';
+import type { Tensor } from '../../core/index.ts';
 import { foldParams } from './fold_layout.ts';
 import { gridFor, launch, Params } from './launch.ts';
-import { copyGPU } from './pointwise.ts';
 import {
   bindings,
   kernelHelpers,
@@ -14,6 +13,7 @@ import {
   REDUCE_WORKGROUP,
   strideLoop,
   treeFold,
+  writeThrough,
 } from './reduce_wgsl.ts';
 import { loadExpr, storeStmt } from './wgsl.ts';
 
@@ -22,12 +22,10 @@ export type SoftmaxKind = 'softmax' | 'log_softmax';
 /** out = softmax(input) along `dim` (input loaded as f32; out has input's shape, any strides and dtype). */
 export function runSoftmaxGPU(kind: SoftmaxKind, input: Tensor, dim: number, out: Tensor): void {
   if (out.numel === 0) return;
-  if (out.storage === input.storage) {
-    const tmp = Tensor.empty(out.shape, out.dtype, 'webgpu');
-    runSoftmaxGPU(kind, input, dim, tmp);
-    copyGPU(out, tmp);
-    return;
-  }
+  writeThrough(out, [input], (target) => softmaxInto(kind, input, dim, target));
+}
+
+function softmaxInto(kind: SoftmaxKind, input: Tensor, dim: number, out: Tensor): void {
   const p = new Params();
   const folded = input.shape.map((_, d) => d === dim);
   const layout = foldParams(p, input.shape, folded, [
