@@ -5,10 +5,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
-import { gradcheck, OracleFailure, runOracle } from '../../src/oracles/index.ts';
+import { gradcheck, runOracle } from '../../src/oracles/index.ts';
 import { autogradKernel } from '../../src/runtime/autograd/index.ts';
 import { callOp, DispatchKey, type Kernel, type Tensor, tensor } from '../../src/runtime/index.ts';
-import { matrixInstance, swapKernel } from './inject_helpers.ts';
+import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
 
 const swap = (
   qualified: string,
@@ -17,16 +17,6 @@ const swap = (
 ) => swapKernel(qualified, make, key);
 const instance = (op: string, oracle: Oracle, layout = 'contiguous', dtype = 'float64') =>
   matrixInstance(op, oracle, dtype, layout);
-
-async function failure(run: () => unknown): Promise<OracleFailure> {
-  try {
-    await run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OracleFailure);
-    return e as OracleFailure;
-  }
-  throw new Error('expected the oracle to fail');
-}
 
 const op = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor;
 
@@ -40,7 +30,7 @@ describe('injected autograd bugs are caught', () => {
         'sin',
       ),
     );
-    expect((await failure(() => runOracle(inst))).message).toMatch(
+    expect((await oracleFailure(() => runOracle(inst))).message).toMatch(
       /Jacobian mismatch for output 0 with respect to input 0/,
     );
   });
@@ -51,7 +41,7 @@ describe('injected autograd bugs are caught', () => {
     swap('add.Tensor', DispatchKey.Autograd, () =>
       autogradKernel({ saves: [], formula: (c) => [c.grad, c.grad] }, 'add'),
     );
-    const f = await failure(() => runOracle(inst));
+    const f = await oracleFailure(() => runOracle(inst));
     expect(f.message).toMatch(/broadcast/);
     expect(f.message).toMatch(/AddBackward0 returned an invalid gradient at index 1/);
   });
@@ -67,7 +57,7 @@ describe('injected autograd bugs are caught', () => {
       ),
     );
     expect((await runOracle(instance('exp', 'gradcheck'))).checks).toBeGreaterThan(0);
-    expect((await failure(() => runOracle(inst))).message).toMatch(/Jacobian mismatch/);
+    expect((await oracleFailure(() => runOracle(inst))).message).toMatch(/Jacobian mismatch/);
   });
 
   test('an in-place kernel that forgets the version bump fails the in-place check, and would hide stale saved tensors', async () => {
@@ -77,7 +67,7 @@ describe('injected autograd bugs are caught', () => {
       out.storage.version--;
       return out;
     });
-    expect((await failure(() => runOracle(inst))).message).toMatch(
+    expect((await oracleFailure(() => runOracle(inst))).message).toMatch(
       /in-place variant did not bump the version counter/,
     );
     // Without the bump, the saved-tensor check of ExpBackward0 cannot see the modification: a wrong gradient.

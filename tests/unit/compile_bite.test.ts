@@ -6,8 +6,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
 import { expandMatrix } from '../../src/ci/index.ts';
-import { OracleFailure, runOracle } from '../../src/oracles/index.ts';
+import { runOracle } from '../../src/oracles/index.ts';
 import { type FusedGroup, fusionHooks } from '../../src/runtime/index.ts';
+import { oracleFailure } from './inject_helpers.ts';
 
 afterEach(() => {
   fusionHooks.groupPass = null;
@@ -25,16 +26,6 @@ const instance = (op: string) => {
   return inst;
 };
 
-async function failure(run: () => Promise<unknown>): Promise<OracleFailure> {
-  try {
-    await run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OracleFailure);
-    return e as OracleFailure;
-  }
-  throw new Error('expected the oracle to fail, but it passed');
-}
-
 /** Swaps the first two operands of every `sub` step: a pass that treats sub as commutative. */
 const reorderSub = (g: FusedGroup): FusedGroup => ({
   ...g,
@@ -50,7 +41,7 @@ describe('injected fusion bugs are caught by the eager-vs-compile oracle', () =>
     const inst = instance('sub');
     expect((await runOracle(inst)).checks).toBeGreaterThan(0);
     fusionHooks.groupPass = reorderSub;
-    const f = await failure(() => runOracle(inst));
+    const f = await oracleFailure(() => runOracle(inst));
     expect(f.message).toMatch(
       /compile\(fused\) chain op -> add -> mul -> sum output 0 \(float32\): 1\/1 elements differ from eager/,
     );
@@ -64,7 +55,7 @@ describe('injected fusion bugs are caught by the eager-vs-compile oracle', () =>
     expect((await runOracle(inst)).checks).toBeGreaterThan(0);
     // Every input stride becomes the output's innermost stride: a broadcast input is read as if it were dense.
     fusionHooks.sourcePass = (src) => src.replace(/const s(\d+) = st\[(\d+)\];/g, 'const s$1 = st[0];');
-    const f = await failure(() => runOracle(inst));
+    const f = await oracleFailure(() => runOracle(inst));
     expect(f.message).toMatch(/broadcast/);
     expect(f.message).toMatch(/elements differ from eager/);
   });

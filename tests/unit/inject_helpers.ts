@@ -5,6 +5,7 @@
 import { afterEach, expect } from 'vitest';
 import type { Layout, Oracle } from '../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance } from '../../src/ci/index.ts';
+import { OracleFailure } from '../../src/oracles/index.ts';
 import { DispatchKey, type Kernel, operatorTable } from '../../src/runtime/index.ts';
 
 const restore: (() => void)[] = [];
@@ -34,4 +35,15 @@ export function matrixInstance(
   const [inst] = expandMatrix('full', { op: [op], oracle: [oracle], dtype: [dtype], layout: [layout] });
   expect(inst, `${op} ${oracle} ${dtype} ${layout} instance`).toBeDefined();
   return inst;
+}
+
+/** The OracleFailure `run` rejects with; fails the test if it passes or throws anything else. */
+export async function oracleFailure(run: () => unknown): Promise<OracleFailure> {
+  try {
+    await run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(OracleFailure);
+    return e as OracleFailure;
+  }
+  throw new Error('expected the oracle to fail, but it passed');
 }

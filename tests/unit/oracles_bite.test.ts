@@ -5,26 +5,20 @@
  */
 import { describe, expect, test } from 'vitest';
 import { fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
-import { compareValues, OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
+import { compareValues, type OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
 import { callOp, type Kernel, type Tensor, tensor } from '../../src/runtime/index.ts';
-import { matrixInstance, swapKernel } from './inject_helpers.ts';
+import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
 
 const inject = (qualified: string, make: (real: Kernel) => Kernel) => swapKernel(qualified, make);
 const instance = (op: string, oracle: Oracle, dtype: string, layout: Layout) =>
   matrixInstance(op, oracle, dtype, layout);
 
 async function expectFailure(run: () => unknown, pattern: RegExp): Promise<OracleFailure> {
-  try {
-    await run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OracleFailure);
-    const f = e as OracleFailure;
-    expect(f.message).toMatch(pattern);
-    expect(f.message).toMatch(/repro: npx opgate repro test_\w+/);
-    expect(f.message).toMatch(/seed \d+/);
-    return f;
-  }
-  throw new Error('expected the oracle to fail, but it passed');
+  const f = await oracleFailure(run);
+  expect(f.message).toMatch(pattern);
+  expect(f.message).toMatch(/repro: npx opgate repro test_\w+/);
+  expect(f.message).toMatch(/seed \d+/);
+  return f;
 }
 
 /** An add kernel that reads both inputs as if they were contiguous (ignores strides and broadcasting). */

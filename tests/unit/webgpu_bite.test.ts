@@ -9,10 +9,10 @@ import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import type { Layout, Oracle } from '../../op_db/index.ts';
 import { expandMatrix } from '../../src/ci/index.ts';
-import { OracleFailure, runOracle } from '../../src/oracles/index.ts';
+import { runOracle } from '../../src/oracles/index.ts';
 import { blockOf, gridFor, launch, Params } from '../../src/runtime/backends/webgpu/index.ts';
 import { DispatchKey, type Kernel, NO_ADAPTER_MESSAGE, Tensor } from '../../src/runtime/index.ts';
-import { swapKernel } from './inject_helpers.ts';
+import { oracleFailure, swapKernel } from './inject_helpers.ts';
 import { describeWebGPU } from './webgpu_helpers.ts';
 
 const instance = (oracle: Oracle, layout: Layout) => {
@@ -50,16 +50,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   return out;
 };
 
-async function failure(run: () => Promise<unknown>): Promise<OracleFailure> {
-  try {
-    await run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(OracleFailure);
-    return e as OracleFailure;
-  }
-  throw new Error('expected the oracle to fail, but it passed');
-}
-
 describeWebGPU('injected webgpu bugs are caught', () => {
   test('a WGSL kernel that ignores the storage offset fails the cross-backend oracle', async () => {
     const offset = instance('crossbackend', 'offset');
@@ -68,7 +58,7 @@ describeWebGPU('injected webgpu bugs are caught', () => {
     swapKernel('exp', () => offsetIgnored, DispatchKey.WebGPU);
     // At offset 0 the bug is invisible: the oracle passes there, and fails where the offset matters.
     expect((await runOracle(contiguous)).checks).toBeGreaterThan(0);
-    const f = await failure(() => runOracle(offset));
+    const f = await oracleFailure(() => runOracle(offset));
     expect(f.message).toMatch(/webgpu output 0 \(float32\): \d+\/\d+ elements differ from cpu/);
     expect(f.message).toMatch(/sample #\d+/);
     expect(f.message).toMatch(
@@ -78,7 +68,7 @@ describeWebGPU('injected webgpu bugs are caught', () => {
 
   test('the same bug fails the reference oracle on webgpu', async () => {
     swapKernel('exp', () => offsetIgnored, DispatchKey.WebGPU);
-    const f = await failure(() => runOracle(instance('reference', 'offset')));
+    const f = await oracleFailure(() => runOracle(instance('reference', 'offset')));
     expect(f.message).toMatch(/elements differ/);
   });
 });
