@@ -5,12 +5,12 @@
  * declared mutable must come back unchanged from the device.
  */
 
-import { fromRuntime, type SampleInput, WEBGPU_DTYPES } from '../../op_db/index.ts';
+import { fromRuntime, type SampleInput } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, DTYPE_INFO, type Tensor } from './runtime_face.ts';
 import {
-  onDeviceOrSkip,
+  callOnDevice,
   onHost,
   outputsOf,
   sameBytes,
@@ -41,20 +41,12 @@ export async function runCrossBackend(inst: Instance, only?: number): Promise<Or
     const sCpu = withLayout(s0, inst.layout);
     const before = sampleTensors(sCpu).map(snapshot);
     // The device runs first, on its own copies: an op that mutates its input sees the same values on both.
-    let dev: { d: SampleInput; out: Tensor[] } | null;
-    try {
-      dev = onDeviceOrSkip(sCpu, inst.device, WEBGPU_DTYPES, (d) => ({
-        d,
-        out: outputsOf(callOp(info.op, [d.input, ...d.args], { ...d.kwargs })),
-      }));
-    } catch (e) {
-      throw new OracleFailure(inst, k, s0.name, `${inst.device} raised ${describeError(e)}`);
-    }
+    const dev = callOnDevice(inst, k, sCpu, inst.device, inst.device);
     if (!dev) {
       skipped++;
       continue;
     }
-    const sDev = dev.d;
+    const sDev = dev.s;
     const expected = run(inst, k, sCpu, 'cpu');
     const actual = await onHost(dev.out);
     if (actual.length !== expected.length)

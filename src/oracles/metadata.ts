@@ -5,15 +5,13 @@
  * webgpu instance the real run is on webgpu (the same cpu-made sample moved with its layouts).
  */
 
-import { type SampleInput, WEBGPU_DTYPES } from '../../op_db/index.ts';
 import { noteSkipped } from './crossbackend.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { bindCall, callOp, Tensor } from './runtime_face.ts';
 import {
+  callOnDevice,
   mapSample,
   metaMirror,
-  mixesUnsupported,
-  onDevice,
   onHost,
   outputsOf,
   sameBytes,
@@ -58,37 +56,23 @@ export async function runMetadata(inst: Instance, only?: number): Promise<Oracle
     if (only !== undefined && k !== only) continue;
     const host = withLayout(s0, inst.layout);
     const before = sampleTensors(host).map(snapshot);
-    const notApplicable = (e: unknown) =>
-      mixesUnsupported(host, real, WEBGPU_DTYPES) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
-    let cpu: SampleInput;
-    try {
-      cpu = onDevice(host, real);
-    } catch (e) {
-      if (notApplicable(e)) {
-        skipped++;
-        continue;
-      }
-      throw e;
-    }
-    // Factories have no tensor inputs: the meta run asks for device='meta' instead.
+    // Mirrored before the real run (an op may change its input's metadata); the device copy has the host's
+    // metadata. Factories have no tensor inputs: the meta run asks for device='meta' instead.
     const meta =
-      sampleTensors(cpu).length > 0
-        ? mapSample(cpu, metaMirror)
-        : { ...cpu, kwargs: { ...cpu.kwargs, device: 'meta' } };
+      sampleTensors(host).length > 0
+        ? mapSample(host, metaMirror)
+        : { ...host, kwargs: { ...host.kwargs, device: 'meta' } };
+    const ran = callOnDevice(inst, k, host, real, real);
+    if (!ran) {
+      skipped++;
+      continue;
+    }
+    const cpu = ran.s;
+    const outCpu = ran.out;
     const inputs = sampleTensors(cpu);
     const args = [cpu.input, ...cpu.args];
     const { writes, aliases } = aliasMap(info.op, args, { ...cpu.kwargs });
-    let outCpu: Tensor[];
     let outMeta: Tensor[];
-    try {
-      outCpu = outputsOf(callOp(info.op, args, { ...cpu.kwargs }));
-    } catch (e) {
-      if (notApplicable(e)) {
-        skipped++;
-        continue;
-      }
-      throw new OracleFailure(inst, k, s0.name, `${real} raised ${describeError(e)}`);
-    }
     try {
       outMeta = outputsOf(callOp(info.op, [meta.input, ...meta.args], { ...meta.kwargs }));
     } catch (e) {

@@ -5,12 +5,12 @@
  * on cpu, moved with their layouts, and the outputs read back before comparing.
  */
 
-import { fromRuntime, type RefTensor, type SampleInput, WEBGPU_DTYPES } from '../../op_db/index.ts';
+import { fromRuntime, type RefTensor, type SampleInput } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { noteSkipped } from './crossbackend.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, canCast, sameShapeOf, Tensor } from './runtime_face.ts';
-import { onDevice, onDeviceOrSkip, onHost, outputsOf, refSampleFor, withLayout } from './sample_io.ts';
+import { callOnDevice, onDevice, onHost, outputsOf, refSampleFor, withLayout } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
 function fmtShape(s: readonly number[]): string {
@@ -84,15 +84,7 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
   for (const [k, s0] of samples.entries()) {
     if (only !== undefined && k !== only) continue;
     const sCpu = withLayout(s0, inst.layout);
-    let ran: { s: SampleInput; out: Tensor[] } | null;
-    try {
-      ran = onDeviceOrSkip(sCpu, inst.device, WEBGPU_DTYPES, (s) => ({
-        s,
-        out: outputsOf(callOp(info.op, [s.input, ...s.args], { ...s.kwargs })),
-      }));
-    } catch (e) {
-      throw new OracleFailure(inst, k, s0.name, `${info.op} raised ${describeError(e)}`);
-    }
+    const ran = callOnDevice(inst, k, sCpu, inst.device, info.op);
     if (!ran) {
       skipped++;
       continue;

@@ -8,6 +8,7 @@ import {
   type RefSample,
   type RefTensor,
   type SampleInput,
+  WEBGPU_DTYPES,
 } from '../../op_db/index.ts';
 import {
   callOp,
@@ -22,6 +23,7 @@ import {
   toHost,
   uploadTensor,
 } from '../runtime/index.ts';
+import { describeError, type Instance, OracleFailure } from './instance.ts';
 import { applyLayout } from './layouts.ts';
 
 function mapDeep(x: unknown, f: (t: Tensor) => unknown, g: (s: unknown) => unknown = (s) => s): unknown {
@@ -159,27 +161,26 @@ export function mixesUnsupported(s: SampleInput, device: DeviceType, computes: r
   return named.some((v) => typeof v === 'string' && isDType(v) && !computes.includes(v));
 }
 
-/** Runs `body` on the device sample; null when the sample cannot exist or run there for a declared reason. */
-export function onDeviceOrSkip<T>(
+/**
+ * The instance's op called on the sample moved to `device`: the moved sample and the outputs, or null when
+ * the sample cannot exist or run there because it mixes in a dtype the device does not compute. Any other
+ * raise is the instance's failure, naming `who` raised it.
+ */
+export function callOnDevice(
+  inst: Instance,
+  k: number,
   s: SampleInput,
   device: DeviceType,
-  computes: readonly DType[],
-  body: (d: SampleInput) => T,
-): T | null {
+  who: string,
+): { s: SampleInput; out: Tensor[] } | null {
   const notApplicable = (e: unknown) =>
-    mixesUnsupported(s, device, computes) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
-  let d: SampleInput;
+    mixesUnsupported(s, device, WEBGPU_DTYPES) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
   try {
-    d = onDevice(s, device);
+    const d = onDevice(s, device);
+    return { s: d, out: outputsOf(callOp(inst.info.op, [d.input, ...d.args], { ...d.kwargs })) };
   } catch (e) {
     if (notApplicable(e)) return null;
-    throw e;
-  }
-  try {
-    return body(d);
-  } catch (e) {
-    if (notApplicable(e)) return null;
-    throw e;
+    throw new OracleFailure(inst, k, s.name, `${who} raised ${describeError(e)}`);
   }
 }
 
