@@ -4,6 +4,7 @@
  */
 
 import { numberReader } from '../backends/cpu/index.ts';
+import type { GpuOperand } from '../backends/webgpu/index.ts';
 import {
   bf16BitsToNumber,
   CPP_TYPE_NAMES,
@@ -247,9 +248,10 @@ export function outOfBounds(op: string, idx: number, dim: number, size: number):
   });
 }
 
-/** The element of a 0-dim cpu tensor as a JS number (a wrapped Python number joining a webgpu op). */
-export function hostScalar(t: Tensor): number {
-  const data = t.storage.data!;
-  if (t.dtype === 'int64') return Number((data as BigInt64Array)[t.storageOffset]);
-  return numberReader(t.dtype)(data, t.storageOffset);
+/**
+ * A pointwise op's inputs as webgpu kernel operands: a 0-dim cpu tensor (a wrapped Python number joining a
+ * webgpu op) travels as its value, read by `asScalar`.
+ */
+export function gpuOperands(inputs: readonly Tensor[]): GpuOperand[] {
+  return inputs.map((t) => (t.device === 'cpu' ? { host: asScalar(t).toNumber() } : t));
 }

@@ -5,12 +5,7 @@
  */
 
 import { runPointwise, type ScalarFn } from '../../backends/cpu/index.ts';
-import {
-  computeValue,
-  type GpuOperand,
-  runPointwiseGPU,
-  type WgslValue,
-} from '../../backends/webgpu/index.ts';
+import { computeValue, runPointwiseGPU, type WgslValue } from '../../backends/webgpu/index.ts';
 import {
   broadcastAll,
   DTYPE_INFO,
@@ -27,7 +22,14 @@ import {
   Tensor,
 } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
-import { asScalar, defineOut, hostScalar, notImplementedFor, scalarKindOf, scalarTo } from '../op_helpers.ts';
+import {
+  asScalar,
+  defineOut,
+  gpuOperands,
+  notImplementedFor,
+  scalarKindOf,
+  scalarTo,
+} from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 
 type Bound = Scalar | Tensor | null;
@@ -245,7 +247,7 @@ function tensorWebGPU(args: BoundArgs, out: Tensor, op: string): void {
   const vt = computeValue(tensorCompute(args, op), op);
   const lo = args.min !== null ? 'b' : null;
   const hi = args.max !== null ? (lo ? 'c' : 'b') : null;
-  const operands: GpuOperand[] = inputs.map((t) => (t.device === 'cpu' ? { host: hostScalar(t) } : t));
+  const operands = gpuOperands(inputs);
   runPointwiseGPU(
     { expr: clampExpr(vt, lo, hi, true), exprType: vt, loads: inputs.map(() => vt), scalars: [] },
     out,

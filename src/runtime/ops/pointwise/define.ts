@@ -1,12 +1,7 @@
 /** Wires a PointwiseRow into the operator table: promotion + meta (broadcast shape, layout) + CPU loop. */
 
 import { runPointwise } from '../../backends/cpu/index.ts';
-import {
-  computeValue,
-  type GpuOperand,
-  runPointwiseGPU,
-  type WgslValue,
-} from '../../backends/webgpu/index.ts';
+import { computeValue, runPointwiseGPU, type WgslValue } from '../../backends/webgpu/index.ts';
 import {
   broadcastAll,
   DTYPE_INFO,
@@ -22,7 +17,7 @@ import {
   toRealDType,
 } from '../../core/index.ts';
 import { type BoundArgs, operatorTable, parseSchema } from '../../dispatch/index.ts';
-import { hostScalar } from '../op_helpers.ts';
+import { gpuOperands } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 import type { PointwiseRow } from './row.ts';
 
@@ -162,7 +157,7 @@ export function definePointwise(row: PointwiseRow): void {
     const vt = computeValue(compute, op);
     const expr = wgslExpr(r, compute, vt, op);
     const loads: WgslValue[] = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : vt));
-    const operands: GpuOperand[] = inputs.map((t) => (t.device === 'cpu' ? { host: hostScalar(t) } : t));
+    const operands = gpuOperands(inputs);
     runPointwiseGPU(
       {
         expr,
