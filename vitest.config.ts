@@ -6,7 +6,7 @@ process.env.EGL_PLATFORM ??= 'surfaceless';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
+    include: ['tests/**/*.test.ts', 'dashboards/**/*.test.ts'],
     pool: 'threads',
     testTimeout: 30_000,
   },

@@ -39,5 +39,9 @@ export {
   shardIds,
   type Unit,
 } from './shard/index.ts';
+export { type ChangePoint, type ChangeState, changePoints, type PerfSample, recordPerf } from './perf/index.ts';
 export { mergeDatabases, shardResults } from './store/merge.ts';
+export { SCHEMA_VERSION } from './store/migrations.ts';
+export { DEFAULT_DB, type ResultRow, type ResultStatus, ResultsStore, type RunInfo } from './store/store.ts';
 export { type Affected, affectedBy, changedFiles, isAffected } from './td/index.ts';
+export { reproCommand } from '../oracles/index.ts';

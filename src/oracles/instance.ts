@@ -33,13 +33,17 @@ export class OracleFailure extends Error {
     detail: string,
   ) {
     const where = sample === null ? '' : `sample #${sample}${sampleName ? ` (${sampleName})` : ''} `;
-    const repro = `npx opgate repro ${inst.id}${sample === null ? '' : ` --sample ${sample}`}`;
-    super(`${inst.id}: ${where}failed (seed ${inst.seed}): ${detail}\n  repro: ${repro}`);
+    super(`${inst.id}: ${where}failed (seed ${inst.seed}): ${detail}\n  repro: ${reproCommand(inst.id, sample)}`);
     this.name = 'OracleFailure';
     this.id = inst.id;
     this.sample = sample;
     this.seed = inst.seed;
   }
+}
+
+/** The command that reruns one instance (one sample of it when `sample` is given). */
+export function reproCommand(id: string, sample: number | null): string {
+  return `npx opgate repro ${id}${sample === null ? '' : ` --sample ${sample}`}`;
 }
 
 export function describeError(e: unknown): string {

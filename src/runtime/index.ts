@@ -69,6 +69,7 @@ export {
   complex,
   computeViewStrides,
   contiguousStrides,
+  DEVICE_TYPES,
   type DeviceType,
   DTYPE_GROUPS,
   DTYPE_INFO,

@@ -68,7 +68,8 @@ export function defineMatrixTests(oracle: Oracle): void {
       seed: inst.seed,
       checks: 0,
       expected,
-      reason: inst.rule?.reason,
+      // The rule's issue travels with its reason, so the results store (and the coverage dashboard) keep both.
+      reason: inst.rule ? (inst.rule.issue ? `${inst.rule.reason} (issue #${inst.rule.issue})` : inst.rule.reason) : undefined,
     } as const;
     test(inst.id, {
       meta: { opgate: { ...meta } },

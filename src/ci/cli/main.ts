@@ -217,11 +217,3 @@ export function buildCli(): Command {
   registerPerfCommands(program);
   return program;
 }
-
-// `opgate list | head` closes stdout early; that is not an error.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
-});
-
-await buildCli().parseAsync(process.argv);

@@ -39,7 +39,7 @@ interface Row {
 
 const ALPHA = 0.3;
 
-export function flakeStats(store: ResultsStore, window = 30): FlakeStats[] {
+export function flakeStats(store: Pick<ResultsStore, 'db'>, window = 30): FlakeStats[] {
   const rows = store.db
     .prepare(
       `SELECT r.id, r.op, r.oracle, r.device, r.status, r.message, u.commit_sha, u.started_at

@@ -2,6 +2,7 @@
  * A Markdown summary for `$GITHUB_STEP_SUMMARY`: totals, the per-(oracle, device) table and the first failures
  * with their repro commands. Ids and messages are put in code spans/blocks so their text renders inert.
  */
+import { reproCommand } from '../../oracles/index.ts';
 import type { ResultRow } from '../store/store.ts';
 import type { Summary } from './summary.ts';
 
@@ -34,7 +35,6 @@ export function toMarkdown(
       '',
     );
     for (const r of bad.slice(0, maxFailures)) {
-      const sample = r.sample === null ? '' : ` --sample ${r.sample}`;
       lines.push(
         `<details><summary>${code(r.id)} (${r.status})</summary>`,
         '',
@@ -42,7 +42,7 @@ export function toMarkdown(
         (r.message ?? '').replace(/```/g, "'''").slice(0, 2000),
         '```',
         '',
-        `repro: ${code(`npx opgate repro ${r.id}${sample}`)}`,
+        `repro: ${code(reproCommand(r.id, r.sample))}`,
         '</details>',
       );
     }

@@ -37,7 +37,7 @@ export class OpgateReporter implements Reporter {
         ? 'unexpected success: an xfail rule matched but the instance passed'
         : errors.length
           ? errors.map((e) => e.message).join('\n')
-          : status === 'skip'
+          : status === 'skip' || status === 'xfail'
             ? ((result as { note?: string }).note ?? meta.reason ?? null)
             : null;
     const row: ResultRow = {

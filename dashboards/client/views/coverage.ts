@@ -1,0 +1,113 @@
+/** View 2: op × device × dtype with the reason of every skip, xfail and unsupported cell; conformance scores. */
+import type { CoverageCell, CoverageData } from '../../data/coverage.ts';
+import { issueHref, load, meta } from '../api.ts';
+import { fmtPct, h, short } from '../dom.ts';
+
+const LETTER: Record<string, string> = { pass: '✓', fail: '✗', flaky: '~', skip: 's', xfail: 'x', unsupported: '·', none: '' };
+
+const DTYPE_SHORT: Record<string, string> = {
+  float16: 'f16', bfloat16: 'bf16', float32: 'f32', float64: 'f64', complex64: 'c64', complex128: 'c128',
+  int8: 'i8', int16: 'i16', int32: 'i32', int64: 'i64', uint8: 'u8', bool: 'b',
+};
+
+export async function coverageView(root: HTMLElement): Promise<void> {
+  const [c, m] = await Promise.all([load<CoverageData>('data/coverage.json', true), meta()]);
+  root.append(h('h1', {}, 'Op coverage', c.sha ? [' at ', h('code', { title: c.sha }, short(c.sha))] : ''));
+  root.append(
+    h(
+      'table',
+      { class: 'list scores', 'data-testid': 'scores' },
+      h('thead', {}, h('tr', {}, ['device', 'conformance', 'pass / ruler', 'fail', 'skip/xfail', 'unsupported', 'not run'].map((t) => h('th', {}, t)))),
+      h(
+        'tbody',
+        {},
+        c.scores.map((s) =>
+          h(
+            'tr',
+            { 'data-device': s.device },
+            h('th', {}, s.device),
+            h('td', { class: 'num score' }, fmtPct(s.score)),
+            h('td', { class: 'num' }, `${s.pass} / ${s.ruler}`),
+            h('td', { class: 'num' }, s.fail),
+            h('td', { class: 'num' }, s.skip),
+            h('td', { class: 'num' }, s.unsupported),
+            h('td', { class: 'num' }, s.notRun),
+          ),
+        ),
+      ),
+    ),
+    h('p', { class: 'legend' }, 'The ruler is every (op, dtype) the cpu backend claims; a device scores the share of it that passes there.'),
+  );
+  const detail = h('aside', { class: 'detail', id: 'cov-detail' }, 'Click a cell for its reasons.');
+  const filter = h('input', { type: 'search', placeholder: 'filter ops', 'aria-label': 'filter ops' });
+  const rows = c.ops.map((op) =>
+    h(
+      'tr',
+      { 'data-op': op.name },
+      h('th', {}, op.name),
+      c.devices.map((device) =>
+        c.dtypes.map((dtype) => {
+          const cell = op.cells[`${device} ${dtype}`];
+          const s = cell?.s ?? 'none';
+          const skips = (cell?.n?.skip ?? 0) + (cell?.n?.xfail ?? 0);
+          const reasons = reasonsOf(cell, op.unsupported[device], device, dtype);
+          const title = `${op.name} · ${device} · ${dtype}: ${s}${reasons.length ? ` — ${reasons.map((r) => r.reason).join('; ')}` : ''}`;
+          return h(
+            'td',
+            {
+              class: `cov s-${s}${skips && s !== 'skip' ? ' partial' : ''}`,
+              'data-cell': `${device} ${dtype}`,
+              'data-skips': skips || null,
+              title, onclick: () => show(detail, `${op.name} · ${device} · ${dtype}`, cell, reasons, m.repo) },
+            LETTER[s],
+          );
+        }),
+      ),
+    ),
+  );
+  filter.addEventListener('input', () => {
+    const q = filter.value.toLowerCase();
+    for (const r of rows) r.hidden = !(r.getAttribute('data-op') ?? '').toLowerCase().includes(q);
+  });
+  const head = [
+    h('tr', {}, h('th', {}, ''), c.devices.map((d) => h('th', { colspan: c.dtypes.length, class: 'device' }, d))),
+    h('tr', {}, h('th', {}, 'op'), c.devices.map(() => c.dtypes.map((t) => h('th', { class: 'dtype', title: t }, DTYPE_SHORT[t] ?? t)))),
+  ];
+  root.append(
+    h('div', { class: 'toolbar' }, filter, h('span', { class: 'legend' }, Object.entries(LETTER).filter(([k]) => k !== 'none').map(([k, v]) => h('span', { class: `cov s-${k}` }, `${v} ${k}`)))),
+    h('div', { class: 'split' }, h('table', { class: 'coverage', 'data-testid': 'coverage' }, h('thead', {}, head), h('tbody', {}, rows)), detail),
+  );
+}
+
+type Reasons = NonNullable<CoverageCell['reasons']>;
+
+function reasonsOf(cell: CoverageCell | undefined, unsupported: string | undefined, device: string, dtype: string): Reasons {
+  const own = cell?.reasons ?? [];
+  if (cell?.s !== 'unsupported') return own;
+  const why = unsupported ?? `the OpInfo does not claim ${dtype} on ${device}`;
+  return [{ reason: `unsupported: ${why}`, issue: null, count: 0 }, ...own];
+}
+
+function show(detail: HTMLElement, title: string, cell: CoverageCell | undefined, reasons: Reasons, repo: string | null): void {
+  const counts = Object.entries(cell?.n ?? {}).map(([k, v]) => `${v} ${k}`).join(', ') || 'no instances ran';
+  detail.replaceChildren(
+    h('h3', {}, title),
+    h('p', {}, h('span', { class: `badge s-${cell?.s ?? 'none'}` }, cell?.s ?? 'not run'), ` ${counts}`),
+    reasons.length
+      ? h(
+          'ul',
+          { class: 'reasons' },
+          reasons.map((r) => {
+            const href = r.issue ? issueHref(r.issue, repo) : null;
+            return h(
+              'li',
+              { class: 'reason' },
+              h('span', { class: 'reason-text' }, r.reason),
+              r.count ? ` (${r.count})` : '',
+              r.issue ? [' — issue ', href ? h('a', { href, rel: 'noopener noreferrer', target: '_blank' }, r.issue) : r.issue] : '',
+            );
+          }),
+        )
+      : h('p', {}, 'No skip or xfail rule applies.'),
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * View 2, op coverage: op × device × dtype at one commit, each cell pass / fail / flaky / skip / xfail /
+ * unsupported / not run, with the reason (and issue) of every skip, xfail and unsupported cell; and per device
+ * a conformance score against the ruler: every (op, dtype) the cpu backend claims. A new backend is measured by
+ * how much of that ruler passes on it, so an unsupported dtype counts against it as much as a failing one.
+ */
+import { opDb } from '../../op_db/index.ts';
+import { DEVICE_TYPES, DTYPES } from '../../src/runtime/index.ts';
+import { parseReason, type Reason } from '../shared.ts';
+import { LATEST_RUNS, type ReadDb, recentCommits } from './db.ts';
+
+export type CoverageStatus = 'pass' | 'fail' | 'flaky' | 'skip' | 'xfail' | 'unsupported' | 'none';
+
+export interface CoverageCell {
+  readonly s: CoverageStatus;
+  /** Instances per result status (all oracles, layouts and modes of the cell); absent when none ran. */
+  readonly n?: Record<string, number>;
+  /** Skip and xfail reasons (an unsupported cell's reason is its op's `unsupported` entry). */
+  readonly reasons?: readonly (Reason & { count: number })[];
+}
+
+export interface DeviceScore {
+  readonly device: string;
+  readonly ruler: number;
+  readonly pass: number;
+  readonly fail: number;
+  readonly skip: number;
+  readonly unsupported: number;
+  readonly notRun: number;
+  readonly score: number;
+}
+
+export interface CoverageData {
+  readonly sha: string | null;
+  readonly devices: readonly string[];
+  readonly dtypes: readonly string[];
+  readonly ops: readonly {
+    name: string;
+    /** Why the op does not run on a device at all (the OpInfo's `unsupported`). */
+    unsupported: Readonly<Record<string, string>>;
+    cells: Record<string, CoverageCell>;
+  }[];
+  readonly scores: readonly DeviceScore[];
+}
+
+const cellKey = (device: string, dtype: string) => `${device} ${dtype}`;
+
+function classify(claimed: boolean, n: Record<string, number>): CoverageStatus {
+  if (!claimed) return 'unsupported';
+  if ((n.fail ?? 0) + (n.error ?? 0) + (n.xpass ?? 0) > 0) return 'fail';
+  if (n.flaky) return 'flaky';
+  if (n.pass) return 'pass';
+  if (n.xfail) return 'xfail';
+  if (n.skip) return 'skip';
+  return 'none';
+}
+
+export function coverageData(db: ReadDb, sha?: string): CoverageData {
+  const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
+  const rows = db
+    .prepare(
+      `SELECT r.op, r.device, r.dtype, r.status, CASE WHEN r.status IN ('skip','xfail') THEN r.message END AS message,
+         COUNT(*) AS n
+       FROM runs u JOIN results r ON r.run_id = u.run_id
+       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? GROUP BY 1, 2, 3, 4, 5`,
+    )
+    .all(commit) as { op: string; device: string; dtype: string; status: string; message: string | null; n: number }[];
+  const seen = new Map<string, Map<string, { n: Record<string, number>; reasons: Map<string, Reason & { count: number }> }>>();
+  for (const r of rows) {
+    const byCell = seen.get(r.op) ?? new Map();
+    seen.set(r.op, byCell);
+    const k = cellKey(r.device, r.dtype);
+    const c = byCell.get(k) ?? { n: {}, reasons: new Map() };
+    byCell.set(k, c);
+    c.n[r.status] = (c.n[r.status] ?? 0) + r.n;
+    if (r.status === 'skip' || r.status === 'xfail') {
+      const reason = parseReason(r.message);
+      const key = `${r.status}\0${reason.reason}\0${reason.issue}`;
+      const prev = c.reasons.get(key);
+      c.reasons.set(key, { ...reason, reason: `${r.status}: ${reason.reason}`, count: (prev?.count ?? 0) + r.n });
+    }
+  }
+  const devices = [...DEVICE_TYPES];
+  const dtypes = DTYPES.filter(
+    (d) => opDb.some((i) => devices.some((dev) => i.dtypes[dev].includes(d))) || rows.some((r) => r.dtype === d),
+  );
+  const names = [...new Set([...opDb.map((i) => i.name), ...seen.keys()])].sort();
+  const scores = new Map(devices.map((d) => [d, { device: d, ruler: 0, pass: 0, fail: 0, skip: 0, unsupported: 0, notRun: 0 }]));
+  const ops = names.map((name) => {
+    const info = opDb.find((i) => i.name === name);
+    const cells: Record<string, CoverageCell> = {};
+    for (const device of devices) {
+      for (const dtype of dtypes) {
+        const c = seen.get(name)?.get(cellKey(device, dtype));
+        // An op the op_db no longer has: what ran is all there is to go by.
+        const claimed = info ? info.dtypes[device].includes(dtype) : c !== undefined;
+        const s = classify(claimed, c?.n ?? {});
+        const reasons = [...(c?.reasons.values() ?? [])];
+        if (s !== 'none' || c)
+          cells[cellKey(device, dtype)] = { s, ...(c && { n: c.n }), ...(reasons.length && { reasons }) };
+        if (info?.dtypes.cpu.includes(dtype)) tally(scores.get(device)!, s);
+      }
+    }
+    return { name, unsupported: { ...info?.unsupported }, cells };
+  });
+  return {
+    sha: commit,
+    devices,
+    dtypes,
+    ops,
+    scores: [...scores.values()].map((s) => ({ ...s, score: s.ruler ? s.pass / s.ruler : 0 })),
+  };
+}
+
+function tally(s: Omit<DeviceScore, 'score'> & Record<string, unknown>, status: CoverageStatus): void {
+  const t = s as { ruler: number; pass: number; fail: number; skip: number; unsupported: number; notRun: number };
+  t.ruler++;
+  if (status === 'pass') t.pass++;
+  else if (status === 'fail' || status === 'flaky') t.fail++;
+  else if (status === 'unsupported') t.unsupported++;
+  else if (status === 'none') t.notRun++;
+  else t.skip++;
+}

@@ -1,0 +1,50 @@
+/**
+ * The dashboards read the results store and never write it: the file is opened read-only (a running
+ * `opgate run` can keep writing to it in WAL mode), and must already exist at the current schema version.
+ */
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { SCHEMA_VERSION } from '../../src/ci/index.ts';
+import { DashboardError } from '../errors.ts';
+
+export type ReadDb = Database.Database;
+
+export function openReadOnly(path: string): ReadDb {
+  if (!existsSync(path))
+    throw new DashboardError(
+      'E_DB_NOT_FOUND',
+      `--db: no results database at ${path} (expected a file written by \`opgate run\` or \`opgate merge\`)`,
+    );
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version !== SCHEMA_VERSION) {
+    db.close();
+    throw new DashboardError(
+      'E_DB_SCHEMA',
+      `--db: ${path} is at schema version ${version}, expected ${SCHEMA_VERSION} (run any \`opgate\` command that writes it, e.g. \`opgate merge\`, to migrate)`,
+    );
+  }
+  return db;
+}
+
+/** `?, ?, ?` for an IN list. */
+export const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/**
+ * The runs that count for a commit: normal (not rerun-disabled) runs, the latest one per shard, so a re-run
+ * of a shard replaces the earlier attempt.
+ */
+export const LATEST_RUNS = `SELECT MAX(run_id) AS run_id FROM runs WHERE kind = 'normal' GROUP BY commit_sha, shard`;
+
+/** The newest `limit` commits with normal runs, newest first. */
+export function recentCommits(
+  db: ReadDb,
+  limit: number,
+): { sha: string; branch: string; startedAt: string }[] {
+  return db
+    .prepare(
+      `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt FROM runs
+       WHERE kind = 'normal' GROUP BY commit_sha ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT ?`,
+    )
+    .all(limit) as { sha: string; branch: string; startedAt: string }[];
+}

@@ -1,0 +1,166 @@
+/**
+ * View 1, the commit grid (PyTorch HUD's main page): commits × jobs, a job being one shard's results on one
+ * device. A cell is red when anything failed, running while its run has not ended, flaky when something
+ * failed and then passed on a retry, green otherwise. Failures are also grouped by test id across the commits.
+ */
+import { reproCommand } from '../../src/ci/index.ts';
+import { jobKey } from '../shared.ts';
+import { LATEST_RUNS, marks, type ReadDb, recentCommits } from './db.ts';
+
+export type CellStatus = 'red' | 'running' | 'flaky' | 'green';
+
+export interface GridCell {
+  readonly status: CellStatus;
+  readonly pass: number;
+  readonly fail: number;
+  readonly flaky: number;
+  readonly skip: number;
+  readonly total: number;
+}
+
+export interface GridData {
+  readonly commits: readonly { sha: string; branch: string; startedAt: string }[];
+  readonly jobs: readonly string[];
+  /** Keyed by `${sha} ${job}`. */
+  readonly cells: Record<string, GridCell>;
+  /** Failing test ids over the shown commits, most frequent first (at most `maxGroups`). */
+  readonly failures: readonly { id: string; commits: number; jobs: readonly string[]; lastSha: string }[];
+  readonly failureGroups: number;
+}
+
+export interface CellFailure {
+  readonly id: string;
+  readonly status: string;
+  readonly message: string | null;
+  readonly sample: number | null;
+  readonly seed: number | null;
+  readonly attempts: number;
+  readonly durationMs: number;
+  readonly repro: string;
+}
+
+export interface CellData {
+  readonly sha: string;
+  readonly job: string;
+  readonly failures: readonly CellFailure[];
+  /** How many more failures the cell has than it lists. */
+  readonly more: number;
+}
+
+const BAD = `('fail','error','xpass')`;
+const DEVICE_ORDER = ['cpu', 'meta', 'webgpu'];
+
+function shardOrder(a: string, b: string): number {
+  const [ai, an] = a.split('/').map(Number);
+  const [bi, bn] = b.split('/').map(Number);
+  return an - bn || ai - bi;
+}
+
+function jobOrder(a: string, b: string): number {
+  const [as, ad] = a.split(' ');
+  const [bs, bd] = b.split(' ');
+  return shardOrder(as, bs) || DEVICE_ORDER.indexOf(ad) - DEVICE_ORDER.indexOf(bd) || (ad < bd ? -1 : 1);
+}
+
+export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
+  const commits = recentCommits(db, limit);
+  const shas = commits.map((c) => c.sha);
+  if (shas.length === 0) return { commits, jobs: [], cells: {}, failures: [], failureGroups: 0 };
+  const rows = db
+    .prepare(
+      `SELECT u.commit_sha AS sha, u.shard, u.status AS run, r.device, r.status, COUNT(*) AS n
+       FROM runs u JOIN results r ON r.run_id = u.run_id
+       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})
+       GROUP BY u.run_id, r.device, r.status`,
+    )
+    .all(...shas) as { sha: string; shard: string; run: string; device: string; status: string; n: number }[];
+  const counts = new Map<string, { pass: number; fail: number; flaky: number; skip: number; total: number }>();
+  const running = new Set<string>();
+  const devicesOf = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const key = `${r.sha} ${jobKey(r.shard, r.device)}`;
+    const c = counts.get(key) ?? { pass: 0, fail: 0, flaky: 0, skip: 0, total: 0 };
+    c.total += r.n;
+    if (r.status === 'pass' || r.status === 'xfail') c.pass += r.n;
+    else if (r.status === 'flaky') c.flaky += r.n;
+    else if (r.status === 'skip') c.skip += r.n;
+    else c.fail += r.n;
+    counts.set(key, c);
+    if (r.run === 'running') running.add(key);
+    devicesOf.set(r.shard, (devicesOf.get(r.shard) ?? new Set()).add(r.device));
+  }
+  // A run that has started but reported nothing yet is running on every device its shard has had.
+  const idle = db
+    .prepare(
+      `SELECT u.commit_sha AS sha, u.shard FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.status = 'running'
+       AND u.commit_sha IN (${marks(shas.length)}) AND NOT EXISTS (SELECT 1 FROM results r WHERE r.run_id = u.run_id)`,
+    )
+    .all(...shas) as { sha: string; shard: string }[];
+  for (const r of idle) {
+    for (const d of devicesOf.get(r.shard) ?? ['cpu']) {
+      const key = `${r.sha} ${jobKey(r.shard, d)}`;
+      if (!counts.has(key)) counts.set(key, { pass: 0, fail: 0, flaky: 0, skip: 0, total: 0 });
+      running.add(key);
+    }
+  }
+  const cells: Record<string, GridCell> = {};
+  const jobs = new Set<string>();
+  for (const [key, c] of counts) {
+    jobs.add(key.slice(key.indexOf(' ') + 1));
+    const status: CellStatus =
+      c.fail > 0 ? 'red' : running.has(key) ? 'running' : c.flaky > 0 ? 'flaky' : 'green';
+    cells[key] = { status, ...c };
+  }
+  const groups = failureGroups(db, shas);
+  return {
+    commits,
+    jobs: [...jobs].sort(jobOrder),
+    cells,
+    failures: groups.slice(0, maxGroups),
+    failureGroups: groups.length,
+  };
+}
+
+function failureGroups(db: ReadDb, shas: readonly string[]): GridData['failures'] {
+  const rows = db
+    .prepare(
+      `SELECT r.id, u.commit_sha AS sha, u.shard, r.device FROM runs u JOIN results r ON r.run_id = u.run_id
+       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)}) AND r.status IN ${BAD}`,
+    )
+    .all(...shas) as { id: string; sha: string; shard: string; device: string }[];
+  const age = new Map(shas.map((s, i) => [s, i]));
+  const byId = new Map<string, { commits: Set<string>; jobs: Set<string>; lastSha: string }>();
+  for (const r of rows) {
+    const g = byId.get(r.id) ?? { commits: new Set(), jobs: new Set(), lastSha: r.sha };
+    g.commits.add(r.sha);
+    g.jobs.add(jobKey(r.shard, r.device));
+    if ((age.get(r.sha) ?? 0) < (age.get(g.lastSha) ?? 0)) g.lastSha = r.sha;
+    byId.set(r.id, g);
+  }
+  return [...byId]
+    .map(([id, g]) => ({ id, commits: g.commits.size, jobs: [...g.jobs].sort(jobOrder), lastSha: g.lastSha }))
+    .sort((a, b) => b.commits - a.commits || (a.id < b.id ? -1 : 1));
+}
+
+/** The failing and flaky instances of one grid cell, with message, sample, seed and repro command. */
+export function cellData(db: ReadDb, sha: string, job: string, limit = 500): CellData {
+  const [shard, device] = job.split(' ');
+  const rows = db
+    .prepare(
+      `SELECT r.id, r.status, r.message, r.sample, r.seed, r.attempts, r.duration_ms AS durationMs
+       FROM runs u JOIN results r ON r.run_id = u.run_id
+       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? AND u.shard = ? AND r.device = ?
+         AND r.status IN ('fail','error','xpass','flaky') ORDER BY r.status = 'flaky', r.id`,
+    )
+    .all(sha, shard, device) as Omit<CellFailure, 'repro'>[];
+  return {
+    sha,
+    job,
+    failures: rows.slice(0, limit).map((r) => ({
+      ...r,
+      message: r.message && r.message.length > 8000 ? `${r.message.slice(0, 8000)}…` : r.message,
+      repro: reproCommand(r.id, r.sample),
+    })),
+    more: Math.max(0, rows.length - limit),
+  };
+}

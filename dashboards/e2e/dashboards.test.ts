@@ -1,0 +1,180 @@
+/**
+ * The dashboards in a real browser: headless Debian Chromium via playwright-core against `opgate dashboard`
+ * serving a seeded database. Each view loads; a red grid cell leads to the failure and its repro command; the
+ * coverage matrix shows a skip's reason; the perf chart marks the injected regression; and failure messages,
+ * test ids and issue titles carrying markup stay text (no dialog, no injected element, no script ran).
+ * Screenshots of every view land in artifacts/dashboards/.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningDashboard, serveDashboard } from '../index.ts';
+import { cellHref } from '../client/views/grid.ts';
+import { type SeedFacts, seedDemoDb, XSS } from '../seed.ts';
+import { ARTIFACTS, chromiumAvailable, launchChromium } from './browser.ts';
+
+// CI installs Chromium and sets OPGATE_REQUIRE_BROWSER, so these never silently skip there.
+const run = chromiumAvailable() || process.env.OPGATE_REQUIRE_BROWSER === '1';
+
+export const OPS = ['add', 'exp', 'sum', 'where', 'sort', 'masked_fill', 'as_strided'];
+
+describe.runIf(run)('dashboards in Chromium', () => {
+  let facts: SeedFacts;
+  let dash: RunningDashboard;
+  let context: BrowserContext;
+  let page: Page;
+  const dialogs: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opgate-dash-'));
+    facts = seedDemoDb(join(dir, 'seeded.db'), { commits: 12, shards: 4, ops: OPS });
+    dash = await serveDashboard({ db: join(dir, 'seeded.db'), port: 0, repo: 'opgate/opgate' });
+    context = await launchChromium();
+    page = await context.newPage();
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await dash?.close();
+  });
+
+  async function open(hash: string, view: string): Promise<void> {
+    await page.goto(`${dash.url}${hash}`);
+    await page.waitForSelector(`.view[data-view="${view}"][data-ready=""]`, { timeout: 15_000 });
+    await page.screenshot({ path: join(ARTIFACTS, `${view}.png`), fullPage: true });
+  }
+
+  /** Nothing from the seeded markup became live: no dialog, no element, no script effect. */
+  async function expectInert(): Promise<void> {
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('main img, main script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  }
+
+  test('grid: commits × jobs, a red cell reaches the failure with its repro command', async () => {
+    await open('#/grid', 'grid');
+    expect(await page.locator('table.grid tbody tr').count()).toBe(facts.shas.length);
+    expect(await page.locator('table.grid thead th.job').count()).toBe(facts.jobs.length);
+    // The newest commit has a shard still running; the failing test is red in its job.
+    expect(await page.locator(`tr[data-sha="${facts.shas.at(-1)}"] .cell.running`).count()).toBeGreaterThan(0);
+    expect(await page.locator('.cell.flaky').count()).toBeGreaterThan(0);
+    const red = page.locator(`tr[data-sha="${facts.failing.sha}"] a.cell.red[href="${cellHref(facts.failing.sha, facts.failing.job)}"]`);
+    await red.click();
+    await page.waitForSelector('.view[data-view="cell"][data-ready=""]');
+    await page.screenshot({ path: join(ARTIFACTS, 'failure.png'), fullPage: true });
+    const failure = page.locator(`article.failure[data-id="${facts.failing.id}"]`);
+    expect(await failure.locator('code.repro').textContent()).toBe(`npx opgate repro ${facts.failing.id} --sample 2`);
+    expect(await failure.locator('pre.message').textContent()).toBe(facts.failing.message);
+    expect(await failure.locator('dd').allTextContents()).toEqual(['2', '1234', '1']);
+    await expectInert();
+  });
+
+  test('grid groups failures by test id', async () => {
+    await open('#/grid', 'grid');
+    const row = page.locator('table.failures-by-id tbody tr', { hasText: facts.failing.id });
+    expect(await row.locator('td').nth(1).textContent()).toBe('3');
+  });
+
+  test('coverage: the matrix shows a skip reason, and each device a conformance score', async () => {
+    await open('#/coverage', 'coverage');
+    expect(await page.locator('table.scores tbody tr').count()).toBe(3);
+    const skip = facts.skipped!;
+    const cell = page.locator(`tr[data-op="${skip.op}"] td[data-cell="${skip.device} ${skip.dtype}"]`);
+    // The rule skips some of the cell's instances: the cell says so on hover and in its details.
+    expect(await cell.getAttribute('title')).toContain(`skip: ${skip.reason}`);
+    expect(await cell.getAttribute('data-skips')).toMatch(/^[1-9]/);
+    await cell.click();
+    expect(await page.locator('#cov-detail .reason-text').allTextContents()).toContain(`skip: ${skip.reason}`);
+    // webgpu claims fewer dtypes than cpu: those cells are unsupported, with their reason.
+    const unsupported = page.locator('tr[data-op="exp"] td.s-unsupported[data-cell^="webgpu"]').first();
+    await unsupported.click();
+    expect(await page.locator('#cov-detail .reason-text').first().textContent()).toMatch(/^unsupported: /);
+  });
+
+  test('flaky & disabled: ranked flaky tests, DISABLED issues with links, inert titles', async () => {
+    await open('#/flaky', 'flaky');
+    const ids = await page.locator('table[data-testid="flaky"] tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    expect(new Set(ids)).toEqual(new Set(facts.flaky));
+    expect(await page.locator(`tr[data-key="${facts.disabled.id}"] a`).getAttribute('href')).toBe('https://github.com/opgate/opgate/issues/77');
+    // The issue whose title carries markup and whose URL is javascript: renders as text without a link.
+    const evil = page.locator('table[data-testid="disabled"] tr', { hasText: '#78' });
+    expect(await evil.locator('.issue-title').textContent()).toBe(`DISABLED test_reference_${XSS}_cpu`);
+    expect(await evil.locator('a').count()).toBe(0);
+    expect(await page.locator('.chart canvas').count()).toBeGreaterThan(0);
+    await expectInert();
+  });
+
+  test('perf: the chart marks the injected regression, with before → after', async () => {
+    await open('#/perf', 'perf');
+    const series = page.locator('section.series[data-scenario="add_1elem"][data-metric="instructions"]');
+    const marker = series.locator('.marker[data-state="regression"]');
+    expect(await marker.count()).toBe(1);
+    expect(await marker.getAttribute('data-sha')).toBe(facts.regression.sha);
+    expect(await series.locator('li.change').textContent()).toBe(`regression at ${facts.regression.sha.slice(0, 7)}: 12,000 → 13,100 (+9.17%)`);
+    // The flat series has no marker.
+    expect(await page.locator('section.series[data-scenario="sum_1elem"] .marker').count()).toBe(0);
+  });
+
+  test('shards & time: per-shard durations, time to signal, slowest instances', async () => {
+    await open('#/shards', 'shards');
+    expect(await page.locator('.bar-row').count()).toBe(4);
+    expect(await page.locator('p.summary').textContent()).toContain('time to signal running');
+    expect(await page.locator('table.list tbody tr').count()).toBe(25);
+  });
+
+  test('test search: by id pattern, with history across runs', async () => {
+    await open(`#/search?q=${encodeURIComponent(facts.failing.id)}`, 'search');
+    const row = page.locator(`tr[data-id="${facts.failing.id}"]`);
+    expect(await row.locator('.strip .h-F').count()).toBe(3);
+    const pattern = '/^test_reference_exp_cpu_.*_eager$/';
+    await page.fill('input[type="search"]', pattern);
+    // The view puts the pattern it searched for into the address once the results are on the page.
+    await page.waitForFunction((q) => location.hash.endsWith(encodeURIComponent(q)), pattern);
+    const shown = await page.locator('table[data-testid="search-results"] tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id') ?? ''));
+    expect(shown.length).toBeGreaterThan(3);
+    for (const id of shown) expect(id).toMatch(/^test_reference_exp_cpu_.*_eager$/);
+    await page.fill('input[type="search"]', '/(/');
+    await page.waitForFunction(() => document.querySelector('[data-testid="search-status"]')?.textContent?.startsWith('invalid pattern'));
+  });
+
+  test('the inertness checks can fail: markup inserted as HTML is caught, and the CSP blocks its handlers', async () => {
+    await open('#/grid', 'grid');
+    const violations = page.evaluate(
+      () =>
+        new Promise<string>((resolve) =>
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }),
+        ),
+    );
+    await page.evaluate((x) => {
+      const div = document.createElement('div');
+      div.innerHTML = x; // what the client must never do
+      document.querySelector('main')?.appendChild(div);
+    }, XSS);
+    expect(await page.locator('main img').count()).toBe(1);
+    expect(await violations).toMatch(/^script-src/);
+    // Without the dashboards' CSP the same markup runs: the dialog and script checks see it.
+    const bare = await context.newPage();
+    const seen: string[] = [];
+    bare.on('dialog', (d) => {
+      seen.push(d.message());
+      void d.dismiss();
+    });
+    await bare.setContent(`<main>${XSS}</main>`);
+    await bare.waitForFunction(() => (window as unknown as { __xss?: number }).__xss !== undefined);
+    expect(seen.length).toBeGreaterThan(0);
+    await bare.close();
+  });
+
+  test('no script errors on any view', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

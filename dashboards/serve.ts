@@ -1,0 +1,96 @@
+/**
+ * `opgate dashboard`: node:http on 127.0.0.1. The database is opened read-only and every document is computed
+ * per request, so the page shows what a running `opgate run` has written so far.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cellData, DEVICES, DOCUMENTS, isDocument, openReadOnly, type SiteMeta } from './data/index.ts';
+import { DashboardError } from './errors.ts';
+import { jobKey, slug } from './shared.ts';
+import { CSP, clientBundle, INDEX_HTML } from './site.ts';
+
+export interface ServeOptions {
+  readonly db: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly repo: string | null;
+}
+
+export interface RunningDashboard {
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, {
+    'content-type': `${type}; charset=utf-8`,
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard> {
+  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535)
+    throw new DashboardError('E_BAD_PARAM', `--port: got ${o.port}, expected an integer in 0..65535`);
+  const db = openReadOnly(o.db);
+  const bundle = await clientBundle();
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'read-only');
+    // The raw path, not `new URL(...)`: a request for `//` must be a 404, not an exception.
+    const path = (req.url ?? '/').split('?')[0];
+    try {
+      if (path === '/' || path === '/index.html') return send(res, 200, 'text/html', INDEX_HTML);
+      if (path === '/app.js') return send(res, 200, 'text/javascript', bundle.js);
+      if (path === '/app.css') return send(res, 200, 'text/css', bundle.css);
+      if (path === '/data/meta.json') {
+        const meta: SiteMeta = { repo: o.repo, generatedAt: new Date().toISOString(), mode: 'live' };
+        return send(res, 200, 'application/json', JSON.stringify(meta));
+      }
+      const doc = /^\/data\/(\w+)\.json$/.exec(path);
+      if (doc && isDocument(doc[1])) return send(res, 200, 'application/json', JSON.stringify(DOCUMENTS[doc[1]](db)));
+      const cell = /^\/data\/cell\/(\w+)\/(\w+)\.json$/.exec(path);
+      if (cell) {
+        const found = findCell(db, cell[1], cell[2]);
+        if (found) return send(res, 200, 'application/json', JSON.stringify(cellData(db, found.sha, found.job)));
+      }
+      send(res, 404, 'application/json', JSON.stringify({ code: 'E_NOT_FOUND', path }));
+    } catch (e) {
+      send(res, 500, 'application/json', JSON.stringify({ code: 'E_INTERNAL', message: String(e) }));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          db.close();
+          resolve();
+        });
+      }),
+  };
+}
+
+/** A cell's URL holds slugs (safe in paths); map them back to the commit and job they came from. */
+function findCell(db: ReturnType<typeof openReadOnly>, shaSlug: string, jobSlug: string) {
+  const runs = db
+    .prepare(`SELECT DISTINCT commit_sha AS sha, shard FROM runs WHERE kind = 'normal'`)
+    .all() as { sha: string; shard: string }[];
+  for (const r of runs) {
+    if (slug(r.sha) !== shaSlug) continue;
+    for (const device of DEVICES) {
+      const job = jobKey(r.shard, device);
+      if (slug(job) === jobSlug) return { sha: r.sha, job };
+    }
+  }
+  return null;
+}
