@@ -1,7 +1,9 @@
 /** `opgate dashboard [--db] [--port] [--repo]` and `opgate dashboard build --out dir`. */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_DB } from '../src/ci/index.ts';
 import { buildDashboard } from './build.ts';
+import { seedDemoDb } from './seed.ts';
 import { serveDashboard } from './serve.ts';
 
 const repoOf = (o: { repo?: string }) => {
@@ -13,7 +15,7 @@ const repoOf = (o: { repo?: string }) => {
   return repo;
 };
 
-const fail = (e: unknown) => {
+const fail = (e: unknown): never => {
   process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(2);
 };
@@ -37,14 +39,28 @@ export function registerDashboardCommands(program: Command): void {
     .command('build')
     .description('write the dashboards as a static site (data as JSON) for GitHub Pages or a CI artifact')
     .requiredOption('--out <dir>', 'output folder')
-    .option('--db <path>', 'results database', DEFAULT_DB)
-    .option('--repo <owner/name>', 'GitHub repository for issue links (default: $GITHUB_REPOSITORY)')
-    .action(async (o: { out: string; db: string; repo?: string }) => {
+    // --db and --repo belong to `dashboard` (commander hands them to the parent wherever they appear).
+    .action(async (o: { out: string }) => {
+      const { db, repo } = dashboard.opts<{ db: string; repo?: string }>();
       try {
-        const r = await buildDashboard({ db: o.db, out: o.out, repo: repoOf(o) });
-        process.stdout.write(`wrote ${r.files} files (${(r.bytes / 1e6).toFixed(2)} MB) to ${o.out}\n`);
+        const r = await buildDashboard({ db, out: o.out, repo: repoOf({ repo }) });
+        process.stdout.write(`wrote ${r.files} files (${(r.bytes / 1e6).toFixed(2)} MB) from ${db} to ${o.out}\n`);
       } catch (e) {
         fail(e);
       }
+    });
+  dashboard
+    .command('demo <path>')
+    .description('write a synthetic results database (real matrix ids, injected failures, flakes, a perf regression) to try the dashboards on')
+    .option('--commits <n>', 'commits', '50')
+    .option('--shards <n>', 'shards', '4')
+    .action((path: string, o: { commits: string; shards: string }) => {
+      if (existsSync(path)) fail(new Error(`E_BAD_PARAM: <path>: ${path} exists; the demo only writes a new file`));
+      const commits = Number(o.commits);
+      const shards = Number(o.shards);
+      if (!(Number.isInteger(commits) && commits >= 1 && Number.isInteger(shards) && shards >= 1))
+        fail(new Error(`E_BAD_PARAM: --commits/--shards: got ${o.commits}/${o.shards}, expected positive integers`));
+      const f = seedDemoDb(path, { commits, shards });
+      process.stdout.write(`wrote ${path}: ${f.shas.length} commits × ${f.jobs.length} jobs, ${f.instances} instances per commit; \`npx opgate dashboard --db ${path}\`\n`);
     });
 }

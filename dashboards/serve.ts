@@ -18,6 +18,7 @@ export interface ServeOptions {
 
 export interface RunningDashboard {
   readonly url: string;
+  readonly db: string;
   readonly server: Server;
   close(): Promise<void>;
 }
@@ -68,6 +69,7 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
+    db: o.db,
     server,
     close: () =>
       new Promise<void>((resolve) => {

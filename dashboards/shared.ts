@@ -6,6 +6,10 @@
 /** A grid job: one shard's results on one device (`1/4 cpu`). */
 export const jobKey = (shard: string, device: string): string => `${shard} ${device}`;
 
+/** The client's route to a grid cell's failures. */
+export const cellHref = (sha: string, job: string): string =>
+  `#/cell/${encodeURIComponent(sha)}/${encodeURIComponent(job)}`;
+
 /** Safe file-name part for a sha or job (static build paths): letters, digits, `-` and `_` only. */
 export const slug = (s: string): string => s.replace(/[^A-Za-z0-9]+/g, '_').slice(0, 80);
 

@@ -24,7 +24,26 @@ export function lineChart(parent: HTMLElement, spec: ChartSpec): HTMLElement {
   parent.appendChild(box);
   const xs = spec.shas.map((_, i) => i);
   const width = Math.max(320, Math.min(parent.clientWidth || 900, 1100));
-  const plot = new uPlot(
+  // Markers go on once uPlot has laid out its scales (valToPos is meaningless before the first commit).
+  const place = (u: uPlot) => {
+    for (const m of spec.markers ?? []) {
+      const left = u.valToPos(m.index, 'x');
+      const y = spec.values[m.index];
+      u.over.appendChild(
+        h('span', {
+          class: `marker marker-${m.state}`,
+          'data-state': m.state,
+          'data-sha': spec.shas[m.index],
+          title: m.title,
+          style: `left:${left}px`,
+        }),
+      );
+      if (y !== null && y !== undefined)
+        u.over.appendChild(h('span', { class: `dot marker-${m.state}`, style: `left:${left}px;top:${u.valToPos(y, 'y')}px` }));
+    }
+    box.setAttribute('data-drawn', '');
+  };
+  new uPlot(
     {
       width,
       height: spec.height ?? 200,
@@ -35,30 +54,11 @@ export function lineChart(parent: HTMLElement, spec: ChartSpec): HTMLElement {
         { size: 70, values: (_u, ticks) => ticks.map((t) => compact(t)) },
       ],
       series: [{}, { label: spec.label, stroke: '#0969da', width: 1.5, points: { size: 4 } }],
+      hooks: { ready: [place] },
     },
     [xs, spec.values as number[]],
     box,
   );
-  for (const m of spec.markers ?? []) {
-    const left = plot.valToPos(m.index, 'x');
-    const y = spec.values[m.index];
-    plot.over.appendChild(
-      h('span', {
-        class: `marker marker-${m.state}`,
-        'data-state': m.state,
-        'data-sha': spec.shas[m.index],
-        title: m.title,
-        style: `left:${left}px`,
-      }),
-    );
-    if (y !== null && y !== undefined)
-      plot.over.appendChild(
-        h('span', {
-          class: `dot marker-${m.state}`,
-          style: `left:${left}px;top:${plot.valToPos(y, 'y')}px`,
-        }),
-      );
-  }
   return box;
 }
 

@@ -37,6 +37,9 @@ export const short = (sha: string): string => sha.slice(0, 7);
 
 export const fmtInt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
+/** Counts as integers; wall-clock and other fractional values to 4 significant digits. */
+export const fmtVal = (n: number): string => (Number.isInteger(n) ? fmtInt(n) : n.toPrecision(4));
+
 export const fmtPct = (x: number, digits = 1): string => `${(x * 100).toFixed(digits)}%`;
 
 export const fmtS = (s: number | null): string =>

@@ -21,7 +21,7 @@ export function openReadOnly(path: string): ReadDb {
     db.close();
     throw new DashboardError(
       'E_DB_SCHEMA',
-      `--db: ${path} is at schema version ${version}, expected ${SCHEMA_VERSION} (run any \`opgate\` command that writes it, e.g. \`opgate merge\`, to migrate)`,
+      `--db: ${path} is at schema version ${version}, expected ${SCHEMA_VERSION} (open it once with this opgate's writer, e.g. \`npx opgate flaky list --db ${path}\`, which migrates it in place)`,
     );
   }
   return db;

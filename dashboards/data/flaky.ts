@@ -38,7 +38,15 @@ export interface FlakyData {
 const LETTER: Record<string, string> = { pass: 'P', xfail: 'P', flaky: 'K', fail: 'F', error: 'F', xpass: 'F' };
 
 export function flakyData(db: ReadDb, limit = 200): FlakyData {
-  const flaky = flakeStats({ db })
+  // Flaky needs a failure (a flaky result, or a failure next to a pass): only ids that ever failed qualify.
+  const candidates = db
+    .prepare(
+      `SELECT DISTINCT r.id FROM results r JOIN runs u ON u.run_id = r.run_id
+       WHERE u.kind = 'normal' AND r.status IN ('flaky','fail','error','xpass')`,
+    )
+    .pluck()
+    .all() as string[];
+  const flaky = flakeStats({ db }, 30, candidates)
     .filter((s) => s.verdict === 'flaky')
     .slice(0, limit);
   const history = new Map<string, string>();

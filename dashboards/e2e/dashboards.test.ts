@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The dashboards in a real browser: headless Debian Chromium via playwright-core against `opgate dashboard`
  * serving a seeded database. Each view loads; a red grid cell leads to the failure and its repro command; the
@@ -10,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningDashboard, serveDashboard } from '../index.ts';
-import { cellHref } from '../client/views/grid.ts';
+import { buildDashboard, type RunningDashboard, serveDashboard } from '../index.ts';
 import { type SeedFacts, seedDemoDb, XSS } from '../seed.ts';
-import { ARTIFACTS, chromiumAvailable, launchChromium } from './browser.ts';
+import { cellHref } from '../shared.ts';
+import { ARTIFACTS, chromiumAvailable, launchChromium, serveStatic } from './browser.ts';
 
 // CI installs Chromium and sets OPGATE_REQUIRE_BROWSER, so these never silently skip there.
 const run = chromiumAvailable() || process.env.OPGATE_REQUIRE_BROWSER === '1';
@@ -116,9 +117,14 @@ describe.runIf(run)('dashboards in Chromium', () => {
   test('perf: the chart marks the injected regression, with before → after', async () => {
     await open('#/perf', 'perf');
     const series = page.locator('section.series[data-scenario="add_1elem"][data-metric="instructions"]');
+    await series.locator('.chart[data-drawn]').waitFor();
     const marker = series.locator('.marker[data-state="regression"]');
     expect(await marker.count()).toBe(1);
     expect(await marker.getAttribute('data-sha')).toBe(facts.regression.sha);
+    // ... and it stands at that commit on the x axis (commits are evenly spaced, oldest at the left edge).
+    const box = (await marker.evaluate((m) => [(m as HTMLElement).offsetLeft, (m.parentElement as HTMLElement).clientWidth])) as [number, number];
+    const at = facts.shas.indexOf(facts.regression.sha) / (facts.shas.length - 1);
+    expect(Math.abs(box[0] / box[1] - at)).toBeLessThan(0.02);
     expect(await series.locator('li.change').textContent()).toBe(`regression at ${facts.regression.sha.slice(0, 7)}: 12,000 → 13,100 (+9.17%)`);
     // The flat series has no marker.
     expect(await page.locator('section.series[data-scenario="sum_1elem"] .marker').count()).toBe(0);
@@ -172,6 +178,28 @@ describe.runIf(run)('dashboards in Chromium', () => {
     await bare.waitForFunction(() => (window as unknown as { __xss?: number }).__xss !== undefined);
     expect(seen.length).toBeGreaterThan(0);
     await bare.close();
+  });
+
+  test('the static build (GitHub Pages / artifact) serves the same views from JSON files', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'opgate-site-'));
+    await buildDashboard({ db: dash.db, out, repo: 'opgate/opgate' });
+    const site = await serveStatic(out);
+    try {
+      await page.goto(`${site.url}#/grid`);
+      await page.waitForSelector('.view[data-view="grid"][data-ready=""]');
+      await page.locator(`a.cell.red[href="${cellHref(facts.failing.sha, facts.failing.job)}"]`).click();
+      await page.waitForSelector('.view[data-view="cell"][data-ready=""]');
+      expect(await page.locator(`article.failure[data-id="${facts.failing.id}"] code.repro`).textContent()).toBe(
+        `npx opgate repro ${facts.failing.id} --sample 2`,
+      );
+      for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search']) {
+        await page.goto(`${site.url}#/${view}`);
+        await page.waitForSelector(`.view[data-view="${view}"][data-ready=""]`);
+      }
+      await expectInert();
+    } finally {
+      await site.close();
+    }
   });
 
   test('no script errors on any view', () => {

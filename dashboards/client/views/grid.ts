@@ -1,10 +1,8 @@
 /** View 1: commits × jobs, failures grouped by test id; a red cell links to its failures. */
 import type { GridCell, GridData } from '../../data/grid.ts';
+import { cellHref } from '../../shared.ts';
 import { load } from '../api.ts';
 import { fmtDate, h, short } from '../dom.ts';
-
-export const cellHref = (sha: string, job: string): string =>
-  `#/cell/${encodeURIComponent(sha)}/${encodeURIComponent(job)}`;
 
 function cellTitle(job: string, c: GridCell): string {
   const parts = [`${job}: ${c.status}`, `${c.pass} passed`];

@@ -2,12 +2,12 @@
 import type { PerfData, PerfSeries } from '../../data/perf.ts';
 import { load } from '../api.ts';
 import { lineChart } from '../chart.ts';
-import { fmtInt, h, short } from '../dom.ts';
+import { fmtVal, h, short } from '../dom.ts';
 
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`;
 
 function describe(s: PerfSeries, c: PerfSeries['changes'][number]): string {
-  return `${c.state} at ${short(c.sha)}: ${fmtInt(c.before)} → ${fmtInt(c.after)} (${signed(c.relative)})`;
+  return `${c.state} at ${short(c.sha)}: ${fmtVal(c.before)} → ${fmtVal(c.after)} (${signed(c.relative)})`;
 }
 
 export async function perfView(root: HTMLElement): Promise<void> {
@@ -36,6 +36,6 @@ export async function perfView(root: HTMLElement): Promise<void> {
     });
     if (s.changes.length)
       card.append(h('ul', { class: 'changes' }, s.changes.map((c) => h('li', { class: `change marker-${c.state}`, 'data-state': c.state }, describe(s, c)))));
-    else card.append(h('p', { class: 'quiet' }, `latest ${fmtInt(s.points[s.points.length - 1].value)}; no change point.`));
+    else card.append(h('p', { class: 'quiet' }, `latest ${fmtVal(s.points[s.points.length - 1].value)}; no change point.`));
   }
 }

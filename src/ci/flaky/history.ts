@@ -39,15 +39,21 @@ interface Row {
 
 const ALPHA = 0.3;
 
-export function flakeStats(store: Pick<ResultsStore, 'db'>, window = 30): FlakeStats[] {
+/** `only`: restrict to these ids (the dashboards pass the ones that ever failed, to skip the healthy mass). */
+export function flakeStats(
+  store: Pick<ResultsStore, 'db'>,
+  window = 30,
+  only?: readonly string[],
+): FlakeStats[] {
   const rows = store.db
     .prepare(
       `SELECT r.id, r.op, r.oracle, r.device, r.status, r.message, u.commit_sha, u.started_at
        FROM results r JOIN runs u ON u.run_id = r.run_id
        WHERE u.kind = 'normal' AND r.status IN ('pass','fail','flaky','xfail','xpass','error')
+         ${only ? 'AND r.id IN (SELECT value FROM json_each(?))' : ''}
        ORDER BY r.id, r.run_id`,
     )
-    .all() as Row[];
+    .all(...(only ? [JSON.stringify(only)] : [])) as Row[];
   const byId = new Map<string, Row[]>();
   for (const r of rows) {
     const g = byId.get(r.id);
