@@ -1,4 +1,7 @@
-/** `opgate dashboard [--db] [--port] [--repo]` and `opgate dashboard build --out dir`. */
+/**
+ * `opgate dashboard [serve] [--db] [--port] [--repo]` (serve is the default), `opgate dashboard build --out dir`
+ * and `opgate dashboard demo <path>`.
+ */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_DB } from '../src/ci/index.ts';
@@ -6,27 +9,30 @@ import { buildDashboard } from './build.ts';
 import { seedDemoDb } from './seed.ts';
 import { serveDashboard } from './serve.ts';
 
-const repoOf = (o: { repo?: string }) => {
-  const repo = o.repo ?? process.env.GITHUB_REPOSITORY ?? null;
-  if (repo !== null && !/^[\w.-]+\/[\w.-]+$/.test(repo)) {
-    process.stderr.write(`E_BAD_PARAM: --repo: got ${JSON.stringify(repo)}, expected owner/name\n`);
-    process.exit(2);
-  }
-  return repo;
-};
-
 const fail = (e: unknown): never => {
   process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(2);
 };
 
+const repoOf = (o: { repo?: string }): string | null => {
+  const repo = o.repo ?? process.env.GITHUB_REPOSITORY ?? null;
+  if (repo !== null && !/^[\w.-]+\/[\w.-]+$/.test(repo))
+    fail(new Error(`E_BAD_PARAM: --repo: got ${JSON.stringify(repo)}, expected owner/name`));
+  return repo;
+};
+
+const REPO_HELP = 'GitHub repository for issue links (default: $GITHUB_REPOSITORY)';
+
 export function registerDashboardCommands(program: Command): void {
   const dashboard = program
     .command('dashboard')
-    .description('serve the dashboards on 127.0.0.1 (grid, coverage, flaky, perf, shards, search); read-only')
+    .description('the dashboards: grid, coverage, flaky & disabled, perf, shards & time, test search');
+  dashboard
+    .command('serve', { isDefault: true })
+    .description('serve the dashboards on 127.0.0.1, reading the database read-only (the default subcommand)')
     .option('--db <path>', 'results database', DEFAULT_DB)
     .option('--port <n>', 'port (0: any free one)', '8173')
-    .option('--repo <owner/name>', 'GitHub repository for issue links (default: $GITHUB_REPOSITORY)')
+    .option('--repo <owner/name>', REPO_HELP)
     .action(async (o: { db: string; port: string; repo?: string }) => {
       try {
         const d = await serveDashboard({ db: o.db, port: Number(o.port), repo: repoOf(o) });
@@ -39,28 +45,39 @@ export function registerDashboardCommands(program: Command): void {
     .command('build')
     .description('write the dashboards as a static site (data as JSON) for GitHub Pages or a CI artifact')
     .requiredOption('--out <dir>', 'output folder')
-    // --db and --repo belong to `dashboard` (commander hands them to the parent wherever they appear).
-    .action(async (o: { out: string }) => {
-      const { db, repo } = dashboard.opts<{ db: string; repo?: string }>();
+    .option('--db <path>', 'results database', DEFAULT_DB)
+    .option('--repo <owner/name>', REPO_HELP)
+    .action(async (o: { out: string; db: string; repo?: string }) => {
       try {
-        const r = await buildDashboard({ db, out: o.out, repo: repoOf({ repo }) });
-        process.stdout.write(`wrote ${r.files} files (${(r.bytes / 1e6).toFixed(2)} MB) from ${db} to ${o.out}\n`);
+        const r = await buildDashboard({ db: o.db, out: o.out, repo: repoOf(o) });
+        process.stdout.write(
+          `wrote ${r.files} files (${(r.bytes / 1e6).toFixed(2)} MB) from ${o.db} to ${o.out}\n`,
+        );
       } catch (e) {
         fail(e);
       }
     });
   dashboard
     .command('demo <path>')
-    .description('write a synthetic results database (real matrix ids, injected failures, flakes, a perf regression) to try the dashboards on')
+    .description(
+      'write a synthetic results database (real matrix ids; injected failures, flakes, a perf regression) to try the dashboards on',
+    )
     .option('--commits <n>', 'commits', '50')
     .option('--shards <n>', 'shards', '4')
     .action((path: string, o: { commits: string; shards: string }) => {
-      if (existsSync(path)) fail(new Error(`E_BAD_PARAM: <path>: ${path} exists; the demo only writes a new file`));
+      if (existsSync(path))
+        fail(new Error(`E_BAD_PARAM: <path>: ${path} exists; the demo only writes a new file`));
       const commits = Number(o.commits);
       const shards = Number(o.shards);
       if (!(Number.isInteger(commits) && commits >= 1 && Number.isInteger(shards) && shards >= 1))
-        fail(new Error(`E_BAD_PARAM: --commits/--shards: got ${o.commits}/${o.shards}, expected positive integers`));
+        fail(
+          new Error(
+            `E_BAD_PARAM: --commits/--shards: got ${o.commits}/${o.shards}, expected positive integers`,
+          ),
+        );
       const f = seedDemoDb(path, { commits, shards });
-      process.stdout.write(`wrote ${path}: ${f.shas.length} commits × ${f.jobs.length} jobs, ${f.instances} instances per commit; \`npx opgate dashboard --db ${path}\`\n`);
+      process.stdout.write(
+        `wrote ${path}: ${f.shas.length} commits × ${f.jobs.length} jobs, ${f.instances} instances per commit; \`npx opgate dashboard --db ${path}\`\n`,
+      );
     });
 }

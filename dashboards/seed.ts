@@ -19,10 +19,20 @@ export interface SeedOptions {
 export interface SeedFacts {
   readonly shas: readonly string[];
   readonly jobs: readonly string[];
-  readonly failing: { readonly id: string; readonly sha: string; readonly job: string; readonly message: string };
+  readonly failing: {
+    readonly id: string;
+    readonly sha: string;
+    readonly job: string;
+    readonly message: string;
+  };
   readonly flaky: readonly string[];
   readonly disabled: { readonly id: string; readonly issue: number };
-  readonly skipped: { readonly op: string; readonly device: string; readonly dtype: string; readonly reason: string } | null;
+  readonly skipped: {
+    readonly op: string;
+    readonly device: string;
+    readonly dtype: string;
+    readonly reason: string;
+  } | null;
   readonly regression: { readonly scenario: string; readonly sha: string };
   readonly instances: number;
 }
@@ -39,11 +49,16 @@ const hash = (s: string) => {
 
 export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
   const devices = o.devices ?? ['cpu', 'meta', 'webgpu'];
-  const insts = expandMatrix('pull', { op: o.ops, device: devices }).filter((i) => devices.includes(i.device));
+  const insts = expandMatrix('pull', { op: o.ops, device: devices }).filter((i) =>
+    devices.includes(i.device),
+  );
   const shardOf = (id: string) => (hash(id) % o.shards) + 1;
   const passing = insts.filter((i) => !i.rule);
   const failing = passing.find((i) => i.device === devices[0]) ?? passing[0];
-  const flaky = passing.filter((i) => i !== failing).slice(3, 5).map((i) => i.id);
+  const flaky = passing
+    .filter((i) => i !== failing)
+    .slice(3, 5)
+    .map((i) => i.id);
   const disabled = passing[passing.length - 1];
   const skipRule = insts.find((i) => i.rule?.kind === 'skip');
   const shas = Array.from({ length: o.commits }, (_, i) => sha(i));
@@ -59,19 +74,50 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
         const last = c === o.commits - 1;
         // The newest commit's last shard is still running, half-way through.
         const running = last && s === o.shards;
-        const runId = store.startRun({ commitSha: commit, branch: 'main', platform: 'linux-x64 node20', shard: `${s}/${o.shards}`, tier: 'pull' });
+        const runId = store.startRun({
+          commitSha: commit,
+          branch: 'main',
+          platform: 'linux-x64 node20',
+          shard: `${s}/${o.shards}`,
+          tier: 'pull',
+        });
         const mine = insts.filter((i) => shardOf(i.id) === s).filter((_, k) => !running || k % 2 === 0);
         const rows: ResultRow[] = mine.map((i) => {
-          const base = { id: i.id, op: i.op, oracle: i.oracle, device: i.device, dtype: i.dtype, layout: i.layout, mode: i.mode, attempts: 1, sample: null, seed: i.seed, checks: 1 };
+          const base = {
+            id: i.id,
+            op: i.op,
+            oracle: i.oracle,
+            device: i.device,
+            dtype: i.dtype,
+            layout: i.layout,
+            mode: i.mode,
+            attempts: 1,
+            sample: null,
+            seed: i.seed,
+            checks: 1,
+          };
           const durationMs = 5 + (hash(i.id + c) % 40) + (i.device === 'webgpu' ? 60 : 0);
-          const reason = i.rule && (i.rule.issue ? `${i.rule.reason} (issue #${i.rule.issue})` : i.rule.reason);
+          const reason =
+            i.rule && (i.rule.issue ? `${i.rule.reason} (issue #${i.rule.issue})` : i.rule.reason);
           if (i.rule) return { ...base, status: i.rule.kind, durationMs, message: reason ?? null };
-          if (i === failing && c >= failFrom) return { ...base, status: 'fail', durationMs, message, sample: 2, seed: 1234 };
+          if (i === failing && c >= failFrom)
+            return { ...base, status: 'fail', durationMs, message, sample: 2, seed: 1234 };
           if (i === disabled && c >= disabledFrom)
-            return { ...base, status: 'skip', durationMs: 0, message: 'disabled by issue #77 https://github.com/opgate/opgate/issues/77' };
+            return {
+              ...base,
+              status: 'skip',
+              durationMs: 0,
+              message: 'disabled by issue #77 https://github.com/opgate/opgate/issues/77',
+            };
           const k = flaky.indexOf(i.id);
           if (k >= 0 && (c + k) % (3 + k) === 0)
-            return { ...base, status: 'flaky', durationMs, attempts: 2, message: `flaked: ${XSS} timed out waiting for the device` };
+            return {
+              ...base,
+              status: 'flaky',
+              durationMs,
+              attempts: 2,
+              message: `flaked: ${XSS} timed out waiting for the device`,
+            };
           return { ...base, status: 'pass', durationMs, message: null };
         });
         store.addResults(runId, rows);
@@ -79,20 +125,56 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
         const wall = rows.reduce((a, r) => a + r.durationMs, 0) + 5_000;
         store.db
           .prepare('UPDATE runs SET started_at = ?, ended_at = ?, status = ? WHERE run_id = ?')
-          .run(new Date(start).toISOString(), running ? null : new Date(start + wall).toISOString(), running ? 'running' : c >= failFrom && shardOf(failing.id) === s ? 'failed' : 'passed', runId);
+          .run(
+            new Date(start).toISOString(),
+            running ? null : new Date(start + wall).toISOString(),
+            running ? 'running' : c >= failFrom && shardOf(failing.id) === s ? 'failed' : 'passed',
+            runId,
+          );
       }
     });
     store.db
-      .prepare('INSERT INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)')
-      .run(disabled.id, 77, 'https://github.com/opgate/opgate/issues/77', '["linux"]', '2026-11-20T00:00:00Z');
+      .prepare(
+        'INSERT INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(
+        disabled.id,
+        77,
+        'https://github.com/opgate/opgate/issues/77',
+        '["linux"]',
+        '2026-11-20T00:00:00Z',
+      );
     // An issue whose key (and so title) carries markup, and a link that must not become javascript:.
     store.db
-      .prepare('INSERT INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(`test_reference_${XSS}_cpu`, 78, 'javascript:window.__xss=3', '[]', '2026-11-21T00:00:00Z');
     const perf = shas.flatMap((commit, c) => [
-      { scenario: 'add_1elem', metric: 'instructions' as const, value: c >= regressionAt ? 13_100 : 12_000, commitSha: commit, platform: 'linux-x64', nodeVersion: '20' },
-      { scenario: 'sum_1elem', metric: 'instructions' as const, value: 9_500, commitSha: commit, platform: 'linux-x64', nodeVersion: '20' },
-      { scenario: 'add_1elem', metric: 'wall_us' as const, value: 3 + ((hash(commit) % 100) - 50) / 1000, commitSha: commit, platform: 'linux-x64', nodeVersion: '20' },
+      {
+        scenario: 'add_1elem',
+        metric: 'instructions' as const,
+        value: c >= regressionAt ? 13_100 : 12_000,
+        commitSha: commit,
+        platform: 'linux-x64',
+        nodeVersion: '20',
+      },
+      {
+        scenario: 'sum_1elem',
+        metric: 'instructions' as const,
+        value: 9_500,
+        commitSha: commit,
+        platform: 'linux-x64',
+        nodeVersion: '20',
+      },
+      {
+        scenario: 'add_1elem',
+        metric: 'wall_us' as const,
+        value: 3 + ((hash(commit) % 100) - 50) / 1000,
+        commitSha: commit,
+        platform: 'linux-x64',
+        nodeVersion: '20',
+      },
     ]);
     recordPerf(store, perf);
   } finally {
@@ -101,10 +183,17 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
   return {
     shas,
     jobs: [...new Set(insts.map((i) => `${shardOf(i.id)}/${o.shards} ${i.device}`))],
-    failing: { id: failing.id, sha: shas[Math.max(0, shas.length - 2)], job: `${shardOf(failing.id)}/${o.shards} ${failing.device}`, message },
+    failing: {
+      id: failing.id,
+      sha: shas[Math.max(0, shas.length - 2)],
+      job: `${shardOf(failing.id)}/${o.shards} ${failing.device}`,
+      message,
+    },
     flaky,
     disabled: { id: disabled.id, issue: 77 },
-    skipped: skipRule?.rule ? { op: skipRule.op, device: skipRule.device, dtype: skipRule.dtype, reason: skipRule.rule.reason } : null,
+    skipped: skipRule?.rule
+      ? { op: skipRule.op, device: skipRule.device, dtype: skipRule.dtype, reason: skipRule.rule.reason }
+      : null,
     regression: { scenario: 'add_1elem', sha: shas[Math.min(regressionAt, shas.length - 1)] },
     instances: insts.length,
   };

@@ -51,11 +51,13 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
         return send(res, 200, 'application/json', JSON.stringify(meta));
       }
       const doc = /^\/data\/(\w+)\.json$/.exec(path);
-      if (doc && isDocument(doc[1])) return send(res, 200, 'application/json', JSON.stringify(DOCUMENTS[doc[1]](db)));
+      if (doc && isDocument(doc[1]))
+        return send(res, 200, 'application/json', JSON.stringify(DOCUMENTS[doc[1]](db)));
       const cell = /^\/data\/cell\/(\w+)\/(\w+)\.json$/.exec(path);
       if (cell) {
         const found = findCell(db, cell[1], cell[2]);
-        if (found) return send(res, 200, 'application/json', JSON.stringify(cellData(db, found.sha, found.job)));
+        if (found)
+          return send(res, 200, 'application/json', JSON.stringify(cellData(db, found.sha, found.job)));
       }
       send(res, 404, 'application/json', JSON.stringify({ code: 'E_NOT_FOUND', path }));
     } catch (e) {

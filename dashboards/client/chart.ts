@@ -39,7 +39,9 @@ export function lineChart(parent: HTMLElement, spec: ChartSpec): HTMLElement {
         }),
       );
       if (y !== null && y !== undefined)
-        u.over.appendChild(h('span', { class: `dot marker-${m.state}`, style: `left:${left}px;top:${u.valToPos(y, 'y')}px` }));
+        u.over.appendChild(
+          h('span', { class: `dot marker-${m.state}`, style: `left:${left}px;top:${u.valToPos(y, 'y')}px` }),
+        );
     }
     box.setAttribute('data-drawn', '');
   };

@@ -18,7 +18,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (typeof v === 'function') el.addEventListener(k.replace(/^on/, ''), v);
     // Through CSSOM: the CSP forbids style attributes in markup, not styles set from script.
     else if (k === 'style') el.style.cssText = String(v);
-    else if (k === 'href' && !/^(#|https?:)/.test(String(v))) continue; // no javascript: or data: links
+    else if (k === 'href' && !/^(#|https?:)/.test(String(v)))
+      continue; // no javascript: or data: links
     else el.setAttribute(k, v === true ? '' : String(v));
   }
   append(el, children);
@@ -52,6 +53,8 @@ export function strip(history: string, titles?: readonly string[]): HTMLElement 
   return h(
     'span',
     { class: 'strip', 'aria-label': `history ${history}` },
-    [...history].map((c, i) => h('span', { class: `h h-${c === '.' ? 'none' : c}`, title: titles?.[i] ?? c }, c)),
+    [...history].map((c, i) =>
+      h('span', { class: `h h-${c === '.' ? 'none' : c}`, title: titles?.[i] ?? c }, c),
+    ),
   );
 }

@@ -35,7 +35,14 @@ export interface FlakyData {
   readonly disabledOverTime: readonly { sha: string; at: string; count: number }[];
 }
 
-const LETTER: Record<string, string> = { pass: 'P', xfail: 'P', flaky: 'K', fail: 'F', error: 'F', xpass: 'F' };
+const LETTER: Record<string, string> = {
+  pass: 'P',
+  xfail: 'P',
+  flaky: 'K',
+  fail: 'F',
+  error: 'F',
+  xpass: 'F',
+};
 
 export function flakyData(db: ReadDb, limit = 200): FlakyData {
   // Flaky needs a failure (a flaky result, or a failure next to a pass): only ids that ever failed qualify.
@@ -62,7 +69,13 @@ export function flakyData(db: ReadDb, limit = 200): FlakyData {
   const disabled = (
     db
       .prepare('SELECT key, issue_number, issue_url, platforms, updated_at FROM disabled_tests ORDER BY key')
-      .all() as { key: string; issue_number: number; issue_url: string; platforms: string; updated_at: string }[]
+      .all() as {
+      key: string;
+      issue_number: number;
+      issue_url: string;
+      platforms: string;
+      updated_at: string;
+    }[]
   ).map((d) => ({
     key: d.key,
     title: `DISABLED ${d.key}`,
@@ -88,7 +101,8 @@ export function flakyData(db: ReadDb, limit = 200): FlakyData {
       fails: s.fails,
       flakyRuns: s.flakyRuns,
       lastSeen: s.lastSeen,
-      lastFailure: s.lastFailure && s.lastFailure.length > 2000 ? `${s.lastFailure.slice(0, 2000)}…` : s.lastFailure,
+      lastFailure:
+        s.lastFailure && s.lastFailure.length > 2000 ? `${s.lastFailure.slice(0, 2000)}…` : s.lastFailure,
       history: (history.get(s.id) ?? '').slice(-30),
     })),
     disabled,

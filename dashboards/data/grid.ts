@@ -74,7 +74,10 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
        GROUP BY u.run_id, r.device, r.status`,
     )
     .all(...shas) as { sha: string; shard: string; run: string; device: string; status: string; n: number }[];
-  const counts = new Map<string, { pass: number; fail: number; flaky: number; skip: number; total: number }>();
+  const counts = new Map<
+    string,
+    { pass: number; fail: number; flaky: number; skip: number; total: number }
+  >();
   const running = new Set<string>();
   const devicesOf = new Map<string, Set<string>>();
   for (const r of rows) {

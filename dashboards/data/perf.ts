@@ -29,7 +29,15 @@ export function perfData(db: ReadDb, limit = 100): PerfData {
          SELECT MAX(rowid) FROM perf GROUP BY scenario, metric, platform, node_version, commit_sha)
        ORDER BY scenario, metric, platform, node_version, rowid`,
     )
-    .all() as { scenario: string; metric: string; platform: string; nodeVersion: string; sha: string; value: number; at: string }[];
+    .all() as {
+    scenario: string;
+    metric: string;
+    platform: string;
+    nodeVersion: string;
+    sha: string;
+    value: number;
+    at: string;
+  }[];
   const groups = new Map<string, typeof rows>();
   for (const r of rows) {
     const k = [r.scenario, r.metric, r.platform, r.nodeVersion].join('\0');
@@ -48,7 +56,14 @@ export function perfData(db: ReadDb, limit = 100): PerfData {
     )
       .filter((c) => c.state !== 'insufficient data')
       .map((c) => ({ ...c, sha: points[c.index].sha }));
-    return { scenario: g[0].scenario, metric: g[0].metric, platform: g[0].platform, nodeVersion: g[0].nodeVersion, points, changes };
+    return {
+      scenario: g[0].scenario,
+      metric: g[0].metric,
+      platform: g[0].platform,
+      nodeVersion: g[0].nodeVersion,
+      points,
+      changes,
+    };
   });
   return { series };
 }

@@ -19,7 +19,13 @@ export interface ShardsData {
   /** Slowest shard's summed instance time over the mean: 1 is perfect balance. */
   readonly imbalance: number | null;
   readonly timeToSignalS: number | null;
-  readonly slowest: readonly { id: string; shard: string; device: string; durationMs: number; status: string }[];
+  readonly slowest: readonly {
+    id: string;
+    shard: string;
+    device: string;
+    durationMs: number;
+    status: string;
+  }[];
   /** Oldest first. */
   readonly history: readonly { sha: string; at: string; timeToSignalS: number | null; shards: number }[];
 }
@@ -36,7 +42,14 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
        FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
        WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? GROUP BY u.run_id ORDER BY u.run_id`,
     )
-    .all(commit) as { shard: string; status: string; startedAt: string; endedAt: string | null; testMs: number; instances: number }[];
+    .all(commit) as {
+    shard: string;
+    status: string;
+    startedAt: string;
+    endedAt: string | null;
+    testMs: number;
+    instances: number;
+  }[];
   const shards = runs
     .map((r) => ({
       shard: r.shard,
@@ -60,10 +73,21 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
            SUM(u.ended_at IS NULL) AS open, COUNT(*) AS shards
          FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) GROUP BY u.commit_sha ORDER BY MIN(u.started_at) DESC LIMIT ?`,
       )
-      .all(historyLimit) as { sha: string; at: string; endedAt: string | null; open: number; shards: number }[]
+      .all(historyLimit) as {
+      sha: string;
+      at: string;
+      endedAt: string | null;
+      open: number;
+      shards: number;
+    }[]
   )
     .reverse()
-    .map((h) => ({ sha: h.sha, at: h.at, shards: h.shards, timeToSignalS: h.open ? null : seconds(h.at, h.endedAt) }));
+    .map((h) => ({
+      sha: h.sha,
+      at: h.at,
+      shards: h.shards,
+      timeToSignalS: h.open ? null : seconds(h.at, h.endedAt),
+    }));
   const open = shards.some((s) => s.wallS === null);
   const last = history.find((h) => h.sha === commit);
   return {

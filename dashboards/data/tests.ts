@@ -12,7 +12,15 @@ export interface TestsData {
   readonly tests: readonly (readonly [string, string])[];
 }
 
-const LETTER: Record<string, string> = { pass: 'P', fail: 'F', flaky: 'K', skip: 'S', xfail: 'X', xpass: 'U', error: 'E' };
+const LETTER: Record<string, string> = {
+  pass: 'P',
+  fail: 'F',
+  flaky: 'K',
+  skip: 'S',
+  xfail: 'X',
+  xpass: 'U',
+  error: 'E',
+};
 
 export function testsData(db: ReadDb, limit = 50): TestsData {
   const commits = recentCommits(db, limit).reverse();

@@ -35,7 +35,12 @@ export async function launchChromium(): Promise<BrowserContext> {
   });
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
 
 /** A plain static file server standing in for GitHub Pages (no CSP header: the page's meta tag carries it). */
 export async function serveStatic(dir: string): Promise<{ url: string; close(): Promise<void> }> {

@@ -66,14 +66,20 @@ describe.runIf(run)('dashboards in Chromium', () => {
     expect(await page.locator('table.grid tbody tr').count()).toBe(facts.shas.length);
     expect(await page.locator('table.grid thead th.job').count()).toBe(facts.jobs.length);
     // The newest commit has a shard still running; the failing test is red in its job.
-    expect(await page.locator(`tr[data-sha="${facts.shas.at(-1)}"] .cell.running`).count()).toBeGreaterThan(0);
+    expect(await page.locator(`tr[data-sha="${facts.shas.at(-1)}"] .cell.running`).count()).toBeGreaterThan(
+      0,
+    );
     expect(await page.locator('.cell.flaky').count()).toBeGreaterThan(0);
-    const red = page.locator(`tr[data-sha="${facts.failing.sha}"] a.cell.red[href="${cellHref(facts.failing.sha, facts.failing.job)}"]`);
+    const red = page.locator(
+      `tr[data-sha="${facts.failing.sha}"] a.cell.red[href="${cellHref(facts.failing.sha, facts.failing.job)}"]`,
+    );
     await red.click();
     await page.waitForSelector('.view[data-view="cell"][data-ready=""]');
     await page.screenshot({ path: join(ARTIFACTS, 'failure.png'), fullPage: true });
     const failure = page.locator(`article.failure[data-id="${facts.failing.id}"]`);
-    expect(await failure.locator('code.repro').textContent()).toBe(`npx opgate repro ${facts.failing.id} --sample 2`);
+    expect(await failure.locator('code.repro').textContent()).toBe(
+      `npx opgate repro ${facts.failing.id} --sample 2`,
+    );
     expect(await failure.locator('pre.message').textContent()).toBe(facts.failing.message);
     expect(await failure.locator('dd').allTextContents()).toEqual(['2', '1234', '1']);
     await expectInert();
@@ -94,7 +100,9 @@ describe.runIf(run)('dashboards in Chromium', () => {
     expect(await cell.getAttribute('title')).toContain(`skip: ${skip.reason}`);
     expect(await cell.getAttribute('data-skips')).toMatch(/^[1-9]/);
     await cell.click();
-    expect(await page.locator('#cov-detail .reason-text').allTextContents()).toContain(`skip: ${skip.reason}`);
+    expect(await page.locator('#cov-detail .reason-text').allTextContents()).toContain(
+      `skip: ${skip.reason}`,
+    );
     // webgpu claims fewer dtypes than cpu: those cells are unsupported, with their reason.
     const unsupported = page.locator('tr[data-op="exp"] td.s-unsupported[data-cell^="webgpu"]').first();
     await unsupported.click();
@@ -103,9 +111,13 @@ describe.runIf(run)('dashboards in Chromium', () => {
 
   test('flaky & disabled: ranked flaky tests, DISABLED issues with links, inert titles', async () => {
     await open('#/flaky', 'flaky');
-    const ids = await page.locator('table[data-testid="flaky"] tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    const ids = await page
+      .locator('table[data-testid="flaky"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
     expect(new Set(ids)).toEqual(new Set(facts.flaky));
-    expect(await page.locator(`tr[data-key="${facts.disabled.id}"] a`).getAttribute('href')).toBe('https://github.com/opgate/opgate/issues/77');
+    expect(await page.locator(`tr[data-key="${facts.disabled.id}"] a`).getAttribute('href')).toBe(
+      'https://github.com/opgate/opgate/issues/77',
+    );
     // The issue whose title carries markup and whose URL is javascript: renders as text without a link.
     const evil = page.locator('table[data-testid="disabled"] tr', { hasText: '#78' });
     expect(await evil.locator('.issue-title').textContent()).toBe(`DISABLED test_reference_${XSS}_cpu`);
@@ -122,10 +134,15 @@ describe.runIf(run)('dashboards in Chromium', () => {
     expect(await marker.count()).toBe(1);
     expect(await marker.getAttribute('data-sha')).toBe(facts.regression.sha);
     // ... and it stands at that commit on the x axis (commits are evenly spaced, oldest at the left edge).
-    const box = (await marker.evaluate((m) => [(m as HTMLElement).offsetLeft, (m.parentElement as HTMLElement).clientWidth])) as [number, number];
+    const box = (await marker.evaluate((m) => [
+      (m as HTMLElement).offsetLeft,
+      (m.parentElement as HTMLElement).clientWidth,
+    ])) as [number, number];
     const at = facts.shas.indexOf(facts.regression.sha) / (facts.shas.length - 1);
     expect(Math.abs(box[0] / box[1] - at)).toBeLessThan(0.02);
-    expect(await series.locator('li.change').textContent()).toBe(`regression at ${facts.regression.sha.slice(0, 7)}: 12,000 → 13,100 (+9.17%)`);
+    expect(await series.locator('li.change').textContent()).toBe(
+      `regression at ${facts.regression.sha.slice(0, 7)}: 12,000 → 13,100 (+9.17%)`,
+    );
     // The flat series has no marker.
     expect(await page.locator('section.series[data-scenario="sum_1elem"] .marker').count()).toBe(0);
   });
@@ -145,11 +162,15 @@ describe.runIf(run)('dashboards in Chromium', () => {
     await page.fill('input[type="search"]', pattern);
     // The view puts the pattern it searched for into the address once the results are on the page.
     await page.waitForFunction((q) => location.hash.endsWith(encodeURIComponent(q)), pattern);
-    const shown = await page.locator('table[data-testid="search-results"] tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id') ?? ''));
+    const shown = await page
+      .locator('table[data-testid="search-results"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id') ?? ''));
     expect(shown.length).toBeGreaterThan(3);
     for (const id of shown) expect(id).toMatch(/^test_reference_exp_cpu_.*_eager$/);
     await page.fill('input[type="search"]', '/(/');
-    await page.waitForFunction(() => document.querySelector('[data-testid="search-status"]')?.textContent?.startsWith('invalid pattern'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="search-status"]')?.textContent?.startsWith('invalid pattern'),
+    );
   });
 
   test('the inertness checks can fail: markup inserted as HTML is caught, and the CSP blocks its handlers', async () => {
@@ -157,7 +178,9 @@ describe.runIf(run)('dashboards in Chromium', () => {
     const violations = page.evaluate(
       () =>
         new Promise<string>((resolve) =>
-          document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }),
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), {
+            once: true,
+          }),
         ),
     );
     await page.evaluate((x) => {
@@ -189,9 +212,9 @@ describe.runIf(run)('dashboards in Chromium', () => {
       await page.waitForSelector('.view[data-view="grid"][data-ready=""]');
       await page.locator(`a.cell.red[href="${cellHref(facts.failing.sha, facts.failing.job)}"]`).click();
       await page.waitForSelector('.view[data-view="cell"][data-ready=""]');
-      expect(await page.locator(`article.failure[data-id="${facts.failing.id}"] code.repro`).textContent()).toBe(
-        `npx opgate repro ${facts.failing.id} --sample 2`,
-      );
+      expect(
+        await page.locator(`article.failure[data-id="${facts.failing.id}"] code.repro`).textContent(),
+      ).toBe(`npx opgate repro ${facts.failing.id} --sample 2`);
       for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search']) {
         await page.goto(`${site.url}#/${view}`);
         await page.waitForSelector(`.view[data-view="${view}"][data-ready=""]`);

@@ -1,3 +1,4 @@
+export { reproCommand } from '../oracles/index.ts';
 export { ENV_FILTERS, ENV_TIER, filtersFromEnv, tierFromEnv } from './env.ts';
 export {
   currentPlatform,
@@ -28,6 +29,13 @@ export {
   type Tier,
 } from './matrix.ts';
 export {
+  type ChangePoint,
+  type ChangeState,
+  changePoints,
+  type PerfSample,
+  recordPerf,
+} from './perf/index.ts';
+export {
   estimator,
   loadDurations,
   makeUnits,
@@ -39,9 +47,7 @@ export {
   shardIds,
   type Unit,
 } from './shard/index.ts';
-export { type ChangePoint, type ChangeState, changePoints, type PerfSample, recordPerf } from './perf/index.ts';
 export { mergeDatabases, shardResults } from './store/merge.ts';
 export { SCHEMA_VERSION } from './store/migrations.ts';
 export { DEFAULT_DB, type ResultRow, type ResultStatus, ResultsStore, type RunInfo } from './store/store.ts';
 export { type Affected, affectedBy, changedFiles, isAffected } from './td/index.ts';
-export { reproCommand } from '../oracles/index.ts';

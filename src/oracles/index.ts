@@ -48,7 +48,11 @@ export { runDtypes } from './dtypes.ts';
 export { runErrors } from './errors.ts';
 export { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
 export { GradcheckError, type GradcheckOptions, gradcheck, gradgradcheck } from './gradcheck.ts';
-export { describeError, type Instance, OracleFailure, type OracleResult,
+export {
+  describeError,
+  type Instance,
+  OracleFailure,
+  type OracleResult,
   reproCommand,
   sampleContext,
 } from './instance.ts';

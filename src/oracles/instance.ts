@@ -33,7 +33,9 @@ export class OracleFailure extends Error {
     detail: string,
   ) {
     const where = sample === null ? '' : `sample #${sample}${sampleName ? ` (${sampleName})` : ''} `;
-    super(`${inst.id}: ${where}failed (seed ${inst.seed}): ${detail}\n  repro: ${reproCommand(inst.id, sample)}`);
+    super(
+      `${inst.id}: ${where}failed (seed ${inst.seed}): ${detail}\n  repro: ${reproCommand(inst.id, sample)}`,
+    );
     this.name = 'OracleFailure';
     this.id = inst.id;
     this.sample = sample;

@@ -69,7 +69,11 @@ export function defineMatrixTests(oracle: Oracle): void {
       checks: 0,
       expected,
       // The rule's issue travels with its reason, so the results store (and the coverage dashboard) keep both.
-      reason: inst.rule ? (inst.rule.issue ? `${inst.rule.reason} (issue #${inst.rule.issue})` : inst.rule.reason) : undefined,
+      reason: inst.rule
+        ? inst.rule.issue
+          ? `${inst.rule.reason} (issue #${inst.rule.issue})`
+          : inst.rule.reason
+        : undefined,
     } as const;
     test(inst.id, {
       meta: { opgate: { ...meta } },

@@ -3,11 +3,29 @@ import type { CoverageCell, CoverageData } from '../../data/coverage.ts';
 import { issueHref, load, meta } from '../api.ts';
 import { fmtPct, h, short } from '../dom.ts';
 
-const LETTER: Record<string, string> = { pass: '✓', fail: '✗', flaky: '~', skip: 's', xfail: 'x', unsupported: '·', none: '' };
+const LETTER: Record<string, string> = {
+  pass: '✓',
+  fail: '✗',
+  flaky: '~',
+  skip: 's',
+  xfail: 'x',
+  unsupported: '·',
+  none: '',
+};
 
 const DTYPE_SHORT: Record<string, string> = {
-  float16: 'f16', bfloat16: 'bf16', float32: 'f32', float64: 'f64', complex64: 'c64', complex128: 'c128',
-  int8: 'i8', int16: 'i16', int32: 'i32', int64: 'i64', uint8: 'u8', bool: 'b',
+  float16: 'f16',
+  bfloat16: 'bf16',
+  float32: 'f32',
+  float64: 'f64',
+  complex64: 'c64',
+  complex128: 'c128',
+  int8: 'i8',
+  int16: 'i16',
+  int32: 'i32',
+  int64: 'i64',
+  uint8: 'u8',
+  bool: 'b',
 };
 
 export async function coverageView(root: HTMLElement): Promise<void> {
@@ -17,7 +35,17 @@ export async function coverageView(root: HTMLElement): Promise<void> {
     h(
       'table',
       { class: 'list scores', 'data-testid': 'scores' },
-      h('thead', {}, h('tr', {}, ['device', 'conformance', 'pass / ruler', 'fail', 'skip/xfail', 'unsupported', 'not run'].map((t) => h('th', {}, t)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['device', 'conformance', 'pass / ruler', 'fail', 'skip/xfail', 'unsupported', 'not run'].map((t) =>
+            h('th', {}, t),
+          ),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -36,7 +64,11 @@ export async function coverageView(root: HTMLElement): Promise<void> {
         ),
       ),
     ),
-    h('p', { class: 'legend' }, 'The ruler is every (op, dtype) the cpu backend claims; a device scores the share of it that passes there.'),
+    h(
+      'p',
+      { class: 'legend' },
+      'The ruler is every (op, dtype) the cpu backend claims; a device scores the share of it that passes there.',
+    ),
   );
   const detail = h('aside', { class: 'detail', id: 'cov-detail' }, 'Click a cell for its reasons.');
   const filter = h('input', { type: 'search', placeholder: 'filter ops', 'aria-label': 'filter ops' });
@@ -58,7 +90,9 @@ export async function coverageView(root: HTMLElement): Promise<void> {
               class: `cov s-${s}${skips && s !== 'skip' ? ' partial' : ''}`,
               'data-cell': `${device} ${dtype}`,
               'data-skips': skips || null,
-              title, onclick: () => show(detail, `${op.name} · ${device} · ${dtype}`, cell, reasons, m.repo) },
+              title,
+              onclick: () => show(detail, `${op.name} · ${device} · ${dtype}`, cell, reasons, m.repo),
+            },
             LETTER[s],
           );
         }),
@@ -70,26 +104,71 @@ export async function coverageView(root: HTMLElement): Promise<void> {
     for (const r of rows) r.hidden = !(r.getAttribute('data-op') ?? '').toLowerCase().includes(q);
   });
   const head = [
-    h('tr', {}, h('th', {}, ''), c.devices.map((d) => h('th', { colspan: c.dtypes.length, class: 'device' }, d))),
-    h('tr', {}, h('th', {}, 'op'), c.devices.map(() => c.dtypes.map((t) => h('th', { class: 'dtype', title: t }, DTYPE_SHORT[t] ?? t)))),
+    h(
+      'tr',
+      {},
+      h('th', {}, ''),
+      c.devices.map((d) => h('th', { colspan: c.dtypes.length, class: 'device' }, d)),
+    ),
+    h(
+      'tr',
+      {},
+      h('th', {}, 'op'),
+      c.devices.map(() => c.dtypes.map((t) => h('th', { class: 'dtype', title: t }, DTYPE_SHORT[t] ?? t))),
+    ),
   ];
   root.append(
-    h('div', { class: 'toolbar' }, filter, h('span', { class: 'legend' }, Object.entries(LETTER).filter(([k]) => k !== 'none').map(([k, v]) => h('span', { class: `cov s-${k}` }, `${v} ${k}`)))),
-    h('div', { class: 'split' }, h('table', { class: 'coverage', 'data-testid': 'coverage' }, h('thead', {}, head), h('tbody', {}, rows)), detail),
+    h(
+      'div',
+      { class: 'toolbar' },
+      filter,
+      h(
+        'span',
+        { class: 'legend' },
+        Object.entries(LETTER)
+          .filter(([k]) => k !== 'none')
+          .map(([k, v]) => h('span', { class: `cov s-${k}` }, `${v} ${k}`)),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'split' },
+      h(
+        'table',
+        { class: 'coverage', 'data-testid': 'coverage' },
+        h('thead', {}, head),
+        h('tbody', {}, rows),
+      ),
+      detail,
+    ),
   );
 }
 
 type Reasons = NonNullable<CoverageCell['reasons']>;
 
-function reasonsOf(cell: CoverageCell | undefined, unsupported: string | undefined, device: string, dtype: string): Reasons {
+function reasonsOf(
+  cell: CoverageCell | undefined,
+  unsupported: string | undefined,
+  device: string,
+  dtype: string,
+): Reasons {
   const own = cell?.reasons ?? [];
   if (cell?.s !== 'unsupported') return own;
   const why = unsupported ?? `the OpInfo does not claim ${dtype} on ${device}`;
   return [{ reason: `unsupported: ${why}`, issue: null, count: 0 }, ...own];
 }
 
-function show(detail: HTMLElement, title: string, cell: CoverageCell | undefined, reasons: Reasons, repo: string | null): void {
-  const counts = Object.entries(cell?.n ?? {}).map(([k, v]) => `${v} ${k}`).join(', ') || 'no instances ran';
+function show(
+  detail: HTMLElement,
+  title: string,
+  cell: CoverageCell | undefined,
+  reasons: Reasons,
+  repo: string | null,
+): void {
+  const counts =
+    Object.entries(cell?.n ?? {})
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ') || 'no instances ran';
   detail.replaceChildren(
     h('h3', {}, title),
     h('p', {}, h('span', { class: `badge s-${cell?.s ?? 'none'}` }, cell?.s ?? 'not run'), ` ${counts}`),
@@ -104,7 +183,12 @@ function show(detail: HTMLElement, title: string, cell: CoverageCell | undefined
               { class: 'reason' },
               h('span', { class: 'reason-text' }, r.reason),
               r.count ? ` (${r.count})` : '',
-              r.issue ? [' — issue ', href ? h('a', { href, rel: 'noopener noreferrer', target: '_blank' }, r.issue) : r.issue] : '',
+              r.issue
+                ? [
+                    ' — issue ',
+                    href ? h('a', { href, rel: 'noopener noreferrer', target: '_blank' }, r.issue) : r.issue,
+                  ]
+                : '',
             );
           }),
         )

@@ -1,20 +1,39 @@
 /** View 3: flaky instances ranked by flip rate, the open DISABLED issues, disabled count over time. */
 import type { FlakyData } from '../../data/flaky.ts';
+import { safeUrl } from '../../shared.ts';
 import { load } from '../api.ts';
 import { lineChart } from '../chart.ts';
 import { fmtDate, h, strip } from '../dom.ts';
-import { safeUrl } from '../../shared.ts';
 
 export async function flakyView(root: HTMLElement): Promise<void> {
   const f = await load<FlakyData>('data/flaky.json', true);
   root.append(h('h1', {}, `Flaky tests (${f.flaky.length})`));
-  if (f.flaky.length === 0) root.append(h('p', { class: 'empty' }, 'No instance flipped in the recent runs.'));
+  if (f.flaky.length === 0)
+    root.append(h('p', { class: 'empty' }, 'No instance flipped in the recent runs.'));
   else
     root.append(
       h(
         'table',
         { class: 'list', 'data-testid': 'flaky' },
-        h('thead', {}, h('tr', {}, ['#', 'test id', 'flip rate', 'runs', 'passed', 'failed', 'flaky', 'history (oldest → newest)', 'last failure'].map((t) => h('th', {}, t)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            [
+              '#',
+              'test id',
+              'flip rate',
+              'runs',
+              'passed',
+              'failed',
+              'flaky',
+              'history (oldest → newest)',
+              'last failure',
+            ].map((t) => h('th', {}, t)),
+          ),
+        ),
         h(
           'tbody',
           {},
@@ -30,7 +49,18 @@ export async function flakyView(root: HTMLElement): Promise<void> {
               h('td', { class: 'num' }, r.fails),
               h('td', { class: 'num' }, r.flakyRuns),
               h('td', {}, strip(r.history)),
-              h('td', {}, r.lastFailure ? h('details', {}, h('summary', {}, r.lastSeen ? fmtDate(r.lastSeen) : 'message'), h('pre', { class: 'message' }, r.lastFailure)) : '—'),
+              h(
+                'td',
+                {},
+                r.lastFailure
+                  ? h(
+                      'details',
+                      {},
+                      h('summary', {}, r.lastSeen ? fmtDate(r.lastSeen) : 'message'),
+                      h('pre', { class: 'message' }, r.lastFailure),
+                    )
+                  : '—',
+              ),
             ),
           ),
         ),
@@ -43,7 +73,15 @@ export async function flakyView(root: HTMLElement): Promise<void> {
       h(
         'table',
         { class: 'list', 'data-testid': 'disabled' },
-        h('thead', {}, h('tr', {}, ['issue', 'title', 'platforms', 'updated'].map((t) => h('th', {}, t)))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['issue', 'title', 'platforms', 'updated'].map((t) => h('th', {}, t)),
+          ),
+        ),
         h(
           'tbody',
           {},
@@ -52,7 +90,13 @@ export async function flakyView(root: HTMLElement): Promise<void> {
             return h(
               'tr',
               { 'data-key': d.key },
-              h('td', {}, href ? h('a', { href, rel: 'noopener noreferrer', target: '_blank' }, `#${d.issueNumber}`) : `#${d.issueNumber}`),
+              h(
+                'td',
+                {},
+                href
+                  ? h('a', { href, rel: 'noopener noreferrer', target: '_blank' }, `#${d.issueNumber}`)
+                  : `#${d.issueNumber}`,
+              ),
               h('td', { class: 'issue-title' }, d.title),
               h('td', {}, d.platforms.length ? d.platforms.join(', ') : 'all'),
               h('td', {}, fmtDate(d.updatedAt)),

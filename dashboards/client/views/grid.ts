@@ -27,12 +27,23 @@ export async function gridView(root: HTMLElement): Promise<void> {
       ` ${g.commits.length} commits × ${g.jobs.length} jobs (shard × device); click a cell for its failures.`,
     ),
   );
-  const head = h('tr', {}, h('th', {}, 'commit'), g.jobs.map((j) => h('th', { class: 'job', title: j }, h('span', {}, j))));
+  const head = h(
+    'tr',
+    {},
+    h('th', {}, 'commit'),
+    g.jobs.map((j) => h('th', { class: 'job', title: j }, h('span', {}, j))),
+  );
   const body = g.commits.map((c) =>
     h(
       'tr',
       { 'data-sha': c.sha },
-      h('th', { class: 'commit', title: c.sha }, h('code', {}, short(c.sha)), ' ', h('small', {}, `${c.branch} · ${fmtDate(c.startedAt)}`)),
+      h(
+        'th',
+        { class: 'commit', title: c.sha },
+        h('code', {}, short(c.sha)),
+        ' ',
+        h('small', {}, `${c.branch} · ${fmtDate(c.startedAt)}`),
+      ),
       g.jobs.map((job) => {
         const cell = g.cells[`${c.sha} ${job}`];
         if (!cell) return h('td', { class: 'none' });
@@ -44,14 +55,21 @@ export async function gridView(root: HTMLElement): Promise<void> {
             ? h('span', { class: 'cell green', title: cellTitle(job, cell), 'data-status': 'green' })
             : h(
                 'a',
-                { class: `cell ${cell.status}`, href: cellHref(c.sha, job), title: cellTitle(job, cell), 'data-status': cell.status },
+                {
+                  class: `cell ${cell.status}`,
+                  href: cellHref(c.sha, job),
+                  title: cellTitle(job, cell),
+                  'data-status': cell.status,
+                },
                 String(label),
               ),
         );
       }),
     ),
   );
-  root.append(h('table', { class: 'grid', 'data-testid': 'grid' }, h('thead', {}, head), h('tbody', {}, body)));
+  root.append(
+    h('table', { class: 'grid', 'data-testid': 'grid' }, h('thead', {}, head), h('tbody', {}, body)),
+  );
   root.append(h('h2', {}, `Failures by test id (${g.failureGroups})`));
   if (g.failures.length === 0) root.append(h('p', { class: 'empty' }, 'No failures in these commits.'));
   else
@@ -59,7 +77,18 @@ export async function gridView(root: HTMLElement): Promise<void> {
       h(
         'table',
         { class: 'list failures-by-id' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'test id'), h('th', {}, 'commits failing'), h('th', {}, 'jobs'), h('th', {}, 'latest'))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'test id'),
+            h('th', {}, 'commits failing'),
+            h('th', {}, 'jobs'),
+            h('th', {}, 'latest'),
+          ),
+        ),
         h(
           'tbody',
           {},

@@ -3,7 +3,16 @@ import type { TestsData } from '../../data/tests.ts';
 import { load } from '../api.ts';
 import { fmtDate, h, short, strip } from '../dom.ts';
 
-const NAMES: Record<string, string> = { P: 'pass', F: 'fail', K: 'flaky', S: 'skip', X: 'xfail', U: 'unexpected pass', E: 'error', '.': 'not run' };
+const NAMES: Record<string, string> = {
+  P: 'pass',
+  F: 'fail',
+  K: 'flaky',
+  S: 'skip',
+  X: 'xfail',
+  U: 'unexpected pass',
+  E: 'error',
+  '.': 'not run',
+};
 const LIMIT = 200;
 
 /** The same pattern language as `opgate run --pattern`, plus `*` wildcards. */
@@ -14,20 +23,39 @@ export function matcher(pattern: string): (id: string) => boolean {
     return (id) => r.test(id);
   }
   if (pattern.includes('*')) {
-    const r = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const r = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     return (id) => r.test(id);
   }
   return (id) => id.includes(pattern);
 }
 
-export async function searchView(root: HTMLElement, _args: readonly string[], query: URLSearchParams): Promise<void> {
+export async function searchView(
+  root: HTMLElement,
+  _args: readonly string[],
+  query: URLSearchParams,
+): Promise<void> {
   const t = await load<TestsData>('data/tests.json', true);
   root.append(h('h1', {}, 'Test search'));
-  const input = h('input', { type: 'search', value: query.get('q') ?? '', placeholder: 'id pattern: add_cpu, test_reference_*_float32_*, /^test_grad/', 'aria-label': 'id pattern', class: 'wide' });
+  const input = h('input', {
+    type: 'search',
+    value: query.get('q') ?? '',
+    placeholder: 'id pattern: add_cpu, test_reference_*_float32_*, /^test_grad/',
+    'aria-label': 'id pattern',
+    class: 'wide',
+  });
   const status = h('p', { class: 'quiet', 'data-testid': 'search-status' });
   const results = h('div', { class: 'results' });
   root.append(input, status, results);
-  const titles = (history: string) => [...history].map((c, i) => `${short(t.commits[i]?.sha ?? '')} ${fmtDate(t.commits[i]?.startedAt ?? '')}: ${NAMES[c] ?? c}`);
+  const titles = (history: string) =>
+    [...history].map(
+      (c, i) =>
+        `${short(t.commits[i]?.sha ?? '')} ${fmtDate(t.commits[i]?.startedAt ?? '')}: ${NAMES[c] ?? c}`,
+    );
   const run = () => {
     const q = input.value.trim();
     history.replaceState(null, '', `#/search${q ? `?q=${encodeURIComponent(q)}` : ''}`);
@@ -46,12 +74,34 @@ export async function searchView(root: HTMLElement, _args: readonly string[], qu
     const hits = t.tests.filter(([id]) => match(id));
     status.textContent = `${hits.length} match${hits.length === 1 ? '' : 'es'}${hits.length > LIMIT ? ` (first ${LIMIT} shown)` : ''}`;
     results.append(
-      h('table', { class: 'list', 'data-testid': 'search-results' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'test id'), h('th', {}, 'history (oldest → newest)'), h('th', {}, 'latest'))),
-        h('tbody', {}, hits.slice(0, LIMIT).map(([id, hist]) => {
-          const last = [...hist].reverse().find((c) => c !== '.') ?? '.';
-          return h('tr', { 'data-id': id }, h('td', {}, h('code', {}, id)), h('td', {}, strip(hist, titles(hist))), h('td', { class: `h-${last}` }, NAMES[last]));
-        })),
+      h(
+        'table',
+        { class: 'list', 'data-testid': 'search-results' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'test id'),
+            h('th', {}, 'history (oldest → newest)'),
+            h('th', {}, 'latest'),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          hits.slice(0, LIMIT).map(([id, hist]) => {
+            const last = [...hist].reverse().find((c) => c !== '.') ?? '.';
+            return h(
+              'tr',
+              { 'data-id': id },
+              h('td', {}, h('code', {}, id)),
+              h('td', {}, strip(hist, titles(hist))),
+              h('td', { class: `h-${last}` }, NAMES[last]),
+            );
+          }),
+        ),
       ),
     );
   };

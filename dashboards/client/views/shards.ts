@@ -12,8 +12,11 @@ export async function shardsView(root: HTMLElement): Promise<void> {
     return;
   }
   root.append(
-    h('p', { class: 'summary' },
-      `time to signal ${fmtS(s.timeToSignalS)} · ${s.shards.length} shards · imbalance ${s.imbalance === null ? '—' : s.imbalance.toFixed(2)} (slowest shard's test time over the mean)`),
+    h(
+      'p',
+      { class: 'summary' },
+      `time to signal ${fmtS(s.timeToSignalS)} · ${s.shards.length} shards · imbalance ${s.imbalance === null ? '—' : s.imbalance.toFixed(2)} (slowest shard's test time over the mean)`,
+    ),
   );
   const max = Math.max(1e-9, ...s.shards.map((x) => x.testS));
   root.append(
@@ -26,20 +29,51 @@ export async function shardsView(root: HTMLElement): Promise<void> {
           { class: 'bar-row', 'data-shard': x.shard },
           h('span', { class: 'bar-label' }, x.shard),
           h('span', { class: 'bar', style: `width:${(60 * x.testS) / max}%` }),
-          h('span', { class: 'bar-value' }, `${x.testS.toFixed(1)} s in tests · wall ${fmtS(x.wallS)} · ${x.instances} instances`),
+          h(
+            'span',
+            { class: 'bar-value' },
+            `${x.testS.toFixed(1)} s in tests · wall ${fmtS(x.wallS)} · ${x.instances} instances`,
+          ),
         ),
       ),
     ),
   );
   root.append(h('h2', {}, 'Time to signal per commit'));
-  lineChart(root, { label: 'time to signal (s)', shas: s.history.map((x) => x.sha), values: s.history.map((x) => x.timeToSignalS), height: 160 });
+  lineChart(root, {
+    label: 'time to signal (s)',
+    shas: s.history.map((x) => x.sha),
+    values: s.history.map((x) => x.timeToSignalS),
+    height: 160,
+  });
   root.append(
     h('h2', {}, 'Slowest instances'),
     h(
       'table',
       { class: 'list' },
-      h('thead', {}, h('tr', {}, ['test id', 'shard', 'device', 'time', 'status'].map((t) => h('th', {}, t)))),
-      h('tbody', {}, s.slowest.map((r) => h('tr', {}, h('td', {}, h('code', {}, r.id)), h('td', {}, r.shard), h('td', {}, r.device), h('td', { class: 'num' }, `${(r.durationMs / 1000).toFixed(2)} s`), h('td', {}, r.status)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['test id', 'shard', 'device', 'time', 'status'].map((t) => h('th', {}, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        s.slowest.map((r) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('code', {}, r.id)),
+            h('td', {}, r.shard),
+            h('td', {}, r.device),
+            h('td', { class: 'num' }, `${(r.durationMs / 1000).toFixed(2)} s`),
+            h('td', {}, r.status),
+          ),
+        ),
+      ),
     ),
   );
 }
