@@ -37,7 +37,11 @@ async function route(): Promise<void> {
   root.replaceChildren(next);
   try {
     await entry.view(next, args, new URLSearchParams(q ?? ''));
-    if (mine === generation) next.setAttribute('data-ready', '');
+    if (mine === generation) {
+      next.setAttribute('data-ready', '');
+      // For bench/dashboard.bench.ts: time from navigation to a rendered view.
+      performance.mark(`opgate:ready:${name || 'grid'}`);
+    }
   } catch (e) {
     next.appendChild(h('p', { class: 'error' }, `Could not load this view: ${String(e)}`));
     next.setAttribute('data-ready', 'error');

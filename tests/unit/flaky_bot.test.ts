@@ -193,7 +193,7 @@ describe('file-issues', () => {
     expect(b).toContain('`aaaaaaaaaaaa`');
     expect(b).toContain('`dddddddddddd`');
     expect(b).toContain(`npx opgate repro ${SINGLES[0]}`);
-    expect(b).toContain(`https://dash.example/ci/flaky#${SINGLES[0]}`);
+    expect(b).toContain(`https://dash.example/ci/#/search?q=${SINGLES[0]}`);
     expect(b).toContain(REENABLE_LINE);
     expect(b).toContain('more characters)');
     expect(b.length).toBeLessThan(EXCERPT_LIMIT + 3000);

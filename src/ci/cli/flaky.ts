@@ -63,7 +63,11 @@ export function registerFlakyCommands(program: Command): void {
     .option('--max-issues <n>', 'at most n new issues per run', int, 10)
     .option('--window <n>', 'normal runs of history considered', int, 30)
     .option('--dry-run', 'print what would be filed; write nothing')
-    .option('--dashboard-url <url>', 'dashboard base URL for the flaky-test page link', DEFAULT_DASHBOARD_URL)
+    .option(
+      '--dashboard-url <url>',
+      'base URL of the dashboards (`opgate dashboard build` site) for the flake-history link',
+      DEFAULT_DASHBOARD_URL,
+    )
     .option('--json', 'print the report as JSON')
     .action(
       async (o: {

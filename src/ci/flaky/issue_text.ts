@@ -106,7 +106,8 @@ export function issueText(
     '',
     reproSection(key, stats, aggregate),
     '',
-    `Flake history: ${o.dashboardUrl.replace(/\/+$/, '')}/flaky#${key}`,
+    // The dashboards' test search (README, "Dashboards") shows the key's outcome per commit.
+    `Flake history: ${o.dashboardUrl.replace(/\/+$/, '')}/#/search?q=${encodeURIComponent(key)}`,
     '',
     `${REENABLE_LINE} The bot closes it itself once rerun-disabled runs show enough passes and no failure. To disable it on some platforms only, edit this description and add a line such as \`Platforms: linux, webgpu\`.`,
   ].join('\n');
