@@ -69,19 +69,25 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
   const store = new ResultsStore(path);
   const t0 = Date.parse('2026-11-01T00:00:00Z');
   try {
+    // Like CI's matrix: one run per (device, shard), each with its own --device filter.
+    const jobs = devices.flatMap((device) =>
+      Array.from({ length: o.shards }, (_, k) => ({ device, s: k + 1 })),
+    );
     shas.forEach((commit, c) => {
-      for (let s = 1; s <= o.shards; s++) {
-        const last = c === o.commits - 1;
-        // The newest commit's last shard is still running, half-way through.
-        const running = last && s === o.shards;
+      jobs.forEach(({ device, s }, j) => {
+        // The newest commit's last job is still running, half-way through.
+        const running = c === o.commits - 1 && j === jobs.length - 1;
         const runId = store.startRun({
           commitSha: commit,
           branch: 'main',
           platform: 'linux-x64 node20',
           shard: `${s}/${o.shards}`,
           tier: 'pull',
+          filters: JSON.stringify({ device: [device], idsFile: `/tmp/opgate-${c}-${j}/ids.txt` }),
         });
-        const mine = insts.filter((i) => shardOf(i.id) === s).filter((_, k) => !running || k % 2 === 0);
+        const mine = insts
+          .filter((i) => i.device === device && shardOf(i.id) === s)
+          .filter((_, k) => !running || k % 2 === 0);
         const rows: ResultRow[] = mine.map((i) => {
           const base = {
             id: i.id,
@@ -121,17 +127,17 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
           return { ...base, status: 'pass', durationMs, message: null };
         });
         store.addResults(runId, rows);
-        const start = t0 + c * 3_600_000 + s * 2_000;
+        const start = t0 + c * 3_600_000 + j * 2_000;
         const wall = rows.reduce((a, r) => a + r.durationMs, 0) + 5_000;
         store.db
           .prepare('UPDATE runs SET started_at = ?, ended_at = ?, status = ? WHERE run_id = ?')
           .run(
             new Date(start).toISOString(),
             running ? null : new Date(start + wall).toISOString(),
-            running ? 'running' : c >= failFrom && shardOf(failing.id) === s ? 'failed' : 'passed',
+            running ? 'running' : rows.some((r) => r.status === 'fail') ? 'failed' : 'passed',
             runId,
           );
-      }
+      });
     });
     store.db
       .prepare(

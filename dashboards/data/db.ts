@@ -31,10 +31,16 @@ export function openReadOnly(path: string): ReadDb {
 export const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /**
- * The runs that count for a commit: normal (not rerun-disabled) runs, the latest one per shard, so a re-run
- * of a shard replaces the earlier attempt.
+ * A run's job: what it was asked to run (shard, tier, platform and its filters, e.g. CI's `--device cpu`), not
+ * where its temporary id files lived.
  */
-export const LATEST_RUNS = `SELECT MAX(run_id) AS run_id FROM runs WHERE kind = 'normal' GROUP BY commit_sha, shard`;
+export const JOB_OF_RUN = `shard, tier, platform, json_remove(filters, '$.idsFile', '$.priorityFile', '$.disabledFile', '$.reruns')`;
+
+/**
+ * The runs that count for a commit: normal (not rerun-disabled) runs, the latest one per job, so a re-run of a
+ * job replaces its earlier attempt while the other devices' runs of the same shard number stay.
+ */
+export const LATEST_RUNS = `SELECT MAX(run_id) AS run_id FROM runs WHERE kind = 'normal' GROUP BY commit_sha, ${JOB_OF_RUN}`;
 
 /** The newest `limit` commits with normal runs, newest first. */
 export function recentCommits(

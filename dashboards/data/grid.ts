@@ -92,15 +92,18 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
     if (r.run === 'running') running.add(key);
     devicesOf.set(r.shard, (devicesOf.get(r.shard) ?? new Set()).add(r.device));
   }
-  // A run that has started but reported nothing yet is running on every device its shard has had.
+  // A run that has started but reported nothing yet is running on the devices it was asked for (`--device`),
+  // or else on every device its shard has had.
   const idle = db
     .prepare(
-      `SELECT u.commit_sha AS sha, u.shard FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.status = 'running'
-       AND u.commit_sha IN (${marks(shas.length)}) AND NOT EXISTS (SELECT 1 FROM results r WHERE r.run_id = u.run_id)`,
+      `SELECT u.commit_sha AS sha, u.shard, json_extract(u.filters, '$.device') AS devices FROM runs u
+       WHERE u.run_id IN (${LATEST_RUNS}) AND u.status = 'running' AND u.commit_sha IN (${marks(shas.length)})
+         AND NOT EXISTS (SELECT 1 FROM results r WHERE r.run_id = u.run_id)`,
     )
-    .all(...shas) as { sha: string; shard: string }[];
+    .all(...shas) as { sha: string; shard: string; devices: string | null }[];
   for (const r of idle) {
-    for (const d of devicesOf.get(r.shard) ?? ['cpu']) {
+    const asked = r.devices ? (JSON.parse(r.devices) as string[]) : null;
+    for (const d of asked ?? devicesOf.get(r.shard) ?? ['cpu']) {
       const key = `${r.sha} ${jobKey(r.shard, d)}`;
       if (!counts.has(key)) counts.set(key, { pass: 0, fail: 0, flaky: 0, skip: 0, total: 0 });
       running.add(key);

@@ -7,6 +7,8 @@ import { LATEST_RUNS, type ReadDb, recentCommits } from './db.ts';
 
 export interface ShardRow {
   readonly shard: string;
+  /** The devices the run was limited to (CI runs one device per job), or null for all. */
+  readonly devices: string | null;
   readonly status: string;
   readonly wallS: number | null;
   readonly testS: number;
@@ -16,7 +18,7 @@ export interface ShardRow {
 export interface ShardsData {
   readonly sha: string | null;
   readonly shards: readonly ShardRow[];
-  /** Slowest shard's summed instance time over the mean: 1 is perfect balance. */
+  /** Slowest shard's summed instance time over its group's mean (worst group): 1 is perfect balance. */
   readonly imbalance: number | null;
   readonly timeToSignalS: number | null;
   readonly slowest: readonly {
@@ -37,13 +39,14 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
   const runs = db
     .prepare(
-      `SELECT u.shard, u.status, u.started_at AS startedAt, u.ended_at AS endedAt,
+      `SELECT u.shard, json_extract(u.filters, '$.device') AS devices, u.status, u.started_at AS startedAt, u.ended_at AS endedAt,
          COALESCE(SUM(r.duration_ms), 0) AS testMs, COUNT(r.id) AS instances
        FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
        WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? GROUP BY u.run_id ORDER BY u.run_id`,
     )
     .all(commit) as {
     shard: string;
+    devices: string | null;
     status: string;
     startedAt: string;
     endedAt: string | null;
@@ -53,13 +56,24 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
   const shards = runs
     .map((r) => ({
       shard: r.shard,
+      devices: r.devices ? (JSON.parse(r.devices) as string[]).join(',') : null,
       status: r.status,
       wallS: seconds(r.startedAt, r.endedAt),
       testS: r.testMs / 1000,
       instances: r.instances,
     }))
-    .sort((a, b) => Number(a.shard.split('/')[0]) - Number(b.shard.split('/')[0]));
-  const mean = shards.reduce((a, s) => a + s.testS, 0) / (shards.length || 1);
+    .sort(
+      (a, b) =>
+        (a.devices ?? '').localeCompare(b.devices ?? '') ||
+        Number(a.shard.split('/')[0]) - Number(b.shard.split('/')[0]),
+    );
+  // Balance is per group of shards that split one selection (CI shards each device separately).
+  const groups = new Map<string, number[]>();
+  for (const x of shards) groups.set(x.devices ?? '', [...(groups.get(x.devices ?? '') ?? []), x.testS]);
+  const ratios = [...groups.values()].map((g) => {
+    const mean = g.reduce((a, b) => a + b, 0) / g.length;
+    return mean > 0 ? Math.max(...g) / mean : 1;
+  });
   const slowest = db
     .prepare(
       `SELECT r.id, u.shard, r.device, r.duration_ms AS durationMs, r.status FROM runs u JOIN results r ON r.run_id = u.run_id
@@ -93,7 +107,7 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
   return {
     sha: commit,
     shards,
-    imbalance: shards.length && mean > 0 ? Math.max(...shards.map((s) => s.testS)) / mean : null,
+    imbalance: ratios.length ? Math.max(...ratios) : null,
     timeToSignalS: open ? null : (last?.timeToSignalS ?? null),
     slowest,
     history,

@@ -11,9 +11,12 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { gridData } from '../../dashboards/data/grid.ts';
+import { openReadOnly } from '../../dashboards/data/index.ts';
 import { serveDashboard } from '../../dashboards/index.ts';
 import { seedDemoDb } from '../../dashboards/seed.ts';
 import { parseReason, safeUrl } from '../../dashboards/shared.ts';
+import { ResultsStore } from '../../src/ci/index.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/opgate.mjs');
 const run = promisify(execFile);
@@ -155,5 +158,53 @@ describe('reasons and links', () => {
     expect(safeUrl('javascript:alert(1)')).toBeNull();
     expect(safeUrl('data:text/html,<script>')).toBeNull();
     expect(safeUrl('not a url')).toBeNull();
+  });
+});
+
+describe('which runs count', () => {
+  test("a job is (shard, device filter, …): CI's cpu 1/2 and webgpu 1/2 both count; a re-run replaces its job", () => {
+    const path = join(dir, 'jobs.db');
+    const store = new ResultsStore(path);
+    const row = (id: string, device: string, status: 'pass' | 'fail') => ({
+      id,
+      op: 'add',
+      oracle: 'reference',
+      device,
+      dtype: 'float32',
+      layout: 'contiguous',
+      mode: 'eager',
+      status,
+      durationMs: 1,
+      attempts: 1,
+      message: null,
+      sample: null,
+      seed: 1,
+      checks: 1,
+    });
+    const job = (device: string, status: 'pass' | 'fail', tmp: string) => {
+      const run = store.startRun({
+        commitSha: 'c1',
+        branch: 'main',
+        platform: 'linux',
+        shard: '1/2',
+        tier: 'pull',
+        filters: JSON.stringify({ device: [device], idsFile: `/tmp/${tmp}/ids.txt` }),
+      });
+      store.addResults(run, [row(`test_reference_add_${device}`, device, status)]);
+      store.endRun(run, status === 'pass' ? 'passed' : 'failed');
+    };
+    job('cpu', 'fail', 'a');
+    job('webgpu', 'pass', 'b');
+    job('cpu', 'pass', 'c'); // the cpu job re-run (another temp dir): it replaces the first attempt
+    store.close();
+    const db = openReadOnly(path);
+    try {
+      const g = gridData(db);
+      expect(g.jobs).toEqual(['1/2 cpu', '1/2 webgpu']);
+      expect(g.cells['c1 1/2 cpu']).toMatchObject({ status: 'green', pass: 1, fail: 0 });
+      expect(g.cells['c1 1/2 webgpu']).toMatchObject({ status: 'green', pass: 1 });
+    } finally {
+      db.close();
+    }
   });
 });

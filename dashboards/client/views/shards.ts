@@ -15,7 +15,7 @@ export async function shardsView(root: HTMLElement): Promise<void> {
     h(
       'p',
       { class: 'summary' },
-      `time to signal ${fmtS(s.timeToSignalS)} · ${s.shards.length} shards · imbalance ${s.imbalance === null ? '—' : s.imbalance.toFixed(2)} (slowest shard's test time over the mean)`,
+      `time to signal ${fmtS(s.timeToSignalS)} · ${s.shards.length} shards · imbalance ${s.imbalance === null ? '—' : s.imbalance.toFixed(2)} (slowest shard's test time over its device's mean)`,
     ),
   );
   const max = Math.max(1e-9, ...s.shards.map((x) => x.testS));
@@ -26,8 +26,8 @@ export async function shardsView(root: HTMLElement): Promise<void> {
       s.shards.map((x) =>
         h(
           'div',
-          { class: 'bar-row', 'data-shard': x.shard },
-          h('span', { class: 'bar-label' }, x.shard),
+          { class: 'bar-row', 'data-shard': x.shard, 'data-devices': x.devices },
+          h('span', { class: 'bar-label' }, x.devices ? `${x.devices} ${x.shard}` : x.shard),
           h('span', { class: 'bar', style: `width:${(60 * x.testS) / max}%` }),
           h(
             'span',
