@@ -96,8 +96,8 @@ describe.skipIf(!valgrindAvailable())('with valgrind', () => {
   test('opgate perf check flags a loop added to the dispatcher hot path, and the win of removing it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opgate-perf-'));
     const expected = join(dir, 'expected.json');
-    const perf = (cmd: string, env: NodeJS.ProcessEnv = {}) =>
-      spawnSync('node', [bin, 'perf', cmd, '--scenario', 'add_1elem', '--expected', expected], {
+    const perf = (cmd: string, env: NodeJS.ProcessEnv = {}, more: string[] = []) =>
+      spawnSync('node', [bin, 'perf', cmd, '--scenario', 'add_1elem', '--expected', expected, ...more], {
         encoding: 'utf8',
         env: { ...process.env, ...env },
         timeout: 600_000,
@@ -118,8 +118,15 @@ describe.skipIf(!valgrindAvailable())('with valgrind', () => {
       expected,
       JSON.stringify({ platform: 'p', scenarios: { add_1elem: { instructions: measured, margin: 0.001 } } }),
     );
-    const fast = perf('check');
+    // --record stores the same measurement for the dashboards' perf history (CI's perf workflow does this).
+    const history = join(dir, 'perf-history.db');
+    const fast = perf('check', {}, ['--record', history]);
     expect(fast.status).toBe(1);
+    const store = new ResultsStore(history);
+    const recorded = store.db.prepare(`SELECT scenario, metric, value FROM perf`).all();
+    store.close();
+    expect(recorded).toEqual([{ scenario: 'add_1elem', metric: 'instructions', value: expect.any(Number) }]);
+    expect(Math.abs((recorded[0] as { value: number }).value - base) / base).toBeLessThan(0.001);
     expect(fast.stdout).toMatch(/IMPROVEMENT\s+add_1elem/);
     expect(fast.stdout).toMatch(/commit this as/);
   }, 900_000);

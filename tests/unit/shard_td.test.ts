@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { expandMatrix, type MatrixInstance } from '../../src/ci/index.ts';
+import { recordPerf } from '../../src/ci/perf/index.ts';
 import { toMarkdown } from '../../src/ci/run/markdown.ts';
 import { summarize } from '../../src/ci/run/summary.ts';
 import { makeUnits, parseShard, planFor, planShards } from '../../src/ci/shard/index.ts';
@@ -102,14 +103,18 @@ describe('shard planning', () => {
       [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged, '--summary-md', md],
       { encoding: 'utf8' },
     );
-    expect(m1.stdout).toMatch(/2 run\(s\) and \d+ result\(s\) added, 0 run\(s\) already there/);
+    expect(m1.stdout).toMatch(
+      /2 run\(s\), \d+ result\(s\) and 0 perf sample\(s\) added, 0 run\(s\) already there/,
+    );
     const summary = readFileSync(md, 'utf8');
     expect(summary).toContain('## ✅ opgate — 2 shard(s) merged');
     expect(summary).toContain(`${whole.length} instances: **${whole.length} passed**`);
     const m2 = spawnSync('node', [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged], {
       encoding: 'utf8',
     });
-    expect(m2.stdout).toMatch(/0 run\(s\) and 0 result\(s\) added, 2 run\(s\) already there/);
+    expect(m2.stdout).toMatch(
+      /0 run\(s\), 0 result\(s\) and 0 perf sample\(s\) added, 2 run\(s\) already there/,
+    );
   }, 240_000);
 });
 
@@ -148,11 +153,44 @@ describe('merge', () => {
       return path;
     });
     const into = join(dir, 'all.db');
-    expect(mergeDatabases(shards, into)).toEqual({ runsAdded: 2, runsSkipped: 0, resultsAdded: 4 });
-    expect(mergeDatabases(shards, into)).toEqual({ runsAdded: 0, runsSkipped: 2, resultsAdded: 0 });
+    // A perf history merges in too (the dashboards' database gets the perf workflow's samples).
+    const perf = join(dir, 'perf.db');
+    const p = new ResultsStore(perf);
+    recordPerf(p, [
+      {
+        scenario: 'add_1elem',
+        metric: 'instructions',
+        value: 12_000,
+        commitSha: 'abc',
+        platform: 'linux',
+        nodeVersion: '20',
+      },
+      {
+        scenario: 'add_1elem',
+        metric: 'instructions',
+        value: 12_100,
+        commitSha: 'abd',
+        platform: 'linux',
+        nodeVersion: '20',
+      },
+    ]);
+    p.close();
+    expect(mergeDatabases([...shards, perf], into)).toEqual({
+      runsAdded: 2,
+      runsSkipped: 0,
+      resultsAdded: 4,
+      perfAdded: 2,
+    });
+    expect(mergeDatabases([...shards, perf], into)).toEqual({
+      runsAdded: 0,
+      runsSkipped: 2,
+      resultsAdded: 0,
+      perfAdded: 0,
+    });
     const s = new ResultsStore(into);
     const n = s.db.prepare('SELECT COUNT(*) AS n FROM results').get() as { n: number };
     const shardsSeen = s.db.prepare('SELECT shard FROM runs ORDER BY shard').all();
+    expect(s.db.prepare('SELECT value FROM perf ORDER BY value').pluck().all()).toEqual([12_000, 12_100]);
     s.close();
     expect(n.n).toBe(4);
     expect(shardsSeen).toEqual([{ shard: '1/2' }, { shard: '2/2' }]);

@@ -59,6 +59,29 @@ function countAll(names: readonly string[] | undefined, log: (s: string) => void
   });
 }
 
+/** Stores per-iteration counts (with per-function inclusive counts) for this commit; returns the commit. */
+function storeCounts(db: string, counts: ReturnType<typeof countAll>): string {
+  const store = new ResultsStore(db);
+  const sha = commit();
+  try {
+    recordPerf(
+      store,
+      counts.map((c) => ({
+        scenario: c.scenario,
+        metric: 'instructions' as const,
+        value: c.perIteration,
+        commitSha: sha,
+        platform: platform(),
+        nodeVersion: process.versions.node,
+        detail: inclusiveByFunction(c.profile),
+      })),
+    );
+  } finally {
+    store.close();
+  }
+  return sha;
+}
+
 export function registerPerfCommands(program: Command): void {
   const perf = program.command('perf').description('instruction-count perf baselines (valgrind callgrind)');
   perf
@@ -68,9 +91,12 @@ export function registerPerfCommands(program: Command): void {
     )
     .option('--scenario <names>', 'only these scenarios (comma-separated)', list)
     .option('--expected <path>', 'baseline file', EXPECTED)
+    .option('--record <db>', 'also store the counts for this commit (the perf history the dashboards chart)')
     .option('--json', 'print JSON')
-    .action((o: { scenario?: string[]; expected: string; json?: boolean }) => {
+    .action((o: { scenario?: string[]; expected: string; record?: string; json?: boolean }) => {
       const counts = countAll(o.scenario, o.json ? () => {} : console.error);
+      // Recorded before the verdict: a regressing commit's counts are exactly what the history must show.
+      if (o.record) storeCounts(o.record, counts);
       const measured = Object.fromEntries(counts.map((c) => [c.scenario, c.perIteration]));
       const expected = existsSync(o.expected)
         ? readExpected(o.expected)
@@ -110,21 +136,7 @@ export function registerPerfCommands(program: Command): void {
     .option('--db <path>', 'results database', DEFAULT_DB)
     .action((o: { scenario?: string[]; db: string }) => {
       const counts = countAll(o.scenario, console.error);
-      const store = new ResultsStore(o.db);
-      const sha = commit();
-      recordPerf(
-        store,
-        counts.map((c) => ({
-          scenario: c.scenario,
-          metric: 'instructions' as const,
-          value: c.perIteration,
-          commitSha: sha,
-          platform: platform(),
-          nodeVersion: process.versions.node,
-          detail: inclusiveByFunction(c.profile),
-        })),
-      );
-      store.close();
+      const sha = storeCounts(o.db, counts);
       console.log(`recorded ${counts.length} scenario(s) for ${sha.slice(0, 12)} in ${o.db}`);
     });
   perf

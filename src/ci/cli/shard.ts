@@ -60,7 +60,7 @@ export function registerShardCommands(program: Command): void {
     .action((dbs: string[], o: { into: string; summaryMd?: string }) => {
       const r = mergeDatabases(dbs, o.into);
       console.log(
-        `merged ${dbs.length} database(s) into ${o.into}: ${r.runsAdded} run(s) and ${r.resultsAdded} result(s) added, ${r.runsSkipped} run(s) already there`,
+        `merged ${dbs.length} database(s) into ${o.into}: ${r.runsAdded} run(s), ${r.resultsAdded} result(s) and ${r.perfAdded} perf sample(s) added, ${r.runsSkipped} run(s) already there`,
       );
       if (o.summaryMd) {
         const { rows, seconds } = shardResults(dbs);

@@ -1,7 +1,8 @@
 /**
  * `opgate merge <db...> --into <db>`: copies the runs and results of shard databases into one. A run is
  * identified by (commit, branch, platform, shard, tier, filters, started_at): a run already in the target is
- * skipped, so merging the same shard twice adds nothing.
+ * skipped, so merging the same shard twice adds nothing. Perf samples are copied the same way (a sample already
+ * there, same key and recording time, is skipped), so a perf history merges into the dashboards' database.
  */
 import { type ResultRow, ResultsStore } from './store.ts';
 
@@ -9,7 +10,11 @@ export interface MergeReport {
   readonly runsAdded: number;
   readonly runsSkipped: number;
   readonly resultsAdded: number;
+  readonly perfAdded: number;
 }
+
+const PERF_COLUMNS = 'scenario, metric, value, commit_sha, platform, node_version, recorded_at, detail';
+const PERF_KEY = ['scenario', 'metric', 'commit_sha', 'platform', 'node_version', 'recorded_at'] as const;
 
 const RUN_KEY = [
   'commit_sha',
@@ -27,6 +32,9 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
   let runsAdded = 0;
   let runsSkipped = 0;
   let resultsAdded = 0;
+  let perfAdded = 0;
+  const copyPerf = `INSERT INTO perf (${PERF_COLUMNS}) SELECT ${PERF_COLUMNS} FROM src.perf s
+    WHERE NOT EXISTS (SELECT 1 FROM perf p WHERE ${PERF_KEY.map((k) => `p.${k} IS s.${k}`).join(' AND ')})`;
   try {
     for (const path of sources) {
       // Opening through the store migrates an older shard database to this schema first.
@@ -59,6 +67,7 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
             resultsAdded += copyResults.run(id, r.run_id).changes;
             runsAdded++;
           }
+          perfAdded += target.db.prepare(copyPerf).run().changes;
         })();
       } finally {
         target.db.prepare('DETACH DATABASE src').run();
@@ -67,7 +76,7 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
   } finally {
     target.close();
   }
-  return { runsAdded, runsSkipped, resultsAdded };
+  return { runsAdded, runsSkipped, resultsAdded, perfAdded };
 }
 
 /** The results of the latest run of each shard database, and the longest shard's wall time (time to signal). */
