@@ -25,7 +25,7 @@ export async function buildDashboard(o: BuildOptions): Promise<BuildReport> {
     const bundle = await clientBundle();
     files.set('app.js', bundle.js);
     files.set('app.css', bundle.css);
-    const meta = { repo: o.repo, generatedAt: new Date().toISOString(), mode: 'static' } as const;
+    const meta = { repo: o.repo, generatedAt: new Date().toISOString(), mode: 'static' as const };
     for (const [path, doc] of allDataFiles(db, meta)) files.set(path, JSON.stringify(doc));
     let bytes = 0;
     for (const [path, text] of files) {

@@ -21,6 +21,9 @@ export interface SeedFacts {
   readonly jobs: readonly string[];
   readonly failing: {
     readonly id: string;
+    /** Its coverage cell: `op` and `device dtype`. */
+    readonly op: string;
+    readonly cell: string;
     readonly sha: string;
     readonly job: string;
     readonly message: string;
@@ -191,6 +194,8 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
     jobs: [...new Set(insts.map((i) => `${shardOf(i.id)}/${o.shards} ${i.device}`))],
     failing: {
       id: failing.id,
+      op: failing.op,
+      cell: `${failing.device} ${failing.dtype}`,
       sha: shas[Math.max(0, shas.length - 2)],
       job: `${shardOf(failing.id)}/${o.shards} ${failing.device}`,
       message,

@@ -4,7 +4,17 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cellData, DEVICES, DOCUMENTS, isDocument, openReadOnly, type SiteMeta } from './data/index.ts';
+import {
+  cellData,
+  DEVICES,
+  DOCUMENTS,
+  isDocument,
+  isPerCommit,
+  openReadOnly,
+  PER_COMMIT,
+  type ReadDb,
+  type SiteMeta,
+} from './data/index.ts';
 import { DashboardError } from './errors.ts';
 import { jobKey, slug } from './shared.ts';
 import { CSP, clientBundle, INDEX_HTML } from './site.ts';
@@ -47,12 +57,22 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
       if (path === '/app.js') return send(res, 200, 'text/javascript', bundle.js);
       if (path === '/app.css') return send(res, 200, 'text/css', bundle.css);
       if (path === '/data/meta.json') {
-        const meta: SiteMeta = { repo: o.repo, generatedAt: new Date().toISOString(), mode: 'live' };
+        const meta: SiteMeta = {
+          repo: o.repo,
+          generatedAt: new Date().toISOString(),
+          mode: 'live',
+          perCommit: null,
+        };
         return send(res, 200, 'application/json', JSON.stringify(meta));
       }
       const doc = /^\/data\/(\w+)\.json$/.exec(path);
       if (doc && isDocument(doc[1]))
         return send(res, 200, 'application/json', JSON.stringify(DOCUMENTS[doc[1]](db)));
+      const perCommit = /^\/data\/(\w+)\/(\w+)\.json$/.exec(path);
+      if (perCommit && isPerCommit(perCommit[1])) {
+        const sha = commitOfSlug(db, perCommit[2]);
+        if (sha) return send(res, 200, 'application/json', JSON.stringify(PER_COMMIT[perCommit[1]](db, sha)));
+      }
       const cell = /^\/data\/cell\/(\w+)\/(\w+)\.json$/.exec(path);
       if (cell) {
         const found = findCell(db, cell[1], cell[2]);
@@ -84,17 +104,27 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
   };
 }
 
-/** A cell's URL holds slugs (safe in paths); map them back to the commit and job they came from. */
-function findCell(db: ReturnType<typeof openReadOnly>, shaSlug: string, jobSlug: string) {
-  const runs = db
-    .prepare(`SELECT DISTINCT commit_sha AS sha, shard FROM runs WHERE kind = 'normal'`)
-    .all() as { sha: string; shard: string }[];
-  for (const r of runs) {
-    if (slug(r.sha) !== shaSlug) continue;
+/** URLs hold slugs (safe in paths); map one back to the commit it came from. */
+function commitOfSlug(db: ReadDb, shaSlug: string): string | null {
+  const shas = db
+    .prepare(`SELECT DISTINCT commit_sha FROM runs WHERE kind = 'normal'`)
+    .pluck()
+    .all() as string[];
+  return shas.find((s) => slug(s) === shaSlug) ?? null;
+}
+
+/** ... and a cell's job slug back to its shard and device. */
+function findCell(db: ReadDb, shaSlug: string, jobSlug: string): { sha: string; job: string } | null {
+  const sha = commitOfSlug(db, shaSlug);
+  if (!sha) return null;
+  const shards = db
+    .prepare('SELECT DISTINCT shard FROM runs WHERE commit_sha = ?')
+    .pluck()
+    .all(sha) as string[];
+  for (const shard of shards)
     for (const device of DEVICES) {
-      const job = jobKey(r.shard, device);
-      if (slug(job) === jobSlug) return { sha: r.sha, job };
+      const job = jobKey(shard, device);
+      if (slug(job) === jobSlug) return { sha, job };
     }
-  }
   return null;
 }

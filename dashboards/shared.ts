@@ -16,6 +16,9 @@ export const slug = (s: string): string => s.replace(/[^A-Za-z0-9]+/g, '_').slic
 /** Where a grid cell's failures live, relative to the site root (a file in the static build). */
 export const cellPath = (sha: string, job: string): string => `data/cell/${slug(sha)}/${slug(job)}.json`;
 
+/** A per-commit document (coverage or shards at one commit), relative to the site root. */
+export const commitDocPath = (name: string, sha: string): string => `data/${name}/${slug(sha)}.json`;
+
 export interface Reason {
   readonly reason: string;
   readonly issue: string | null;

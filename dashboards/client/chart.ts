@@ -17,6 +17,12 @@ export interface ChartSpec {
   readonly values: readonly (number | null)[];
   readonly markers?: readonly Marker[];
   readonly height?: number;
+  /** Further lines on the same axes (then a legend names them all). */
+  readonly more?: readonly {
+    readonly label: string;
+    readonly values: readonly (number | null)[];
+    readonly stroke: string;
+  }[];
 }
 
 export function lineChart(parent: HTMLElement, spec: ChartSpec): HTMLElement {
@@ -49,16 +55,25 @@ export function lineChart(parent: HTMLElement, spec: ChartSpec): HTMLElement {
     {
       width,
       height: spec.height ?? 200,
-      legend: { show: false },
+      legend: { show: (spec.more?.length ?? 0) > 0 },
       scales: { x: { time: false } },
       axes: [
         { values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? short(spec.shas[t] ?? '') : '')) },
         { size: 70, values: (_u, ticks) => ticks.map((t) => compact(t)) },
       ],
-      series: [{}, { label: spec.label, stroke: '#0969da', width: 1.5, points: { size: 4 } }],
+      series: [
+        {},
+        { label: spec.label, stroke: '#0969da', width: 1.5, points: { size: 4 } },
+        ...(spec.more ?? []).map((m) => ({
+          label: m.label,
+          stroke: m.stroke,
+          width: 1.5,
+          points: { size: 4 },
+        })),
+      ],
       hooks: { ready: [place] },
     },
-    [xs, spec.values as number[]],
+    [xs, spec.values as number[], ...(spec.more ?? []).map((m) => m.values as number[])],
     box,
   );
   return box;

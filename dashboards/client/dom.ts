@@ -58,3 +58,11 @@ export function strip(history: string, titles?: readonly string[]): HTMLElement 
     ),
   );
 }
+
+/** A test id linking to its history (the test search view). */
+export const testLink = (id: string): HTMLElement =>
+  h(
+    'a',
+    { href: `#/search?q=${encodeURIComponent(id)}`, class: 'test-id', title: 'history of this test' },
+    h('code', {}, id),
+  );

@@ -41,6 +41,8 @@ export interface CoverageData {
     cells: Record<string, CoverageCell>;
   }[];
   readonly scores: readonly DeviceScore[];
+  /** Conformance scores of the newest commits, oldest first (only in the latest commit's document). */
+  readonly trend: readonly { sha: string; scores: Record<string, number> }[];
 }
 
 const cellKey = (device: string, dtype: string) => `${device} ${dtype}`;
@@ -55,7 +57,7 @@ function classify(claimed: boolean, n: Record<string, number>): CoverageStatus {
   return 'none';
 }
 
-export function coverageData(db: ReadDb, sha?: string): CoverageData {
+export function coverageData(db: ReadDb, sha?: string, trendLength = 0): CoverageData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
   const rows = db
     .prepare(
@@ -129,6 +131,12 @@ export function coverageData(db: ReadDb, sha?: string): CoverageData {
     dtypes,
     ops,
     scores: [...scores.values()].map((s) => ({ ...s, score: s.ruler ? s.pass / s.ruler : 0 })),
+    trend: recentCommits(db, trendLength)
+      .reverse()
+      .map((c) => ({
+        sha: c.sha,
+        scores: Object.fromEntries(coverageData(db, c.sha).scores.map((x) => [x.device, x.score])),
+      })),
   };
 }
 

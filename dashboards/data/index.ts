@@ -2,9 +2,9 @@
  * The dashboards' data as named JSON documents: `data/<name>.json` plus one file per non-green grid cell. The
  * live server computes a document per request; the static build writes them all once.
  */
-import { cellPath } from '../shared.ts';
+import { cellPath, commitDocPath } from '../shared.ts';
 import { coverageData } from './coverage.ts';
-import type { ReadDb } from './db.ts';
+import { type ReadDb, recentCommits } from './db.ts';
 import { flakyData } from './flaky.ts';
 import { cellData, gridData } from './grid.ts';
 import { perfData } from './perf.ts';
@@ -12,7 +12,7 @@ import { shardsData } from './shards.ts';
 import { testsData } from './tests.ts';
 
 export { DEVICE_TYPES as DEVICES } from '../../src/runtime/index.ts';
-export { openReadOnly, type ReadDb } from './db.ts';
+export { openReadOnly, type ReadDb, recentCommits } from './db.ts';
 export { cellData } from './grid.ts';
 
 export interface SiteMeta {
@@ -20,11 +20,13 @@ export interface SiteMeta {
   readonly repo: string | null;
   readonly generatedAt: string;
   readonly mode: 'live' | 'static';
+  /** The commits that have per-commit documents (the static site's newest few); null: any commit (live). */
+  readonly perCommit: readonly string[] | null;
 }
 
 export const DOCUMENTS = {
   grid: (db: ReadDb) => gridData(db),
-  coverage: (db: ReadDb) => coverageData(db),
+  coverage: (db: ReadDb) => coverageData(db, undefined, 20),
   flaky: (db: ReadDb) => flakyData(db),
   perf: (db: ReadDb) => perfData(db),
   shards: (db: ReadDb) => shardsData(db),
@@ -33,11 +35,29 @@ export const DOCUMENTS = {
 
 export type DocumentName = keyof typeof DOCUMENTS;
 
+/** Views that can show any commit: `data/<name>/<slug(sha)>.json`. */
+export const PER_COMMIT = {
+  coverage: (db: ReadDb, sha: string) => coverageData(db, sha),
+  shards: (db: ReadDb, sha: string) => shardsData(db, sha),
+} as const satisfies Record<string, (db: ReadDb, sha: string) => unknown>;
+
+export const isPerCommit = (name: string): name is keyof typeof PER_COMMIT => Object.hasOwn(PER_COMMIT, name);
+
+/** How many of the newest commits the static site carries per-commit documents for. */
+export const STATIC_PER_COMMIT = 10;
+
 export const isDocument = (name: string): name is DocumentName => Object.hasOwn(DOCUMENTS, name);
 
-/** Every file of the static site's data: the documents and the failures of each non-green grid cell. */
-export function allDataFiles(db: ReadDb, meta: SiteMeta): Map<string, unknown> {
-  const files = new Map<string, unknown>([['data/meta.json', meta]]);
+/**
+ * Every file of the static site's data: the documents, the per-commit documents of the newest commits and the
+ * failures of each non-green grid cell.
+ */
+export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map<string, unknown> {
+  const perCommit = recentCommits(db, STATIC_PER_COMMIT).map((c) => c.sha);
+  const files = new Map<string, unknown>([['data/meta.json', { ...base, perCommit } satisfies SiteMeta]]);
+  for (const sha of perCommit)
+    for (const name of Object.keys(PER_COMMIT) as (keyof typeof PER_COMMIT)[])
+      files.set(commitDocPath(name, sha), PER_COMMIT[name](db, sha));
   for (const name of Object.keys(DOCUMENTS) as DocumentName[]) {
     const doc = DOCUMENTS[name](db);
     files.set(`data/${name}.json`, doc);

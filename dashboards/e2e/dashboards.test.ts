@@ -103,7 +103,18 @@ describe.runIf(run)('dashboards in Chromium', () => {
     expect(await page.locator('#cov-detail .reason-text').allTextContents()).toContain(
       `skip: ${skip.reason}`,
     );
+    // The failing instance is red at the newest commit; the conformance trend is charted per device.
+    const failing = `tr[data-op="${facts.failing.op}"] td[data-cell="${facts.failing.cell}"]`;
+    expect(await page.locator(failing).getAttribute('class')).toContain('s-fail');
+    await page.locator('.chart[data-label="cpu"][data-drawn]').waitFor();
+    // Any recent commit can be picked; the oldest one predates the failure.
+    await page.selectOption('[data-testid="commit-picker"]', facts.shas[0]);
+    await page.waitForSelector(
+      `.view[data-view="coverage"][data-ready=""] h1 code[title="${facts.shas[0]}"]`,
+    );
+    expect(await page.locator(failing).getAttribute('class')).not.toContain('s-fail');
     // webgpu claims fewer dtypes than cpu: those cells are unsupported, with their reason.
+    await open('#/coverage', 'coverage');
     const unsupported = page.locator('tr[data-op="exp"] td.s-unsupported[data-cell^="webgpu"]').first();
     await unsupported.click();
     expect(await page.locator('#cov-detail .reason-text').first().textContent()).toMatch(/^unsupported: /);
@@ -158,6 +169,10 @@ describe.runIf(run)('dashboards in Chromium', () => {
     await open(`#/search?q=${encodeURIComponent(facts.failing.id)}`, 'search');
     const row = page.locator(`tr[data-id="${facts.failing.id}"]`);
     expect(await row.locator('.strip .h-F').count()).toBe(3);
+    // One match: its outcome per commit, newest first.
+    const outcomes = await page.locator('[data-testid="test-history"] tbody td:last-child').allTextContents();
+    expect(outcomes).toHaveLength(facts.shas.length);
+    expect(outcomes.filter((o) => o === 'fail')).toHaveLength(3);
     const pattern = '/^test_reference_exp_cpu_.*_eager$/';
     await page.fill('input[type="search"]', pattern);
     // The view puts the pattern it searched for into the address once the results are on the page.
@@ -215,6 +230,14 @@ describe.runIf(run)('dashboards in Chromium', () => {
       expect(
         await page.locator(`article.failure[data-id="${facts.failing.id}"] code.repro`).textContent(),
       ).toBe(`npx opgate repro ${facts.failing.id} --sample 2`);
+      // Per-commit views: the static site carries the newest 10 commits.
+      await page.goto(`${site.url}#/shards`);
+      await page.waitForSelector('.view[data-view="shards"][data-ready=""]');
+      expect(await page.locator('[data-testid="commit-picker"] option').count()).toBe(10);
+      const older = facts.shas[facts.shas.length - 5];
+      await page.selectOption('[data-testid="commit-picker"]', older);
+      await page.waitForSelector(`.view[data-view="shards"][data-ready=""] h1 code[title="${older}"]`);
+      expect(await page.locator('.bar-row').count()).toBe(facts.jobs.length);
       for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search']) {
         await page.goto(`${site.url}#/${view}`);
         await page.waitForSelector(`.view[data-view="${view}"][data-ready=""]`);

@@ -2,7 +2,7 @@
 import type { CellData } from '../../data/grid.ts';
 import { cellPath } from '../../shared.ts';
 import { load } from '../api.ts';
-import { h, short } from '../dom.ts';
+import { h, short, testLink } from '../dom.ts';
 
 export async function cellView(root: HTMLElement, args: readonly string[]): Promise<void> {
   const [sha = '', job = ''] = args;
@@ -15,7 +15,7 @@ export async function cellView(root: HTMLElement, args: readonly string[]): Prom
       h(
         'article',
         { class: `failure ${f.status}`, 'data-id': f.id },
-        h('h3', {}, h('code', {}, f.id), ' ', h('span', { class: `badge ${f.status}` }, f.status)),
+        h('h3', {}, testLink(f.id), ' ', h('span', { class: `badge ${f.status}` }, f.status)),
         h(
           'dl',
           {},

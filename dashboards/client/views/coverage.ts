@@ -1,7 +1,9 @@
 /** View 2: op × device × dtype with the reason of every skip, xfail and unsupported cell; conformance scores. */
 import type { CoverageCell, CoverageData } from '../../data/coverage.ts';
 import { issueHref, load, meta } from '../api.ts';
+import { lineChart } from '../chart.ts';
 import { fmtPct, h, short } from '../dom.ts';
+import { commitPicker, docPath } from '../picker.ts';
 
 const LETTER: Record<string, string> = {
   pass: '✓',
@@ -28,9 +30,14 @@ const DTYPE_SHORT: Record<string, string> = {
   bool: 'b',
 };
 
-export async function coverageView(root: HTMLElement): Promise<void> {
-  const [c, m] = await Promise.all([load<CoverageData>('data/coverage.json', true), meta()]);
-  root.append(h('h1', {}, 'Op coverage', c.sha ? [' at ', h('code', { title: c.sha }, short(c.sha))] : ''));
+const DEVICE_STROKE: Record<string, string> = { cpu: '#0969da', meta: '#8250df', webgpu: '#bf3989' };
+
+export async function coverageView(root: HTMLElement, args: readonly string[]): Promise<void> {
+  const [c, m] = await Promise.all([load<CoverageData>(docPath('coverage', args[0]), true), meta()]);
+  root.append(
+    h('h1', {}, 'Op coverage', c.sha ? [' at ', h('code', { title: c.sha }, short(c.sha))] : ''),
+    await commitPicker('coverage', c.sha),
+  );
   root.append(
     h(
       'table',
@@ -70,6 +77,18 @@ export async function coverageView(root: HTMLElement): Promise<void> {
       'The ruler is every (op, dtype) the cpu backend claims; a device scores the share of it that passes there.',
     ),
   );
+  if (c.trend.length > 1) {
+    const [first, ...rest] = c.scores.map((x) => x.device);
+    const line = (d: string) => c.trend.map((t) => (t.scores[d] ?? null) as number | null);
+    root.append(h('h2', {}, 'Conformance over commits'));
+    lineChart(root, {
+      label: first,
+      shas: c.trend.map((t) => t.sha),
+      values: line(first),
+      more: rest.map((d) => ({ label: d, values: line(d), stroke: DEVICE_STROKE[d] ?? '#57606a' })),
+      height: 160,
+    });
+  }
   const detail = h('aside', { class: 'detail', id: 'cov-detail' }, 'Click a cell for its reasons.');
   const filter = h('input', { type: 'search', placeholder: 'filter ops', 'aria-label': 'filter ops' });
   const rows = c.ops.map((op) =>

@@ -3,7 +3,7 @@ import type { FlakyData } from '../../data/flaky.ts';
 import { safeUrl } from '../../shared.ts';
 import { load } from '../api.ts';
 import { lineChart } from '../chart.ts';
-import { fmtDate, h, strip } from '../dom.ts';
+import { fmtDate, h, strip, testLink } from '../dom.ts';
 
 export async function flakyView(root: HTMLElement): Promise<void> {
   const f = await load<FlakyData>('data/flaky.json', true);
@@ -42,7 +42,7 @@ export async function flakyView(root: HTMLElement): Promise<void> {
               'tr',
               { 'data-id': r.id },
               h('td', { class: 'num' }, i + 1),
-              h('td', {}, h('code', {}, r.id)),
+              h('td', {}, testLink(r.id)),
               h('td', { class: 'num' }, r.flipScore.toFixed(3)),
               h('td', { class: 'num' }, r.runs),
               h('td', { class: 'num' }, r.passes),

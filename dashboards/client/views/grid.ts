@@ -1,8 +1,8 @@
 /** View 1: commits × jobs, failures grouped by test id; a red cell links to its failures. */
 import type { GridCell, GridData } from '../../data/grid.ts';
 import { cellHref } from '../../shared.ts';
-import { load } from '../api.ts';
-import { fmtDate, h, short } from '../dom.ts';
+import { load, meta } from '../api.ts';
+import { fmtDate, h, short, testLink } from '../dom.ts';
 
 function cellTitle(job: string, c: GridCell): string {
   const parts = [`${job}: ${c.status}`, `${c.pass} passed`];
@@ -12,8 +12,15 @@ function cellTitle(job: string, c: GridCell): string {
   return parts.join(' · ');
 }
 
+/** While a run is going, the live grid reloads itself this often. */
+const REFRESH_MS = 30_000;
+
 export async function gridView(root: HTMLElement): Promise<void> {
-  const g = await load<GridData>('data/grid.json', true);
+  const [g, m] = await Promise.all([load<GridData>('data/grid.json', true), meta()]);
+  if (m.mode === 'live' && Object.values(g.cells).some((c) => c.status === 'running'))
+    setTimeout(() => {
+      if (root.isConnected) dispatchEvent(new HashChangeEvent('hashchange'));
+    }, REFRESH_MS);
   root.append(h('h1', {}, 'Commits × jobs'));
   if (g.commits.length === 0) {
     root.append(h('p', { class: 'empty' }, 'No runs in this database yet: run `npx opgate run`.'));
@@ -96,7 +103,7 @@ export async function gridView(root: HTMLElement): Promise<void> {
             h(
               'tr',
               {},
-              h('td', {}, h('code', {}, f.id)),
+              h('td', {}, testLink(f.id)),
               h('td', { class: 'num' }, f.commits),
               h('td', {}, f.jobs.join(', ')),
               h('td', {}, h('a', { href: cellHref(f.lastSha, f.jobs[0]) }, short(f.lastSha))),

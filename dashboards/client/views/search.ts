@@ -104,6 +104,34 @@ export async function searchView(
         ),
       ),
     );
+    // One test: its outcome per commit, newest first.
+    if (hits.length === 1) {
+      const [id, hist] = hits[0];
+      results.append(
+        h('h2', {}, 'History of ', h('code', {}, id)),
+        h(
+          'table',
+          { class: 'list', 'data-testid': 'test-history' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'commit'), h('th', {}, 'started'), h('th', {}, 'outcome'))),
+          h(
+            'tbody',
+            {},
+            [...hist]
+              .map((c, i) => ({ c, commit: t.commits[i] }))
+              .reverse()
+              .map(({ c, commit }) =>
+                h(
+                  'tr',
+                  { 'data-sha': commit.sha },
+                  h('td', {}, h('code', { title: commit.sha }, short(commit.sha))),
+                  h('td', {}, fmtDate(commit.startedAt)),
+                  h('td', { class: `h-${c === '.' ? 'none' : c}` }, NAMES[c] ?? c),
+                ),
+              ),
+          ),
+        ),
+      );
+    }
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   input.addEventListener('input', () => {

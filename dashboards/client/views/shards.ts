@@ -2,11 +2,15 @@
 import type { ShardsData } from '../../data/shards.ts';
 import { load } from '../api.ts';
 import { lineChart } from '../chart.ts';
-import { fmtS, h, short } from '../dom.ts';
+import { fmtS, h, short, testLink } from '../dom.ts';
+import { commitPicker, docPath } from '../picker.ts';
 
-export async function shardsView(root: HTMLElement): Promise<void> {
-  const s = await load<ShardsData>('data/shards.json', true);
-  root.append(h('h1', {}, 'Shards & time', s.sha ? [' at ', h('code', { title: s.sha }, short(s.sha))] : ''));
+export async function shardsView(root: HTMLElement, args: readonly string[]): Promise<void> {
+  const s = await load<ShardsData>(docPath('shards', args[0]), true);
+  root.append(
+    h('h1', {}, 'Shards & time', s.sha ? [' at ', h('code', { title: s.sha }, short(s.sha))] : ''),
+    await commitPicker('shards', s.sha),
+  );
   if (!s.sha) {
     root.append(h('p', { class: 'empty' }, 'No runs yet.'));
     return;
@@ -66,7 +70,7 @@ export async function shardsView(root: HTMLElement): Promise<void> {
           h(
             'tr',
             {},
-            h('td', {}, h('code', {}, r.id)),
+            h('td', {}, testLink(r.id)),
             h('td', {}, r.shard),
             h('td', {}, r.device),
             h('td', { class: 'num' }, `${(r.durationMs / 1000).toFixed(2)} s`),
