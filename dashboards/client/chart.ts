@@ -62,7 +62,10 @@ export function lineChart(parent: HTMLElement, spec: ChartSpec): HTMLElement {
         { size: 70, values: (_u, ticks) => ticks.map((t) => compact(t)) },
       ],
       series: [
-        {},
+        {
+          label: 'commit',
+          value: (_u, v) => (v === null || v === undefined ? '--' : short(spec.shas[v] ?? '')),
+        },
         { label: spec.label, stroke: '#0969da', width: 1.5, points: { size: 4 } },
         ...(spec.more ?? []).map((m) => ({
           label: m.label,

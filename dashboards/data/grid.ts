@@ -68,12 +68,12 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
   if (shas.length === 0) return { commits, jobs: [], cells: {}, failures: [], failureGroups: 0 };
   const rows = db
     .prepare(
-      `SELECT u.commit_sha AS sha, u.shard, u.status AS run, r.device, r.status, COUNT(*) AS n
+      `SELECT u.commit_sha AS sha, u.shard, r.device, r.status, COUNT(*) AS n
        FROM runs u JOIN results r ON r.run_id = u.run_id
        WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})
        GROUP BY u.run_id, r.device, r.status`,
     )
-    .all(...shas) as { sha: string; shard: string; run: string; device: string; status: string; n: number }[];
+    .all(...shas) as { sha: string; shard: string; device: string; status: string; n: number }[];
   const counts = new Map<
     string,
     { pass: number; fail: number; flaky: number; skip: number; total: number }
@@ -89,19 +89,17 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
     else if (r.status === 'skip') c.skip += r.n;
     else c.fail += r.n;
     counts.set(key, c);
-    if (r.run === 'running') running.add(key);
     devicesOf.set(r.shard, (devicesOf.get(r.shard) ?? new Set()).add(r.device));
   }
-  // A run that has started but reported nothing yet is running on the devices it was asked for (`--device`),
-  // or else on every device its shard has had.
-  const idle = db
+  // A run still going is running on the devices it was asked for (`--device`), or else on every device its
+  // shard has had, whether or not it has reported results for them yet.
+  const open = db
     .prepare(
       `SELECT u.commit_sha AS sha, u.shard, json_extract(u.filters, '$.device') AS devices FROM runs u
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.status = 'running' AND u.commit_sha IN (${marks(shas.length)})
-         AND NOT EXISTS (SELECT 1 FROM results r WHERE r.run_id = u.run_id)`,
+       WHERE u.run_id IN (${LATEST_RUNS}) AND u.status = 'running' AND u.commit_sha IN (${marks(shas.length)})`,
     )
     .all(...shas) as { sha: string; shard: string; devices: string | null }[];
-  for (const r of idle) {
+  for (const r of open) {
     const asked = r.devices ? (JSON.parse(r.devices) as string[]) : null;
     for (const d of asked ?? devicesOf.get(r.shard) ?? ['cpu']) {
       const key = `${r.sha} ${jobKey(r.shard, d)}`;

@@ -196,11 +196,23 @@ describe('which runs count', () => {
     job('cpu', 'fail', 'a');
     job('webgpu', 'pass', 'b');
     job('cpu', 'pass', 'c'); // the cpu job re-run (another temp dir): it replaces the first attempt
+    // A run still going, asked for two devices, has reported on one of them: both are running.
+    const going = store.startRun({
+      commitSha: 'c2',
+      branch: 'main',
+      platform: 'linux',
+      shard: '1/1',
+      tier: 'pull',
+      filters: JSON.stringify({ device: ['cpu', 'meta'] }),
+    });
+    store.addResults(going, [row('test_reference_add_cpu', 'cpu', 'pass')]);
     store.close();
     const db = openReadOnly(path);
     try {
       const g = gridData(db);
-      expect(g.jobs).toEqual(['1/2 cpu', '1/2 webgpu']);
+      expect(g.jobs).toEqual(['1/1 cpu', '1/1 meta', '1/2 cpu', '1/2 webgpu']);
+      expect(g.cells['c2 1/1 cpu']).toMatchObject({ status: 'running', pass: 1 });
+      expect(g.cells['c2 1/1 meta']).toMatchObject({ status: 'running', total: 0 });
       expect(g.cells['c1 1/2 cpu']).toMatchObject({ status: 'green', pass: 1, fail: 0 });
       expect(g.cells['c1 1/2 webgpu']).toMatchObject({ status: 'green', pass: 1 });
     } finally {

@@ -79,8 +79,8 @@ export async function coverageView(root: HTMLElement, args: readonly string[]): 
   );
   if (c.trend.length > 1) {
     const [first, ...rest] = c.scores.map((x) => x.device);
-    const line = (d: string) => c.trend.map((t) => (t.scores[d] ?? null) as number | null);
-    root.append(h('h2', {}, 'Conformance over commits'));
+    const line = (d: string) => c.trend.map((t) => (d in t.scores ? 100 * t.scores[d] : null));
+    root.append(h('h2', {}, 'Conformance over commits (% of the ruler)'));
     lineChart(root, {
       label: first,
       shas: c.trend.map((t) => t.sha),
