@@ -6,16 +6,21 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-export const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** The page's policy, as the meta tag carries it (static hosting sends no headers of ours). */
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'";
+
+/** The server's header adds what only a header can say (browsers ignore frame-ancestors in a meta tag). */
+export const CSP = `${PAGE_CSP}; frame-ancestors 'none'`;
 
 export const INDEX_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>opgate dashboards</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="app.css">
 <script type="module" src="app.js"></script>
 </head>

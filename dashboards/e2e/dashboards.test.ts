@@ -28,6 +28,8 @@ describe.runIf(run)('dashboards in Chromium', () => {
   let page: Page;
   const dialogs: string[] = [];
   const pageErrors: string[] = [];
+  /** Console errors: a CSP violation by the client itself (an inline style, say) would show here. */
+  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'opgate-dash-'));
@@ -40,6 +42,9 @@ describe.runIf(run)('dashboards in Chromium', () => {
       void d.dismiss();
     });
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 60_000);
 
@@ -216,6 +221,9 @@ describe.runIf(run)('dashboards in Chromium', () => {
     await bare.waitForFunction(() => (window as unknown as { __xss?: number }).__xss !== undefined);
     expect(seen.length).toBeGreaterThan(0);
     await bare.close();
+    // The violation (and the broken image) logged errors on purpose; later tests start clean.
+    expect(consoleErrors.length).toBeGreaterThan(0);
+    consoleErrors.length = 0;
   });
 
   test('the static build (GitHub Pages / artifact) serves the same views from JSON files', async () => {
@@ -248,7 +256,8 @@ describe.runIf(run)('dashboards in Chromium', () => {
     }
   });
 
-  test('no script errors on any view', () => {
+  test('no script errors, CSP violations or failed loads on any view', () => {
     expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });
