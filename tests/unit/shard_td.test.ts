@@ -195,6 +195,50 @@ describe('merge', () => {
     expect(n.n).toBe(4);
     expect(shardsSeen).toEqual([{ shard: '1/2' }, { shard: '2/2' }]);
   });
+
+  test('merge --keep-commits keeps the newest commits (runs, results and perf samples) and drops the rest', () => {
+    const dir = tmp();
+    const history = join(dir, 'history.db');
+    const s = new ResultsStore(history);
+    for (const sha of ['c1', 'c2', 'c3']) {
+      const run = s.startRun({ commitSha: sha, branch: 'main', platform: 'linux', tier: 'pull' });
+      s.addResults(run, [{ ...row(`test_${sha}`), id: `test_${sha}` }]);
+      s.endRun(run, 'passed');
+      recordPerf(s, [
+        {
+          scenario: 'add_1elem',
+          metric: 'instructions',
+          value: 1,
+          commitSha: sha,
+          platform: 'linux',
+          nodeVersion: '20',
+        },
+      ]);
+    }
+    s.close();
+    const cli = (...args: string[]) =>
+      spawnSync('node', [bin, 'merge', history, '--into', join(dir, 'kept.db'), ...args], {
+        encoding: 'utf8',
+      });
+    const bad = cli('--keep-commits', '0');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('got 0, expected a positive integer');
+    const ok = cli('--keep-commits', '2');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toContain(
+      'kept the newest 2 commit(s): dropped 1 commit(s), 1 run(s), 1 perf sample(s)',
+    );
+    const kept = new ResultsStore(join(dir, 'kept.db'));
+    const commits = kept.db.prepare('SELECT commit_sha FROM runs ORDER BY commit_sha').pluck().all();
+    const results = kept.db.prepare('SELECT id FROM results ORDER BY id').pluck().all();
+    const perf = kept.db.prepare('SELECT commit_sha FROM perf ORDER BY commit_sha').pluck().all();
+    kept.close();
+    expect([commits, results, perf]).toEqual([
+      ['c2', 'c3'],
+      ['test_c2', 'test_c3'],
+      ['c2', 'c3'],
+    ]);
+  }, 60_000);
 });
 
 describe('target determination', () => {

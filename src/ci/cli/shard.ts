@@ -1,12 +1,12 @@
 /** `opgate shard plan`, `opgate merge` and `opgate td`: sharding by history, merging shard databases, target determination. */
 import { writeFileSync } from 'node:fs';
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { expandMatrix, type Tier } from '../matrix.ts';
 import { toMarkdown } from '../run/markdown.ts';
 import { PACKAGE_ROOT } from '../run/run.ts';
 import { summarize } from '../run/summary.ts';
 import { planFor } from '../shard/index.ts';
-import { mergeDatabases, shardResults } from '../store/merge.ts';
+import { mergeDatabases, pruneCommits, shardResults } from '../store/merge.ts';
 import { DEFAULT_DB } from '../store/store.ts';
 import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
 
@@ -57,11 +57,27 @@ export function registerShardCommands(program: Command): void {
     .description('merge shard results databases into one (idempotent: a run already there is skipped)')
     .requiredOption('--into <db>', 'target database')
     .option('--summary-md <file>', 'write a Markdown summary of the merged shards (for $GITHUB_STEP_SUMMARY)')
-    .action((dbs: string[], o: { into: string; summaryMd?: string }) => {
+    .option(
+      '--keep-commits <n>',
+      'then keep only the newest n commits in the target (a bounded history)',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1)
+          throw new InvalidArgumentError(`got ${v}, expected a positive integer`);
+        return n;
+      },
+    )
+    .action((dbs: string[], o: { into: string; summaryMd?: string; keepCommits?: number }) => {
       const r = mergeDatabases(dbs, o.into);
       console.log(
         `merged ${dbs.length} database(s) into ${o.into}: ${r.runsAdded} run(s), ${r.resultsAdded} result(s) and ${r.perfAdded} perf sample(s) added, ${r.runsSkipped} run(s) already there`,
       );
+      if (o.keepCommits !== undefined) {
+        const p = pruneCommits(o.into, o.keepCommits);
+        console.log(
+          `kept the newest ${o.keepCommits} commit(s): dropped ${p.commitsDropped} commit(s), ${p.runsDropped} run(s), ${p.perfDropped} perf sample(s)`,
+        );
+      }
       if (o.summaryMd) {
         const { rows, seconds } = shardResults(dbs);
         writeFileSync(

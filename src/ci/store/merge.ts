@@ -79,6 +79,53 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
   return { runsAdded, runsSkipped, resultsAdded, perfAdded };
 }
 
+export interface PruneReport {
+  readonly commitsDropped: number;
+  readonly runsDropped: number;
+  readonly perfDropped: number;
+}
+
+/**
+ * Keeps the newest `keep` commits of a history database (by their latest run, and separately by their latest
+ * perf sample) and drops the rest, so a history kept across CI runs (the dashboards') stays bounded.
+ */
+export function pruneCommits(path: string, keep: number): PruneReport {
+  if (!Number.isInteger(keep) || keep < 1)
+    throw new Error(`--keep-commits: got ${keep}, expected a positive integer`);
+  const store = new ResultsStore(path);
+  try {
+    const report = store.db.transaction(() => {
+      const old = store.db
+        .prepare(
+          `SELECT commit_sha FROM runs GROUP BY commit_sha ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT -1 OFFSET ?`,
+        )
+        .pluck()
+        .all(keep) as string[];
+      const gone = JSON.stringify(old);
+      store.db
+        .prepare(
+          'DELETE FROM results WHERE run_id IN (SELECT run_id FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?)))',
+        )
+        .run(gone);
+      const runsDropped = store.db
+        .prepare('DELETE FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?))')
+        .run(gone).changes;
+      const perfDropped = store.db
+        .prepare(
+          `DELETE FROM perf WHERE commit_sha IN (
+             SELECT commit_sha FROM perf GROUP BY commit_sha ORDER BY MAX(rowid) DESC LIMIT -1 OFFSET ?)`,
+        )
+        .run(keep).changes;
+      return { commitsDropped: old.length, runsDropped, perfDropped };
+    })();
+    // Give the space back: the file is what the CI cache stores.
+    if (report.runsDropped + report.perfDropped > 0) store.db.exec('VACUUM');
+    return report;
+  } finally {
+    store.close();
+  }
+}
+
 /** The results of the latest run of each shard database, and the longest shard's wall time (time to signal). */
 export function shardResults(sources: readonly string[]): { rows: ResultRow[]; seconds: number } {
   const rows: ResultRow[] = [];
