@@ -118,18 +118,11 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
     }
     const single = result.length === 1 ? result[0] : null;
     const input = s.input instanceof Tensor ? s.input : null;
-    if (
-      info.variants.inplace &&
-      single &&
-      input &&
-      !s.broadcastsInput &&
-      sameShapeOf(single.shape, input.shape) &&
-      canCast(single.dtype, input.dtype)
-    ) {
-      // Write into a fresh copy (never the sample's own input, which out= still reads); the expanded layout
-      // changed the input's values, so it gets a dense copy of exactly those values.
+    // A writable copy of the input on the device (never the sample's own input, which later variants still
+    // read); the expanded layout changed the input's values, so it gets a dense copy of exactly those values.
+    const writableInput = (): Tensor => {
       const fresh = callOp('clone', [s0.input]) as Tensor;
-      const target = dev({
+      return dev({
         ...s0,
         input:
           inst.layout === 'expanded'
@@ -138,6 +131,10 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
         args: [],
         kwargs: {},
       }).input as Tensor;
+    };
+    const shapedLikeInput = single && input && !s.broadcastsInput && sameShapeOf(single.shape, input.shape);
+    if (info.variants.inplace && shapedLikeInput && canCast(single.dtype, input.dtype)) {
+      const target = writableInput();
       const version = target.version;
       const r = call(inst, k, s, `${info.op}_`, [target, ...s.args], { ...s.kwargs }) as Tensor;
       if (r !== target) throw new OracleFailure(inst, k, s.name, 'in-place variant did not return its input');
@@ -160,6 +157,14 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       if (r.version <= outVersion)
         throw new OracleFailure(inst, k, s.name, 'out= variant did not bump the version counter');
       checkOutputs(inst, k, s, await onHost([r]), asRef, 'out=');
+      checks++;
+    }
+    // out= aliasing the input (`op(x, out=x)`): a kernel must not read what it already wrote.
+    if (info.variants.out && shapedLikeInput && single.dtype === input.dtype) {
+      const target = writableInput();
+      const r = call(inst, k, s, info.op, [target, ...s.args], { ...s.kwargs, out: target }) as Tensor;
+      if (r !== target) throw new OracleFailure(inst, k, s.name, 'out= variant did not return `out`');
+      checkOutputs(inst, k, s, await onHost([r]), asRef, 'out= aliasing the input');
       checks++;
     }
   }

@@ -244,3 +244,5 @@ export const {
   cat,
   stack,
 } = torchFunctions;
+/** Test knob: the out= write-through for `op(x, out=x)` (tests/unit/oracles_bite.test.ts turns it off). */
+export { outAliasing } from './ops/index.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
 import { compareValues, type OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
-import { callOp, type Kernel, type Tensor, tensor } from '../../src/runtime/index.ts';
+import { callOp, type Kernel, outAliasing, type Tensor, tensor } from '../../src/runtime/index.ts';
 import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
 
 const inject = (qualified: string, make: (real: Kernel) => Kernel) => swapKernel(qualified, make);
@@ -120,5 +120,21 @@ describe('injected bugs are caught', () => {
       () => runOracle(instance('exp', 'property', 'float32', 'contiguous')),
       /property failed .* shrunk \d+ times \(fast-check seed -?\d+, path/,
     );
+  });
+
+  test('kernels that read their own output when out= aliases the input fail the reference oracle', async () => {
+    // flip reads element n-1-i after writing element i; roll reads i-shift after writing i.
+    const flip = instance('flip', 'reference', 'float32', 'contiguous');
+    const roll = instance('roll', 'reference', 'float32', 'transposed');
+    expect((await runOracle(flip)).checks).toBeGreaterThan(0);
+    expect((await runOracle(roll)).checks).toBeGreaterThan(0);
+    outAliasing.writeThrough = false;
+    try {
+      await expectFailure(() => runOracle(flip), /out= aliasing the input/);
+      await expectFailure(() => runOracle(roll), /out= aliasing the input/);
+    } finally {
+      outAliasing.writeThrough = true;
+    }
+    expect((await runOracle(flip)).checks).toBeGreaterThan(0);
   });
 });

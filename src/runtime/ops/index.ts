@@ -42,4 +42,5 @@ export { BINARY_ROWS } from './pointwise/binary.ts';
 export { POINTWISE_OVERLOADS, type PointwiseInfo, pointwisePlan, wgslExpr } from './pointwise/define.ts';
 export type { PointwiseRow, PromotionKind } from './pointwise/row.ts';
 export { UNARY_ROWS } from './pointwise/unary.ts';
+export { outAliasing } from './structured.ts';
 export { makeView, selectDim, sliceDim } from './views.ts';

@@ -37,7 +37,9 @@ import {
   checkOutDType,
   commonDevice,
   type OutSpec,
+  readsOutStorage,
   resizeOut,
+  writeThroughOut,
 } from './structured.ts';
 
 const SCALAR_TO_NAME: Record<DType, string> = {
@@ -105,8 +107,10 @@ export function defineOut(
       else if (Array.isArray(v))
         for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(out, x, name, a.name);
     }
-    if (device === 'webgpu') webgpu!(args, out, name);
-    else if (device !== 'meta') cpu(args, out, name);
+    if (device !== 'meta')
+      writeThroughOut(out, readsOutStorage(op, args, out), (t) =>
+        device === 'webgpu' ? webgpu!(args, t, name) : cpu(args, t, name),
+      );
     out.bumpVersion();
     return out;
   };

@@ -3,6 +3,9 @@
  * strides) + a backend impl that fills a given output. From it we register the functional overload, the
  * in-place `name_` overload and the `.out` overload, with PyTorch's rules for each.
  */
+
+import { copyInto } from '../backends/cpu/index.ts';
+import { copyGPU } from '../backends/webgpu/index.ts';
 import {
   canCast,
   contiguousStrides,
@@ -173,6 +176,36 @@ function assertInputsDontOverlap(op: OperatorEntry, args: BoundArgs, out: Tensor
   }
 }
 
+/** True when a tensor argument other than `skip` shares `out`'s storage (a full overlap: partial is refused). */
+export function readsOutStorage(op: OperatorEntry, args: BoundArgs, out: Tensor, skip = 'out'): boolean {
+  for (const a of op.schema.args) {
+    if (a.name === skip) continue;
+    const v = args[a.name];
+    if (v instanceof Tensor && v.storage === out.storage) return true;
+    if (Array.isArray(v) && v.some((x) => x instanceof Tensor && x.storage === out.storage)) return true;
+  }
+  return false;
+}
+
+/** For the injected-bug test of the out= aliasing check: false writes straight into an aliased `out`. */
+export const outAliasing = { writeThrough: true };
+
+/**
+ * Runs `write` into `out`, or, when `out` is also an input (`op(x, out=x)`), into a temporary that is then
+ * copied into `out`: a kernel that reads one element after writing another (flip, roll, mm, softmax, cumsum)
+ * must not read its own output. Pointwise kernels would be safe either way; the check is one storage compare.
+ */
+export function writeThroughOut(out: Tensor, aliased: boolean, write: (t: Tensor) => void): void {
+  if (!aliased || !outAliasing.writeThrough) {
+    write(out);
+    return;
+  }
+  const tmp = Tensor.empty(out.shape, out.dtype, out.device, out.strides);
+  write(tmp);
+  if (out.device === 'webgpu') copyGPU(out, tmp);
+  else copyInto(out, tmp);
+}
+
 export function checkOutDType(op: string, result: DType, out: DType, arg = 'out'): void {
   if (!canCast(result, out)) {
     throw new ResultTypeError(
@@ -247,7 +280,10 @@ export function defineStructured(def: StructuredDef): void {
       resizeOut(out, spec.shape, spec.strides);
       assertNoInternalOverlap(out, op.schema.name);
       assertInputsDontOverlap(op, args, out, 'out');
-      if (device !== 'meta') def.impl[device as RealDevice]!(args, out, op.schema.name, spec);
+      if (device !== 'meta')
+        writeThroughOut(out, readsOutStorage(op, args, out), (t) =>
+          def.impl[device as RealDevice]!(args, t, op.schema.name, spec),
+        );
       out.bumpVersion();
       return out;
     };
