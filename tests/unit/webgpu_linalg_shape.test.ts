@@ -267,8 +267,8 @@ describeWebGPU('webgpu factories', () => {
 });
 
 /**
- * An out= aliasing its input gives the functional result on webgpu (the input is read from a copy), as
- * PyTorch's out= wrappers do; the cpu kernels permute in place and see their own writes.
+ * An out= aliasing its input gives the functional result on webgpu, as PyTorch's out= wrappers do (the out=
+ * overload computes into a temporary and copies it into `out`).
  */
 async function sameAsFunctional(
   inplace: (t: Tensor) => unknown,

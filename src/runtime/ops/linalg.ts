@@ -3,7 +3,7 @@
  * dot / mv / mm / fold / batched paths, so its errors name the shapes those paths see); every op then runs
  * the same strided batched kernel (gemm.ts), with 1-D operands seen as a row or a column through stride 0.
  */
-import { matmulGPU, writeThrough } from '../backends/webgpu/index.ts';
+import { matmulGPU } from '../backends/webgpu/index.ts';
 import {
   broadcastShapes,
   broadcastStridesFor,
@@ -214,10 +214,7 @@ function runProduct(out: Tensor, a: Tensor, b: Tensor, kernel: string, op: strin
     gemm(outView(out), view(a, true), view(b, false), batch, n, k, m);
     return;
   }
-  // The tiled kernel's workgroups read A and B while others write: an aliased out goes through a temporary.
-  writeThrough(out, [a, b], (target) =>
-    matmulGPU(outView(target), view(a, true), view(b, false), batch, n, k, m, op),
-  );
+  matmulGPU(outView(out), view(a, true), view(b, false), batch, n, k, m, op);
 }
 
 type Checker = (a: Tensor, b: Tensor, op: string) => { shape: number[]; kernel: string };

@@ -3,8 +3,8 @@
  * views of the inputs and the output), so transposed, sliced and expanded inputs are read in place.
  */
 
-import { copyInto, elementCopier, logicalOffsets } from '../backends/cpu/index.ts';
-import { copyGPU, rollFlatGPU, triangleGPU } from '../backends/webgpu/index.ts';
+import { elementCopier, logicalOffsets } from '../backends/cpu/index.ts';
+import { rollFlatGPU, triangleGPU } from '../backends/webgpu/index.ts';
 import {
   canCast,
   channelsLastStrides,
@@ -17,32 +17,15 @@ import {
   resultType,
   ShapeMismatchError,
   sameShape,
-  Tensor,
+  type Tensor,
   wrapDim,
 } from '../core/index.ts';
 import { type BoundArgs, callOp } from '../dispatch/index.ts';
 import { defineOut, preserveStrides, zeroWriter } from './op_helpers.ts';
-import { defineOp, defineStructured, type OutSpec } from './structured.ts';
+import { copyOn, defineOp, defineStructured, type OutSpec } from './structured.ts';
 import { makeView, sliceDim } from './views.ts';
 
 const tags = { family: 'shape' };
-
-/** dst = src, strided, on the destination's device (both on one device). */
-function copyOn(dst: Tensor, src: Tensor): void {
-  if (dst.device === 'webgpu') copyGPU(dst, src);
-  else copyInto(dst, src);
-}
-
-/**
- * A webgpu source sharing storage with the output is read from a contiguous copy (GPU invocations run in no
- * order, so an in-place permutation would read elements already overwritten).
- */
-function detached(out: Tensor, src: Tensor): Tensor {
-  if (out.device !== 'webgpu' || out.storage !== src.storage) return src;
-  const tmp = Tensor.empty(src.shape, src.dtype, 'webgpu');
-  copyGPU(tmp, src);
-  return tmp;
-}
 
 /** cat_should_skip_tensor: legacy 1-D empty tensors are ignored by cat (except for dtype promotion). */
 const skipped = (t: Tensor) => t.ndim === 1 && t.shape[0] === 0;
@@ -137,7 +120,7 @@ function flipMeta(args: BoundArgs, op: string): OutSpec {
 
 /** A flipped dim is the same memory walked backwards: a negative stride from the last element. */
 function flipImpl(args: BoundArgs, out: Tensor): void {
-  const self = detached(out, args.self as Tensor);
+  const self = args.self as Tensor;
   const strides = [...self.strides];
   let offset = self.storageOffset;
   for (const d of new Set((args.dims as number[]).map((x) => wrapDim(x, self.ndim)))) {
@@ -186,7 +169,7 @@ function rollMeta(args: BoundArgs, op: string): OutSpec {
 function rollImpl(args: BoundArgs, out: Tensor, op: string): void {
   const { shifts, dims } = rollDims(args, op);
   if (out.numel === 0) return;
-  const self = detached(out, args.self as Tensor);
+  const self = args.self as Tensor;
   if (dims.length === 0 && out.device === 'webgpu') {
     rollFlatGPU(out, self, shifts[0]);
     return;

@@ -202,8 +202,13 @@ export function writeThroughOut(out: Tensor, aliased: boolean, write: (t: Tensor
   }
   const tmp = Tensor.empty(out.shape, out.dtype, out.device, out.strides);
   write(tmp);
-  if (out.device === 'webgpu') copyGPU(out, tmp);
-  else copyInto(out, tmp);
+  copyOn(out, tmp);
+}
+
+/** dst = src, strided, on the destination's device (both on one device). */
+export function copyOn(dst: Tensor, src: Tensor): void {
+  if (dst.device === 'webgpu') copyGPU(dst, src);
+  else copyInto(dst, src);
 }
 
 export function checkOutDType(op: string, result: DType, out: DType, arg = 'out'): void {

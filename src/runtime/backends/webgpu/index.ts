@@ -29,7 +29,7 @@ export {
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
 export { flush as flushWebGPU, queueStats } from './queue.ts';
 export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
-export { type GpuAcc, type GpuLoad, writeThrough } from './reduce_wgsl.ts';
+export type { GpuAcc, GpuLoad } from './reduce_wgsl.ts';
 export { type GpuScan, runScanGPU } from './scan.ts';
 export { type ScatterReduce, scatterGPU } from './scatter.ts';
 export { rollFlatGPU, triangleGPU } from './shape_kernels.ts';

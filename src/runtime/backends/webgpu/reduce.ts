@@ -22,7 +22,6 @@ import {
   storeAs,
   strideLoop,
   treeFold,
-  writeThrough,
 } from './reduce_wgsl.ts';
 import type { WgslValue } from './wgsl.ts';
 
@@ -65,16 +64,6 @@ export function runReduceGPU(
   aux?: Tensor,
 ): void {
   if (out.numel === 0) return;
-  writeThrough(out, [input, aux], (target) => reduceInto(k, input, reduced, target, aux));
-}
-
-function reduceInto(
-  k: GpuReduce,
-  input: Tensor,
-  reduced: readonly boolean[],
-  out: Tensor,
-  aux?: Tensor,
-): void {
   const p = new Params();
   const layout = foldParams(p, input.shape, reduced, [
     { offset: input.storageOffset, strides: input.strides },

@@ -8,9 +8,8 @@
  * 64 * 4 * 65535 ≈ 16.7M elements there (a third of that for softmax's three passes); real GPUs have no cap.
  */
 /// <reference types="@webgpu/types" />
-import { type DType, Tensor } from '../../core/index.ts';
+import type { DType, Tensor } from '../../core/index.ts';
 import { blockOf, wgslStorage } from './memory.ts';
-import { copyGPU } from './pointwise.ts';
 import { helpersFor, loadExpr, storeStmt, type WgslValue } from './wgsl.ts';
 
 /** Invocations per reduction workgroup (the compat adapter allows at most 128). */
@@ -56,25 +55,6 @@ export function storeAs(B: string, o: string, dtype: DType, value: string, type:
   if (dtype === 'int64')
     return `{ let v = ${value}; ${B}[2u * (${o})] = bitcast<i32>(v.x); ${B}[2u * (${o}) + 1u] = bitcast<i32>(v.y); }`;
   return storeStmt(B, o, dtype, `bitcast<i32>((${value}).x)`, 'i32');
-}
-
-/**
- * Runs `write(target)` with `out` as the target, or — when `out` shares a storage with a tensor the kernel
- * reads — with a fresh tensor that is then copied into `out`: GPU invocations run in no order, so a kernel
- * must not read what another invocation is overwriting.
- */
-export function writeThrough(
-  out: Tensor,
-  read: readonly (Tensor | null | undefined)[],
-  write: (target: Tensor) => void,
-): void {
-  if (!sharesStorage([out], read)) {
-    write(out);
-    return;
-  }
-  const tmp = Tensor.empty(out.shape, out.dtype, 'webgpu');
-  write(tmp);
-  copyGPU(out, tmp);
 }
 
 /** True when a written tensor shares a storage with one read in the same dispatch. */

@@ -18,7 +18,6 @@ import {
   REDUCE_MAIN,
   REDUCE_WORKGROUP,
   storeAs,
-  writeThrough,
 } from './reduce_wgsl.ts';
 
 export interface GpuScan {
@@ -44,10 +43,6 @@ function combine(acc: GpuAcc, fold: GpuScan['fold'], a: string, b: string): stri
 /** out = running fold of `input` along `dim` (out has input's shape, any strides). */
 export function runScanGPU(k: GpuScan, input: Tensor, dim: number, out: Tensor): void {
   if (out.numel === 0) return;
-  writeThrough(out, [input], (target) => scanInto(k, input, dim, target));
-}
-
-function scanInto(k: GpuScan, input: Tensor, dim: number, out: Tensor): void {
   const p = new Params();
   const folded = input.shape.map((_, d) => d === dim);
   const layout = foldParams(p, input.shape, folded, [

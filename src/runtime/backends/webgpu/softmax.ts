@@ -13,7 +13,6 @@ import {
   REDUCE_WORKGROUP,
   strideLoop,
   treeFold,
-  writeThrough,
 } from './reduce_wgsl.ts';
 import { loadExpr, storeStmt } from './wgsl.ts';
 
@@ -22,10 +21,6 @@ export type SoftmaxKind = 'softmax' | 'log_softmax';
 /** out = softmax(input) along `dim` (input loaded as f32; out has input's shape, any strides and dtype). */
 export function runSoftmaxGPU(kind: SoftmaxKind, input: Tensor, dim: number, out: Tensor): void {
   if (out.numel === 0) return;
-  writeThrough(out, [input], (target) => softmaxInto(kind, input, dim, target));
-}
-
-function softmaxInto(kind: SoftmaxKind, input: Tensor, dim: number, out: Tensor): void {
   const p = new Params();
   const folded = input.shape.map((_, d) => d === dim);
   const layout = foldParams(p, input.shape, folded, [

@@ -16,7 +16,7 @@ import {
   Tensor,
 } from '../../core/index.ts';
 import { type BoundArgs, DispatchKey, type OperatorEntry, operatorTable } from '../../dispatch/index.ts';
-import { commonDevice, resizeOut } from '../structured.ts';
+import { commonDevice, readsOutStorage, resizeOut, writeThroughOut } from '../structured.ts';
 
 export interface ResultSpec {
   readonly shape: readonly number[];
@@ -123,20 +123,19 @@ function defineOut<P extends Plan>(def: ReductionDef<P>, schema: string, rule: O
     const spec = plan.results[0];
     checkOut(rule, name, args, spec.dtype, out.dtype);
     resizeOut(out, spec.shape);
-    // webgpu kernels store at out's strides and in its dtype (aliasing the input is handled there).
-    if (device === 'webgpu') def.gpu!(args, plan, [out], name);
-    else if (device !== 'meta') {
-      // Kernels of 'cast'/'boolOrByte' ops store through the result's dtype, so they can write any out dtype.
-      const dtype = rule === 'cast' || rule === 'boolOrByte' ? out.dtype : spec.dtype;
-      const direct =
-        dtype === out.dtype &&
-        out.isContiguous() &&
-        out.storageOffset === 0 &&
-        sameShape(out.shape, spec.shape);
-      const target = direct ? out : Tensor.empty(spec.shape, dtype, device);
-      def.run(args, plan, [target], name);
-      if (!direct) copyInto(out, target);
-    }
+    // An out that is also an input (`cumsum(x, 1, out=x)`) is written through a temporary, as in every out=.
+    if (device !== 'meta')
+      writeThroughOut(out, readsOutStorage(op, bound, out), (o) => {
+        // webgpu kernels store at out's strides and in its dtype.
+        if (device === 'webgpu') return def.gpu!(args, plan, [o], name);
+        // Kernels of 'cast'/'boolOrByte' ops store through the result's dtype, so they can write any out dtype.
+        const dtype = rule === 'cast' || rule === 'boolOrByte' ? o.dtype : spec.dtype;
+        const direct =
+          dtype === o.dtype && o.isContiguous() && o.storageOffset === 0 && sameShape(o.shape, spec.shape);
+        const target = direct ? o : Tensor.empty(spec.shape, dtype, device);
+        def.run(args, plan, [target], name);
+        if (!direct) copyInto(o, target);
+      });
     out.bumpVersion();
     return out;
   };
