@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_DB } from '../src/ci/index.ts';
 import { buildDashboard } from './build.ts';
+import { DashboardError } from './errors.ts';
 import { seedDemoDb } from './seed.ts';
 import { serveDashboard } from './serve.ts';
 
@@ -17,7 +18,7 @@ const fail = (e: unknown): never => {
 const repoOf = (o: { repo?: string }): string | null => {
   const repo = o.repo ?? process.env.GITHUB_REPOSITORY ?? null;
   if (repo !== null && !/^[\w.-]+\/[\w.-]+$/.test(repo))
-    fail(new Error(`E_BAD_PARAM: --repo: got ${JSON.stringify(repo)}, expected owner/name`));
+    fail(new DashboardError('E_BAD_PARAM', `--repo: got ${JSON.stringify(repo)}, expected owner/name`));
   return repo;
 };
 
@@ -66,13 +67,14 @@ export function registerDashboardCommands(program: Command): void {
     .option('--shards <n>', 'shards', '4')
     .action((path: string, o: { commits: string; shards: string }) => {
       if (existsSync(path))
-        fail(new Error(`E_BAD_PARAM: <path>: ${path} exists; the demo only writes a new file`));
+        fail(new DashboardError('E_BAD_PARAM', `<path>: ${path} exists; the demo only writes a new file`));
       const commits = Number(o.commits);
       const shards = Number(o.shards);
       if (!(Number.isInteger(commits) && commits >= 1 && Number.isInteger(shards) && shards >= 1))
         fail(
-          new Error(
-            `E_BAD_PARAM: --commits/--shards: got ${o.commits}/${o.shards}, expected positive integers`,
+          new DashboardError(
+            'E_BAD_PARAM',
+            `--commits/--shards: got ${o.commits}/${o.shards}, expected positive integers`,
           ),
         );
       const f = seedDemoDb(path, { commits, shards });

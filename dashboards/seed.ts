@@ -4,7 +4,14 @@
  * the real store, with known events injected: a test that starts failing (its message carries HTML that must
  * render inert), flaky tests, quarantined tests, a shard still running, and a perf regression.
  */
-import { expandMatrix, type ResultRow, ResultsStore, recordPerf } from '../src/ci/index.ts';
+import {
+  disabledMessage,
+  expandMatrix,
+  type ResultRow,
+  ResultsStore,
+  recordPerf,
+  ruleMessage,
+} from '../src/ci/index.ts';
 
 export interface SeedOptions {
   readonly commits: number;
@@ -42,6 +49,9 @@ export interface SeedFacts {
 
 /** Markup that would run if the page ever rendered test output as HTML. */
 export const XSS = `<img src=x onerror="window.__xss=1;alert(1)"><script>window.__xss=2;alert(2)</script>`;
+
+/** The DISABLED issue the seed quarantines one test under. */
+const QUARANTINE = { issueNumber: 77, issueUrl: 'https://github.com/opgate/opgate/issues/77' };
 
 const sha = (i: number) => (0x5eed0000 + i * 7919).toString(16).padStart(8, '0').repeat(5);
 const hash = (s: string) => {
@@ -106,9 +116,7 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
             checks: 1,
           };
           const durationMs = 5 + (hash(i.id + c) % 40) + (i.device === 'webgpu' ? 60 : 0);
-          const reason =
-            i.rule && (i.rule.issue ? `${i.rule.reason} (issue #${i.rule.issue})` : i.rule.reason);
-          if (i.rule) return { ...base, status: i.rule.kind, durationMs, message: reason ?? null };
+          if (i.rule) return { ...base, status: i.rule.kind, durationMs, message: ruleMessage(i.rule) };
           if (i === failing && c >= failFrom)
             return { ...base, status: 'fail', durationMs, message, sample: 2, seed: 1234 };
           if (i === disabled && c >= disabledFrom)
@@ -116,7 +124,7 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
               ...base,
               status: 'skip',
               durationMs: 0,
-              message: 'disabled by issue #77 https://github.com/opgate/opgate/issues/77',
+              message: disabledMessage(QUARANTINE),
             };
           const k = flaky.indexOf(i.id);
           if (k >= 0 && (c + k) % (3 + k) === 0)
@@ -146,13 +154,7 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
       .prepare(
         'INSERT INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)',
       )
-      .run(
-        disabled.id,
-        77,
-        'https://github.com/opgate/opgate/issues/77',
-        '["linux"]',
-        '2026-11-20T00:00:00Z',
-      );
+      .run(disabled.id, QUARANTINE.issueNumber, QUARANTINE.issueUrl, '["linux"]', '2026-11-20T00:00:00Z');
     // An issue whose key (and so title) carries markup, and a link that must not become javascript:.
     store.db
       .prepare(
@@ -201,7 +203,7 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
       message,
     },
     flaky,
-    disabled: { id: disabled.id, issue: 77 },
+    disabled: { id: disabled.id, issue: QUARANTINE.issueNumber },
     skipped: skipRule?.rule
       ? { op: skipRule.op, device: skipRule.device, dtype: skipRule.dtype, reason: skipRule.rule.reason }
       : null,

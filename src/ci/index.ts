@@ -4,6 +4,7 @@ export {
   currentPlatform,
   type DisabledEntry,
   disabledBy,
+  disabledMessage,
   exportDisabled,
   type FlakeStats,
   flakeStats,
@@ -25,6 +26,7 @@ export {
   instanceId,
   type MatrixInstance,
   ruleMatches,
+  ruleMessage,
   staleRules,
   type Tier,
 } from './matrix.ts';

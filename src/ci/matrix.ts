@@ -186,6 +186,14 @@ function applies(info: OpInfo, oracle: Oracle): boolean {
   return true;
 }
 
+/**
+ * What a skipped or xfailed instance stores as its message: the rule's reason, and its issue when it has one
+ * (`reason (issue #12)`; the dashboards parse it back out).
+ */
+export function ruleMessage(rule: SkipRule): string {
+  return rule.issue ? `${rule.reason} (issue #${rule.issue})` : rule.reason;
+}
+
 export function ruleMatches(
   r: SkipRule,
   i: { oracle: Oracle; device: string; dtype: string; layout: Layout; mode: Mode },

@@ -7,10 +7,12 @@ import { test } from 'vitest';
 import type { Oracle } from '../../op_db/index.ts';
 import {
   disabledBy,
+  disabledMessage,
   expandMatrix,
   filtersFromEnv,
   idsIn,
   readDisabled,
+  ruleMessage,
   tierFromEnv,
 } from '../../src/ci/index.ts';
 import { runOracle } from '../../src/oracles/index.ts';
@@ -69,11 +71,7 @@ export function defineMatrixTests(oracle: Oracle): void {
       checks: 0,
       expected,
       // The rule's issue travels with its reason, so the results store (and the coverage dashboard) keep both.
-      reason: inst.rule
-        ? inst.rule.issue
-          ? `${inst.rule.reason} (issue #${inst.rule.issue})`
-          : inst.rule.reason
-        : undefined,
+      reason: inst.rule ? ruleMessage(inst.rule) : undefined,
     } as const;
     test(inst.id, {
       meta: { opgate: { ...meta } },
@@ -87,7 +85,7 @@ export function defineMatrixTests(oracle: Oracle): void {
       }
       const off = reruns ? null : disabledBy(disabled, inst);
       if (off) {
-        ctx.skip(`disabled by issue #${off.issueNumber} ${off.issueUrl}`);
+        ctx.skip(disabledMessage(off));
         return;
       }
       if (reruns) {

@@ -14,6 +14,11 @@ export interface DisabledEntry {
   readonly platforms: readonly string[];
 }
 
+/** What a quarantined instance's skip stores as its message (the dashboards parse the issue back out). */
+export function disabledMessage(entry: Pick<DisabledEntry, 'issueNumber' | 'issueUrl'>): string {
+  return `disabled by issue #${entry.issueNumber} ${entry.issueUrl}`;
+}
+
 export function listDisabled(store: ResultsStore): DisabledEntry[] {
   return (
     store.db

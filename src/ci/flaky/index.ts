@@ -12,6 +12,7 @@ export {
 export {
   type DisabledEntry,
   disabledBy,
+  disabledMessage,
   exportDisabled,
   listDisabled,
   readDisabled,
