@@ -13,6 +13,15 @@ process.stdout.on('error', (e) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw e;
 });
+const { isCodedError } = await import('../src/ci/errors.ts');
 const program = buildCli();
 registerDashboardCommands(program);
-await program.parseAsync(process.argv);
+// A coded error (a bad flag, a missing or foreign file) is the user's to fix: one line on stderr, exit 2. Anything
+// else is a bug and keeps its stack. OPGATE_DEBUG=1 shows the stack in both cases.
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (process.env.OPGATE_DEBUG === '1' || !isCodedError(e)) throw e;
+  process.stderr.write(`opgate: ${e.message.split('\n')[0]}\n`);
+  process.exit(2);
+}
