@@ -1,10 +1,12 @@
 /**
  * The dashboards read the results store and never write it: the file is opened read-only (a running
  * `opgate run` can keep writing to it in WAL mode), and must already exist at the current schema version.
+ * A reader cannot write 'aborted' into a run whose process died, so the connection gets ci's
+ * `opgate_run_status(...)` function and every query that asks whether a run is going reads RUN_STATUS.
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { SCHEMA_VERSION } from '../../src/ci/index.ts';
+import { defineRunStatusFunction, runStatusSql, SCHEMA_VERSION } from '../../src/ci/index.ts';
 import { DashboardError } from '../errors.ts';
 
 export type ReadDb = Database.Database;
@@ -17,6 +19,13 @@ export function openReadOnly(path: string): ReadDb {
     );
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    throw new DashboardError(
+      'E_DB_SCHEMA',
+      `--db: ${path} is at schema version ${version}, newer than this opgate's ${SCHEMA_VERSION} (it was written by a newer opgate: upgrade opgate to read it)`,
+    );
+  }
   if (version !== SCHEMA_VERSION) {
     db.close();
     throw new DashboardError(
@@ -24,8 +33,12 @@ export function openReadOnly(path: string): ReadDb {
       `--db: ${path} is at schema version ${version}, expected ${SCHEMA_VERSION} (open it once with this opgate's writer, e.g. \`npx opgate flaky list --db ${path}\`, which migrates it in place)`,
     );
   }
+  defineRunStatusFunction(db);
   return db;
 }
+
+/** A run's status as readers see it (`u` is the runs table): a run whose process died reads 'aborted'. */
+export const RUN_STATUS = runStatusSql('u');
 
 /** `?, ?, ?` for an IN list. */
 export const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');

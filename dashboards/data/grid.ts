@@ -1,13 +1,18 @@
 /**
  * View 1, the commit grid (PyTorch HUD's main page): commits × jobs, a job being one shard's results on one
- * device. A cell is red when anything failed, running while its run has not ended, flaky when something
- * failed and then passed on a retry, green otherwise. Failures are also grouped by test id across the commits.
+ * device. A cell is red when anything failed, running while its run is going, interrupted or aborted when its
+ * run stopped short (Ctrl-C or a cancelled job; a process that died), flaky when something failed and then
+ * passed on a retry, green otherwise: a run that did not finish is never green. Failures are also grouped by
+ * test id across the commits.
  */
 import { reproCommand } from '../../src/ci/index.ts';
 import { jobKey } from '../shared.ts';
-import { LATEST_RUNS, marks, type ReadDb, recentCommits } from './db.ts';
+import { LATEST_RUNS, marks, type ReadDb, RUN_STATUS, recentCommits } from './db.ts';
 
-export type CellStatus = 'red' | 'running' | 'flaky' | 'green';
+/** A run that did not finish (see RunStatus): its cell says how, whatever it has reported. */
+type Unfinished = 'running' | 'interrupted' | 'aborted';
+
+export type CellStatus = 'red' | Unfinished | 'flaky' | 'green';
 
 export interface GridCell {
   readonly status: CellStatus;
@@ -78,7 +83,7 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
     string,
     { pass: number; fail: number; flaky: number; skip: number; total: number }
   >();
-  const running = new Set<string>();
+  const unfinished = new Map<string, Unfinished>();
   const devicesOf = new Map<string, Set<string>>();
   for (const r of rows) {
     const key = `${r.sha} ${jobKey(r.shard, r.device)}`;
@@ -91,20 +96,21 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
     counts.set(key, c);
     devicesOf.set(r.shard, (devicesOf.get(r.shard) ?? new Set()).add(r.device));
   }
-  // A run still going is running on the devices it was asked for (`--device`), or else on every device its
+  // A run that has not finished covers the devices it was asked for (`--device`), or else every device its
   // shard has had, whether or not it has reported results for them yet.
   const open = db
     .prepare(
-      `SELECT u.commit_sha AS sha, u.shard, json_extract(u.filters, '$.device') AS devices FROM runs u
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.status = 'running' AND u.commit_sha IN (${marks(shas.length)})`,
+      `SELECT u.commit_sha AS sha, u.shard, json_extract(u.filters, '$.device') AS devices, ${RUN_STATUS} AS status
+       FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.status IN ('running', 'interrupted', 'aborted')
+         AND u.commit_sha IN (${marks(shas.length)})`,
     )
-    .all(...shas) as { sha: string; shard: string; devices: string | null }[];
+    .all(...shas) as { sha: string; shard: string; devices: string | null; status: Unfinished }[];
   for (const r of open) {
     const asked = r.devices ? (JSON.parse(r.devices) as string[]) : null;
     for (const d of asked ?? devicesOf.get(r.shard) ?? ['cpu']) {
       const key = `${r.sha} ${jobKey(r.shard, d)}`;
       if (!counts.has(key)) counts.set(key, { pass: 0, fail: 0, flaky: 0, skip: 0, total: 0 });
-      running.add(key);
+      if (unfinished.get(key) !== 'running') unfinished.set(key, r.status);
     }
   }
   const cells: Record<string, GridCell> = {};
@@ -112,7 +118,7 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
   for (const [key, c] of counts) {
     jobs.add(key.slice(key.indexOf(' ') + 1));
     const status: CellStatus =
-      c.fail > 0 ? 'red' : running.has(key) ? 'running' : c.flaky > 0 ? 'flaky' : 'green';
+      c.fail > 0 ? 'red' : (unfinished.get(key) ?? (c.flaky > 0 ? 'flaky' : 'green'));
     cells[key] = { status, ...c };
   }
   const groups = failureGroups(db, shas);

@@ -3,12 +3,13 @@
  * duration-based sharding aims for), the time to signal (first shard start to last shard end), the slowest
  * instances; and time to signal over recent commits.
  */
-import { LATEST_RUNS, type ReadDb, recentCommits } from './db.ts';
+import { LATEST_RUNS, type ReadDb, RUN_STATUS, recentCommits } from './db.ts';
 
 export interface ShardRow {
   readonly shard: string;
   /** The devices the run was limited to (CI runs one device per job), or null for all. */
   readonly devices: string | null;
+  /** The run's status (RunStatus): a run whose process died reads 'aborted'. */
   readonly status: string;
   readonly wallS: number | null;
   readonly testS: number;
@@ -39,7 +40,9 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
   const runs = db
     .prepare(
-      `SELECT u.shard, json_extract(u.filters, '$.device') AS devices, u.status, u.started_at AS startedAt, u.ended_at AS endedAt,
+      `SELECT u.shard, json_extract(u.filters, '$.device') AS devices, ${RUN_STATUS} AS status, u.started_at AS startedAt,
+         -- A run whose process died never wrote its end: it ended at its last heartbeat.
+         CASE WHEN ${RUN_STATUS} = 'running' THEN NULL ELSE COALESCE(u.ended_at, u.heartbeat_at, u.started_at) END AS endedAt,
          COALESCE(SUM(r.duration_ms), 0) AS testMs, COUNT(r.id) AS instances
        FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
        WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? GROUP BY u.run_id ORDER BY u.run_id`,
@@ -83,8 +86,9 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
   const history = (
     db
       .prepare(
-        `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at, MAX(u.ended_at) AS endedAt,
-           SUM(u.ended_at IS NULL) AS open, COUNT(*) AS shards
+        `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at,
+           MAX(COALESCE(u.ended_at, u.heartbeat_at, u.started_at)) AS endedAt,
+           SUM(${RUN_STATUS} = 'running') AS open, COUNT(*) AS shards
          FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) GROUP BY u.commit_sha ORDER BY MIN(u.started_at) DESC LIMIT ?`,
       )
       .all(historyLimit) as {

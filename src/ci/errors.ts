@@ -32,7 +32,8 @@ export class CiError extends Error {
 
 /** True for any error that carries a stable code (ci, dashboards, runtime): the CLI prints it as one line. */
 export function isCodedError(e: unknown): e is Error & { code: string } {
-  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && /^E_[A-Z_]+$/.test((e as { code: string }).code);
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^E_[A-Z0-9_]+$/.test(code);
 }
 
 /** The valid name nearest to `got` (edit distance), for "did you mean" hints. */
@@ -52,7 +53,10 @@ export function nearestNames(got: string, valid: readonly string[], max = 3): st
   };
   const g = got.toLowerCase();
   return [...valid]
-    .map((v) => ({ v, s: v.toLowerCase().includes(g) || g.includes(v.toLowerCase()) ? 0 : d(g, v.toLowerCase()) }))
+    .map((v) => ({
+      v,
+      s: v.toLowerCase().includes(g) || g.includes(v.toLowerCase()) ? 0 : d(g, v.toLowerCase()),
+    }))
     .sort((a, b) => a.s - b.s || a.v.localeCompare(b.v))
     .slice(0, max)
     .map((x) => x.v);

@@ -49,7 +49,23 @@ export {
   shardIds,
   type Unit,
 } from './shard/index.ts';
-export { mergeDatabases, shardResults } from './store/merge.ts';
+export { inspectDbFile } from './store/file.ts';
+export {
+  defineRunStatusFunction,
+  effectiveStatus,
+  isComplete,
+  RUN_STATUSES,
+  type RunStatus,
+  runStatusSql,
+} from './store/liveness.ts';
+export { type MergeReport, mergeDatabases, shardResults } from './store/merge.ts';
 export { SCHEMA_VERSION } from './store/migrations.ts';
-export { DEFAULT_DB, type ResultRow, type ResultStatus, ResultsStore, type RunInfo } from './store/store.ts';
+export {
+  DEFAULT_DB,
+  type ResultRow,
+  type ResultStatus,
+  ResultsStore,
+  type RunInfo,
+  type StoredRun,
+} from './store/store.ts';
 export { type Affected, affectedBy, changedFiles, isAffected } from './td/index.ts';

@@ -32,6 +32,7 @@ export interface Filters {
   readonly dtype?: readonly string[];
   readonly oracle?: readonly string[];
   readonly layout?: readonly string[];
+  readonly mode?: readonly string[];
   /** Substring or /regex/ matched against the id. */
   readonly pattern?: string;
   /**
@@ -215,7 +216,8 @@ function passes(f: Filters, i: MatrixInstance): boolean {
     !inList(f.device, i.device) ||
     !inList(f.dtype, i.dtype) ||
     !inList(f.oracle, i.oracle) ||
-    !inList(f.layout, i.layout)
+    !inList(f.layout, i.layout) ||
+    !inList(f.mode, i.mode)
   )
     return false;
   if (f.idsFile && !idsIn(f.idsFile).has(i.id)) return false;

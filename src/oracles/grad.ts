@@ -33,7 +33,7 @@ function asFunction(inst: Instance, s: SampleInput): { fn: (...xs: Tensor[]) => 
 }
 
 /** Samples made for gradients; ones holding NaN/±Inf (special-value samples) have no finite derivatives. */
-function gradSamples(inst: Instance): SampleInput[] {
+export function gradSamples(inst: Instance): SampleInput[] {
   const finite = (s: SampleInput) =>
     sampleTensors(s).every(
       (t) => t.dtype !== 'float64' || fromRuntime(t).re.every((v) => Number.isFinite(v)),

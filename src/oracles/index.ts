@@ -4,8 +4,8 @@ import { runCompile } from './compile.ts';
 import { runCrossBackend } from './crossbackend.ts';
 import { runDtypes } from './dtypes.ts';
 import { runErrors } from './errors.ts';
-import { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
-import { type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { gradSamples, runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
+import { type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { runMetadata } from './metadata.ts';
 import { runProperty } from './property.ts';
 import { runReference } from './reference.ts';
@@ -39,6 +39,25 @@ export async function runOracle(inst: Instance, sample?: number): Promise<Oracle
     });
   }
   return run(inst, sample);
+}
+
+/**
+ * How many samples an instance's oracle indexes (`repro --sample k` takes k below this); null when its samples
+ * have no stable index (property-based samples are drawn by fast-check from the seed).
+ */
+export function sampleCount(inst: Instance): number | null {
+  switch (inst.oracle) {
+    case 'property':
+      return null;
+    case 'errors':
+      return inst.info.errorInputs(sampleContext(inst)).length;
+    case 'gradcheck':
+    case 'gradgradcheck':
+    case 'backward':
+      return gradSamples(inst).length;
+    default:
+      return inst.info.sampleInputs(sampleContext(inst)).length;
+  }
 }
 
 export { close, compareValues, type Mismatch } from './compare.ts';

@@ -2,6 +2,8 @@
  * Test fixtures for the flaky-test machinery (not runtime bugs): `OPGATE_FLAKY_FIXTURE="<id>=<p>,..."` makes an
  * instance fail on a seeded fraction p of its attempts, `OPGATE_BROKEN_FIXTURE="<id>,..."` makes it fail always.
  * Attempts are counted per process, and the seeded sequence is a pure function of the id and the attempt number.
+ * `OPGATE_COLLECT_FAULT="<oracle>,..."` makes those oracles' template files throw while vitest collects them, as
+ * a file that fails to import would: none of their instances reports a result.
  */
 import { hashString, rng } from '../../op_db/index.ts';
 
@@ -29,4 +31,10 @@ export function fixtureFault(id: string): void {
     throw new Error(
       `fixture: injected flaky failure of ${id} on attempt ${k} (OPGATE_FLAKY_FIXTURE, p=${p})`,
     );
+}
+
+/** Throws while collecting `oracle`'s template file, if OPGATE_COLLECT_FAULT names it. */
+export function collectFault(oracle: string): void {
+  if ((process.env.OPGATE_COLLECT_FAULT ?? '').split(',').includes(oracle))
+    throw new Error(`fixture: the ${oracle} template fails to load (OPGATE_COLLECT_FAULT)`);
 }

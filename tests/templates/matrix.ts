@@ -17,7 +17,7 @@ import {
 } from '../../src/ci/index.ts';
 import { runOracle } from '../../src/oracles/index.ts';
 import { initWebGPU, webgpuUnavailableReason } from '../../src/runtime/index.ts';
-import { fixtureFault } from './fixtures.ts';
+import { collectFault, fixtureFault } from './fixtures.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -42,6 +42,7 @@ declare module 'vitest' {
 }
 
 export function defineMatrixTests(oracle: Oracle): void {
+  collectFault(oracle);
   const filters = filtersFromEnv();
   if (filters.oracle && filters.oracle.length > 0 && !filters.oracle.includes(oracle)) {
     test.skip(`no ${oracle} instances selected`, () => {});

@@ -64,7 +64,9 @@ describe('shard planning', () => {
   test('--shard must be i/N with 1 <= i <= N', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/4', '5/4', '2', 'a/b'])
-      expect(() => parseShard(bad)).toThrow(/--shard expects i\/N/);
+      expect(() => parseShard(bad)).toThrow(
+        /--shard: got '.*', expected i\/N with 1 <= i <= N \[E_INVALID_ARGUMENT\]/,
+      );
   });
 
   test('opgate run --shard i/2 runs exactly its part: the two shards together are the unsharded run', () => {
@@ -178,12 +180,16 @@ describe('merge', () => {
     expect(mergeDatabases([...shards, perf], into)).toEqual({
       runsAdded: 2,
       runsSkipped: 0,
+      runsReplaced: 0,
+      runsRunning: 0,
       resultsAdded: 4,
       perfAdded: 2,
     });
     expect(mergeDatabases([...shards, perf], into)).toEqual({
       runsAdded: 0,
       runsSkipped: 2,
+      runsReplaced: 0,
+      runsRunning: 0,
       resultsAdded: 0,
       perfAdded: 0,
     });

@@ -30,7 +30,9 @@ export async function gridView(root: HTMLElement): Promise<void> {
     h(
       'p',
       { class: 'legend' },
-      ['green', 'red', 'flaky', 'running'].map((s) => h('span', { class: `cell ${s}` }, s)),
+      ['green', 'red', 'flaky', 'running', 'interrupted', 'aborted'].map((s) =>
+        h('span', { class: `cell ${s}` }, s),
+      ),
       ` ${g.commits.length} commits × ${g.jobs.length} jobs (shard × device); click a cell for its failures.`,
     ),
   );

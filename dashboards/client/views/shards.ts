@@ -36,7 +36,7 @@ export async function shardsView(root: HTMLElement, args: readonly string[]): Pr
           h(
             'span',
             { class: 'bar-value' },
-            `${x.testS.toFixed(1)} s in tests · wall ${fmtS(x.wallS)} · ${x.instances} instances`,
+            `${x.testS.toFixed(1)} s in tests · wall ${fmtS(x.wallS)} · ${x.instances} instances${x.status === 'passed' || x.status === 'failed' ? '' : ` · ${x.status}`}`,
           ),
         ),
       ),

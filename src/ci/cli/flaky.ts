@@ -16,12 +16,7 @@ import {
   syncDisabled,
 } from '../flaky/index.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
-
-const int = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`not a non-negative integer: ${v}`);
-  return n;
-};
+import { intOption } from './options.ts';
 
 /** Runs a bot command: opens the store and the client, prints errors (redacted) and sets the exit code. */
 async function withBot(
@@ -59,9 +54,9 @@ export function registerFlakyCommands(program: Command): void {
     )
     .option('--db <path>', 'results database', DEFAULT_DB)
     .option('--repo <owner/name>', 'repository (default: GITHUB_REPOSITORY)')
-    .option('--k <n>', 'more than k flaky instances of one op -> one op-level issue', int, 5)
-    .option('--max-issues <n>', 'at most n new issues per run', int, 10)
-    .option('--window <n>', 'normal runs of history considered', int, 30)
+    .option('--k <n>', 'more than k flaky instances of one op -> one op-level issue', intOption('--k', 0), 5)
+    .option('--max-issues <n>', 'at most n new issues per run', intOption('--max-issues', 0), 10)
+    .option('--window <n>', 'normal runs of history considered', intOption('--window', 0), 30)
     .option('--dry-run', 'print what would be filed; write nothing')
     .option(
       '--dashboard-url <url>',
@@ -146,8 +141,13 @@ export function registerFlakyCommands(program: Command): void {
     .description('close DISABLED issues whose tests pass in rerun-disabled runs, and stale ones')
     .option('--db <path>', 'results database', DEFAULT_DB)
     .option('--repo <owner/name>', 'repository (default: GITHUB_REPOSITORY)')
-    .option('--window <n>', 'rerun-disabled runs considered', int, 30)
-    .option('--min-passes <n>', 'passes needed, with no failure, to re-enable', int, 150)
+    .option('--window <n>', 'rerun-disabled runs considered', intOption('--window', 0), 30)
+    .option(
+      '--min-passes <n>',
+      'passes needed, with no failure, to re-enable',
+      intOption('--min-passes', 0),
+      150,
+    )
     .option('--dry-run', 'print what would be closed; write nothing')
     .option('--json', 'print the report as JSON')
     .action(
@@ -185,7 +185,7 @@ export function registerFlakyCommands(program: Command): void {
     .command('list')
     .description('flake history ranked by flip score, with verdicts (flaky / broken / healthy)')
     .option('--db <path>', 'results database', DEFAULT_DB)
-    .option('--window <n>', 'normal runs of history considered', int, 30)
+    .option('--window <n>', 'normal runs of history considered', intOption('--window', 0), 30)
     .option('--all', 'include healthy tests')
     .option('--json', 'print JSON')
     .action((o: { db: string; window: number; all?: boolean; json?: boolean }) => {

@@ -1,28 +1,29 @@
 /**
  * The `opgate` command line (commander): ops, run, repro, list, stale.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
-import { runOracle } from '../../oracles/index.ts';
+import { runOracle, sampleCount } from '../../oracles/index.ts';
 import { listOps } from '../../runtime/index.ts';
+import { CiError } from '../errors.ts';
 import { disabledBy, exportDisabled, listDisabled, readDisabled } from '../flaky/index.ts';
 import { expandMatrix, type Filters, findInstance, staleRules, type Tier } from '../matrix.ts';
 import { toJUnit } from '../run/junit.ts';
 import { toMarkdown } from '../run/markdown.ts';
 import { PACKAGE_ROOT, runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
-import { shardIds } from '../shard/index.ts';
+import { emptySelection, selectInstances } from '../selection.ts';
+import { parseShard, shardIds } from '../shard/index.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerFlakyCommands } from './flaky.ts';
+import { intOption, listOption } from './options.ts';
 import { registerPerfCommands } from './perf.ts';
 import { registerShardCommands } from './shard.ts';
-
-const list = (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)];
 
 function filtersOf(o: Record<string, unknown>): Filters {
   return {
@@ -31,6 +32,7 @@ function filtersOf(o: Record<string, unknown>): Filters {
     dtype: o.dtype as string[] | undefined,
     oracle: o.oracle as string[] | undefined,
     layout: o.layout as string[] | undefined,
+    mode: o.mode as string[] | undefined,
     pattern: o.pattern as string | undefined,
   };
 }
@@ -38,18 +40,77 @@ function filtersOf(o: Record<string, unknown>): Filters {
 function withFilters(cmd: Command): Command {
   return cmd
     .addOption(new Option('--tier <tier>', 'matrix tier').choices(['pull', 'full']).default('pull'))
-    .option('--op <names>', 'only these ops (comma-separated, repeatable)', list)
-    .option('--device <devices>', 'only these devices', list)
-    .option('--dtype <dtypes>', 'only these dtypes', list)
-    .option('--oracle <oracles>', 'only these oracles', list)
-    .option('--layout <layouts>', 'only these layouts', list)
-    .option('--pattern <text>', 'only ids containing text (or matching /regex/)');
+    .option('--op <names>', 'only these ops (comma-separated, repeatable)', listOption)
+    .option('--device <devices>', 'only these devices', listOption)
+    .option('--dtype <dtypes>', 'only these dtypes', listOption)
+    .option('--oracle <oracles>', 'only these oracles', listOption)
+    .option('--layout <layouts>', 'only these layouts', listOption)
+    .option('--mode <modes>', 'only these modes (eager, compile)', listOption)
+    .option('--pattern <text>', 'only ids containing text (or matching /regex/)')
+    .option('--allow-empty', 'a selection of 0 instances is not an error');
+}
+
+const kebab = (camel: string) => camel.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The disabled list stored in a results database. */
+function readDisabledOf(db: string) {
+  const store = new ResultsStore(db);
+  try {
+    return listDisabled(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** What narrowed a run's selection beyond its filters, for the empty-selection message. */
+function describeSelection(o: Record<string, unknown>): string {
+  const by = [
+    o.shard ? `shard ${o.shard}` : null,
+    o.changed ? `the instances --changed affects` : null,
+    o.rerunDisabled ? 'the disabled instances' : null,
+  ].filter(Boolean);
+  return by.length ? `the selection (${by.join(', ')})` : 'the selection';
+}
+
+/** Runs the selected instances, writes the requested reports and sets the exit code. */
+async function runAndReport(tier: Tier, filters: Filters, o: Record<string, unknown>): Promise<void> {
+  const { summary, reporter, runId } = await runMatrix({
+    tier,
+    filters,
+    db: o.db as string,
+    progress: !o.json && process.stderr.isTTY === true,
+    shard: (o.shard as string | undefined) ?? '1/1',
+    retries: o.rerunDisabled ? 0 : (o.retries as number),
+    kind: o.rerunDisabled ? 'rerun-disabled' : 'normal',
+    resume: o.resume === true,
+  });
+  if (o.junit) writeFileSync(o.junit as string, toJUnit(reporter.rows));
+  if (o.summaryMd)
+    writeFileSync(
+      o.summaryMd as string,
+      toMarkdown(summary, reporter.rows, `opgate ${tier} tier${o.shard ? ` — shard ${o.shard}` : ''}`),
+    );
+  if (o.json) console.log(JSON.stringify({ runId, ...summary }, null, 2));
+  else {
+    console.log(formatSummary(summary));
+    for (const r of reporter.rows.filter((x) => x.status === 'fail' || x.status === 'xpass').slice(0, 20)) {
+      console.log(`\nFAIL ${r.id}\n${r.message ?? ''}`);
+    }
+  }
+  process.exitCode = isFailing(summary) ? 1 : 0;
 }
 
 export function buildCli(): Command {
   const program = new Command('opgate').description(
     'Conformance matrix for the tensor runtime (op_db x oracles)',
   );
+  // Usage errors (an unknown option, a bad choice) exit 2 like every other input error; help and version exit 0.
+  // Set before any subcommand is made, so every subcommand inherits it.
+  program.exitOverride((e) => {
+    process.exit(
+      e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? 0 : 2,
+    );
+  });
 
   program
     .command('ops')
@@ -99,7 +160,7 @@ export function buildCli(): Command {
     .option(
       '--retries <n>',
       'rerun a failing instance up to n times; failed-then-passed is recorded as flaky',
-      (v) => Number(v),
+      intOption('--retries', 0),
       2,
     )
     .option(
@@ -107,84 +168,90 @@ export function buildCli(): Command {
       'disabled-tests.json to quarantine by (default: the disabled list in --db)',
     )
     .option('--rerun-disabled', 'run only the disabled instances, --reruns times each, recording the counts')
-    .option('--reruns <n>', 'reruns per instance in --rerun-disabled mode', (v) => Number(v), 50)
+    .option('--reruns <n>', 'reruns per instance in --rerun-disabled mode', intOption('--reruns', 1), 50)
+    .option(
+      '--resume',
+      'continue the latest aborted or interrupted run of the same commit, platform, tier, filters, shard and ' +
+        'kind, into that run: only the instances of its original selection it has no result for',
+    )
     .action(async (o: Record<string, unknown>) => {
       const tier = o.tier as Tier;
+      // Every input is validated before anything is created: a typo must neither run nor write.
       let filters = filtersOf(o);
+      selectInstances(tier, filters, { allowEmpty: o.allowEmpty === true });
+      if (o.shard) parseShard(o.shard as string);
+      for (const flag of ['disabledFile', 'history'] as const)
+        if (o[flag] && !existsSync(o[flag] as string))
+          throw new CiError('E_FILE_NOT_FOUND', `--${kebab(flag)}: ${o[flag]} does not exist`);
       const dir = mkdtempSync(join(tmpdir(), 'opgate-'));
-      // Quarantine: the disabled list (from the results DB, which `opgate flaky sync` fills from the issues).
-      const disabledFile = (o.disabledFile as string | undefined) ?? join(dir, 'disabled-tests.json');
-      if (!o.disabledFile) {
-        const store = new ResultsStore(o.db as string);
-        exportDisabled(listDisabled(store), disabledFile);
-        store.close();
-      }
-      filters = { ...filters, disabledFile };
-      if (o.rerunDisabled) {
-        const entries = readDisabled(disabledFile);
-        const ids = expandMatrix(tier, filters)
-          .filter((i) => disabledBy(entries, i))
-          .map((i) => i.id);
-        const file = join(dir, 'disabled.ids');
-        writeFileSync(file, ids.join('\n'));
-        filters = { ...filters, idsFile: file, reruns: o.reruns as number };
-      }
-      if (o.shard) {
-        const ids = shardIds(tier, filters, o.shard as string, (o.history as string) ?? (o.db as string));
-        const file = join(dir, 'shard.ids');
-        writeFileSync(file, ids.join('\n'));
-        filters = { ...filters, idsFile: file };
-      }
-      if (o.changed) {
-        const affected = affectedBy(changedFiles(o.changed as string, PACKAGE_ROOT), PACKAGE_ROOT);
-        const ids = expandMatrix(tier, filters)
-          .filter((i) => isAffected(i, affected))
-          .map((i) => i.id);
-        const file = join(dir, 'td.ids');
-        writeFileSync(file, ids.join('\n'));
-        filters = o.td === 'order' ? { ...filters, priorityFile: file } : { ...filters, idsFile: file };
-        if (!o.json)
-          console.error(
-            `target determination (${o.td}): ${ids.length} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
-          );
-      }
-      const { summary, reporter, runId } = await runMatrix({
-        tier,
-        filters,
-        db: o.db as string,
-        progress: !o.json && process.stderr.isTTY === true,
-        shard: (o.shard as string | undefined) ?? '1/1',
-        retries: o.rerunDisabled ? 0 : (o.retries as number),
-        kind: o.rerunDisabled ? 'rerun-disabled' : 'normal',
-      });
-      if (o.junit) writeFileSync(o.junit as string, toJUnit(reporter.rows));
-      if (o.summaryMd)
-        writeFileSync(
-          o.summaryMd as string,
-          toMarkdown(summary, reporter.rows, `opgate ${tier} tier${o.shard ? ` — shard ${o.shard}` : ''}`),
-        );
-      if (o.json) console.log(JSON.stringify({ runId, ...summary }, null, 2));
-      else {
-        console.log(formatSummary(summary));
-        for (const r of reporter.rows
-          .filter((x) => x.status === 'fail' || x.status === 'xpass')
-          .slice(0, 20)) {
-          console.log(`\nFAIL ${r.id}\n${r.message ?? ''}`);
+      // Removed on the way out, also when a signal ends the run with process.exit.
+      const removeDir = () => rmSync(dir, { recursive: true, force: true });
+      process.once('exit', removeDir);
+      try {
+        // Quarantine: the disabled list (from the results DB, which `opgate flaky sync` fills from the issues).
+        const disabledFile = (o.disabledFile as string | undefined) ?? join(dir, 'disabled-tests.json');
+        if (!o.disabledFile) {
+          const entries = existsSync(o.db as string) ? readDisabledOf(o.db as string) : [];
+          exportDisabled(entries, disabledFile);
         }
+        filters = { ...filters, disabledFile };
+        if (o.rerunDisabled) {
+          const entries = readDisabled(disabledFile);
+          const ids = expandMatrix(tier, filters)
+            .filter((i) => disabledBy(entries, i))
+            .map((i) => i.id);
+          const file = join(dir, 'disabled.ids');
+          writeFileSync(file, ids.join('\n'));
+          filters = { ...filters, idsFile: file, reruns: o.reruns as number };
+        }
+        if (o.shard) {
+          const ids = shardIds(tier, filters, o.shard as string, (o.history as string) ?? (o.db as string));
+          const file = join(dir, 'shard.ids');
+          writeFileSync(file, ids.join('\n'));
+          filters = { ...filters, idsFile: file };
+        }
+        if (o.changed) {
+          const affected = affectedBy(changedFiles(o.changed as string, PACKAGE_ROOT), PACKAGE_ROOT);
+          const ids = expandMatrix(tier, filters)
+            .filter((i) => isAffected(i, affected))
+            .map((i) => i.id);
+          const file = join(dir, 'td.ids');
+          writeFileSync(file, ids.join('\n'));
+          filters = o.td === 'order' ? { ...filters, priorityFile: file } : { ...filters, idsFile: file };
+          if (!o.json)
+            console.error(
+              `target determination (${o.td}): ${ids.length} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
+            );
+        }
+        // A shard, a TD selection or a quarantine rerun can leave nothing to run: never a stored pass.
+        if (expandMatrix(tier, filters).length === 0) {
+          if (!o.allowEmpty) throw emptySelection(tier, filters, describeSelection(o));
+          console.error('opgate run: 0 instances selected (--allow-empty): nothing run, no run stored');
+          if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
+          return;
+        }
+        await runAndReport(tier, filters, o);
+      } finally {
+        removeDir();
+        process.off('exit', removeDir);
       }
-      process.exitCode = isFailing(summary) ? 1 : 0;
     });
 
   program
     .command('repro <id>')
     .description('re-run one instance (optionally one sample) in-process and print the outcome')
-    .option('--sample <k>', 'only sample k', (v) => Number(v))
+    .option('--sample <k>', 'only sample k', intOption('--sample', 0))
     .action(async (id: string, o: { sample?: number }) => {
       const inst = findInstance(id);
-      if (!inst) {
-        console.error(`unknown instance id: ${id}`);
-        process.exitCode = 2;
-        return;
+      if (!inst)
+        throw new CiError('E_UNKNOWN_NAME', `unknown instance id: ${id} (\`opgate list\` lists them)`);
+      if (o.sample !== undefined) {
+        const n = sampleCount(inst);
+        if (n === null || o.sample >= n)
+          throw new CiError(
+            'E_INVALID_ARGUMENT',
+            `--sample: got ${o.sample}, expected ${n === null ? `no --sample (${inst.oracle} samples are drawn from the seed)` : `0..${n - 1} (${id} has ${n} samples)`}`,
+          );
       }
       try {
         const r = await runOracle(inst, o.sample);
@@ -198,7 +265,8 @@ export function buildCli(): Command {
   withFilters(program.command('list'))
     .description('list the instance ids the matrix expands to')
     .action((o: Record<string, unknown>) => {
-      for (const i of expandMatrix(o.tier as Tier, filtersOf(o)))
+      const tier = o.tier as Tier;
+      for (const i of selectInstances(tier, filtersOf(o), { allowEmpty: o.allowEmpty === true }))
         console.log(i.rule ? `${i.id}  [${i.rule.kind}: ${i.rule.reason}]` : i.id);
     });
 

@@ -9,13 +9,14 @@ import { planFor } from '../shard/index.ts';
 import { mergeDatabases, pruneCommits, shardResults } from '../store/merge.ts';
 import { DEFAULT_DB } from '../store/store.ts';
 import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
+import { intOption } from './options.ts';
 
 export function registerShardCommands(program: Command): void {
   const shard = program.command('shard').description('shard planning');
   shard
     .command('plan')
     .description('assign the tier to N shards by historical duration (longest processing time first)')
-    .requiredOption('--shards <n>', 'number of shards', (v) => Number(v))
+    .requiredOption('--shards <n>', 'number of shards', intOption('--shards', 1))
     .addOption(new Option('--tier <tier>', 'matrix tier').choices(['pull', 'full']).default('pull'))
     .option('--db <path>', 'results database with the duration history', DEFAULT_DB)
     .option('--json', 'print the plan as JSON')
@@ -54,7 +55,10 @@ export function registerShardCommands(program: Command): void {
 
   program
     .command('merge <dbs...>')
-    .description('merge shard results databases into one (idempotent: a run already there is skipped)')
+    .description(
+      'merge the finished runs of shard results databases into one (idempotent: a run already there is skipped, ' +
+        'unless this copy went further; a run still going is left for a later merge)',
+    )
     .requiredOption('--into <db>', 'target database')
     .option('--summary-md <file>', 'write a Markdown summary of the merged shards (for $GITHUB_STEP_SUMMARY)')
     .option(
@@ -70,7 +74,7 @@ export function registerShardCommands(program: Command): void {
     .action((dbs: string[], o: { into: string; summaryMd?: string; keepCommits?: number }) => {
       const r = mergeDatabases(dbs, o.into);
       console.log(
-        `merged ${dbs.length} database(s) into ${o.into}: ${r.runsAdded} run(s), ${r.resultsAdded} result(s) and ${r.perfAdded} perf sample(s) added, ${r.runsSkipped} run(s) already there`,
+        `merged ${dbs.length} database(s) into ${o.into}: ${r.runsAdded} run(s), ${r.resultsAdded} result(s) and ${r.perfAdded} perf sample(s) added, ${r.runsSkipped} run(s) already there, ${r.runsReplaced} partial run(s) replaced, ${r.runsRunning} still running (not merged)`,
       );
       if (o.keepCommits !== undefined) {
         const p = pruneCommits(o.into, o.keepCommits);

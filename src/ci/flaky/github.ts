@@ -109,6 +109,12 @@ export function githubClient(opts: GitHubClientOptions = {}): GitHubClient {
     },
   });
   const describe = (e: unknown): string => {
+    // Octokit reports a request that got no reply (DNS failure, refused connection) as status 500 without a
+    // response; saying "GitHub 500" would blame GitHub for a network that never reached it.
+    if (e instanceof RequestError && e.response === undefined)
+      return redact(
+        `GitHub unreachable on ${e.request.method} ${e.request.url}: ${firstLine(e.message)} (no HTTP response; check the network and GITHUB_API_URL)`,
+      );
     if (e instanceof RequestError)
       return redact(`GitHub ${e.status} on ${e.request.method} ${e.request.url}: ${firstLine(e.message)}`);
     return redact(e instanceof Error ? e.message : String(e));

@@ -4,7 +4,7 @@
  * issues a person opened without the label (search is indexed with a lag, so a hit is confirmed by reading it).
  */
 import { type GitHubClient, isUncertain, type Repo } from './github.ts';
-import { TITLE_PREFIX } from './scope.ts';
+import { hasDisabledPrefix, TITLE_PREFIX } from './scope.ts';
 
 export const LABEL_SKIPPED = 'skipped';
 export const LABEL_MODULE = 'module: flaky-tests';
@@ -67,7 +67,7 @@ export async function listLabelled(client: GitHubClient, repo: Repo): Promise<Is
     labels: LABEL_SKIPPED,
     per_page: 100,
   })) as RawIssue[];
-  return items.filter((i) => !i.pull_request && i.title.startsWith(TITLE_PREFIX)).map(refOf);
+  return items.filter((i) => !i.pull_request && hasDisabledPrefix(i.title)).map(refOf);
 }
 
 /** Open issues whose title contains `phrase` (search; all pages). */

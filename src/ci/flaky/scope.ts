@@ -13,10 +13,17 @@ export const TITLE_PREFIX = 'DISABLED ';
 
 export type KeyKind = 'instance' | 'op';
 
-/** The key of an issue title, or null when the title is not a DISABLED title. */
+/** Whether a title starts with `DISABLED ` in any letter case (a DISABLED issue, well-formed or not). */
+export const hasDisabledPrefix = (title: string): boolean =>
+  title.slice(0, TITLE_PREFIX.length).toUpperCase() === TITLE_PREFIX;
+
+/**
+ * The key of an issue title, or null when the title is not a DISABLED title. Matched case-insensitively (a person
+ * may type `Disabled TEST_...`); instance ids are lower case, so the key is lower-cased to compare with them.
+ */
 export function keyOfTitle(title: string): string | null {
-  if (!title.startsWith(TITLE_PREFIX)) return null;
-  const key = title.slice(TITLE_PREFIX.length).trim().split(/\s+/)[0];
+  if (!hasDisabledPrefix(title)) return null;
+  const key = title.slice(TITLE_PREFIX.length).trim().split(/\s+/)[0].toLowerCase();
   return /^test_\w+$/.test(key) ? key : null;
 }
 

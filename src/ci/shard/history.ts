@@ -3,12 +3,8 @@ import { ResultsStore } from '../store/store.ts';
 
 export function loadDurations(db: string, window = 5): Map<string, number> {
   const out = new Map<string, number>();
-  let store: ResultsStore;
-  try {
-    store = new ResultsStore(db);
-  } catch {
-    return out;
-  }
+  // A history that cannot be read is an error (E_DB_INVALID / E_DB_SCHEMA_NEWER), never a silent plan without it.
+  const store = new ResultsStore(db);
   try {
     const rows = store.db
       .prepare(

@@ -5,6 +5,8 @@
  * longest first onto the least loaded shard (LPT, within 4/3 of optimal). Ties break by unit key, so every
  * shard job computes the same plan from the same database.
  */
+
+import { CiError } from '../errors.ts';
 import type { MatrixInstance } from '../matrix.ts';
 
 export interface Unit {
@@ -105,6 +107,6 @@ export function parseShard(spec: string): { index: number; count: number } {
   const index = m ? Number(m[1]) : Number.NaN;
   const count = m ? Number(m[2]) : Number.NaN;
   if (!m || count < 1 || index < 1 || index > count)
-    throw new Error(`--shard expects i/N with 1 <= i <= N, got '${spec}'`);
+    throw new CiError('E_INVALID_ARGUMENT', `--shard: got '${spec}', expected i/N with 1 <= i <= N`);
   return { index, count };
 }

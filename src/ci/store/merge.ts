@@ -1,14 +1,32 @@
 /**
- * `opgate merge <db...> --into <db>`: copies the runs and results of shard databases into one. A run is
- * identified by (commit, branch, platform, shard, tier, filters, started_at): a run already in the target is
- * skipped, so merging the same shard twice adds nothing. Perf samples are copied the same way (a sample already
- * there, same key and recording time, is skipped), so a perf history merges into the dashboards' database.
+ * `opgate merge <db...> --into <db>`: copies the finished runs of shard databases, with their results, into one.
+ *
+ * A run is identified across merges by what never changes once it has started: (commit, branch, platform,
+ * shard, tier, filters, started_at, kind); its status, end and results do change. Only finished runs are copied
+ * (passed, failed, interrupted, aborted: a run whose process died reads aborted); a run still going is left for
+ * a later merge, since a copy of it would be frozen half-way. A run already in the target is skipped, so
+ * merging the same shard twice adds nothing, unless the source's copy went further: a complete run replaces a
+ * partial copy (interrupted or aborted, then resumed), and a partial one a partial copy with fewer results.
+ * Perf samples are copied the same way (a sample already there, same key and recording time, is skipped), so a
+ * perf history merges into the dashboards' database.
+ *
+ * Every input is checked before the target is created or opened: a missing, foreign or newer-schema file is an
+ * error (E_FILE_NOT_FOUND, E_DB_INVALID, E_DB_SCHEMA_NEWER) that leaves every file as it was.
  */
+import { CiError } from '../errors.ts';
+import { inspectDbFile } from './file.ts';
+import { effectiveStatus, isComplete, type RunLiveness } from './liveness.ts';
+import { SCHEMA_VERSION } from './migrations.ts';
 import { type ResultRow, ResultsStore } from './store.ts';
 
 export interface MergeReport {
   readonly runsAdded: number;
+  /** Already there, as far along as the source's copy. */
   readonly runsSkipped: number;
+  /** Partial copies replaced by a source's copy that went further. */
+  readonly runsReplaced: number;
+  /** Still running in their source: not copied (merge again once they end). */
+  readonly runsRunning: number;
   readonly resultsAdded: number;
   readonly perfAdded: number;
 }
@@ -27,56 +45,104 @@ const RUN_KEY = [
   'kind',
 ] as const;
 
+const RESULT_COLUMNS =
+  'id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures';
+
+/** Complete beats partial beats running; between partial copies, the one with more results. */
+function goesFurther(src: { status: string; n: number }, dst: { status: string; n: number }): boolean {
+  const rank = (s: string) => (isComplete(s) ? 2 : s === 'running' ? 0 : 1);
+  return (
+    rank(src.status) > rank(dst.status) || (rank(src.status) === 1 && rank(dst.status) === 1 && src.n > dst.n)
+  );
+}
+
+type SourceRun = Record<string, unknown> & { run_id: number };
+
+const liveness = (r: SourceRun): RunLiveness => ({
+  status: String(r.status),
+  host: (r.host as string | null) ?? null,
+  pid: (r.pid as number | null) ?? null,
+  heartbeatAt: (r.heartbeat_at as string | null) ?? null,
+  startedAt: String(r.started_at),
+});
+
 export function mergeDatabases(sources: readonly string[], into: string): MergeReport {
+  const versions = sources.map((path) => {
+    const { version } = inspectDbFile(path);
+    if (version === 0) throw new CiError('E_DB_INVALID', `${path}: not an opgate results database (empty)`);
+    return version;
+  });
+  // Opening the target checks it in turn (an existing file must be opgate's, a new one needs its directory).
   const target = new ResultsStore(into);
+  target.reapAborted();
   let runsAdded = 0;
   let runsSkipped = 0;
+  let runsReplaced = 0;
+  let runsRunning = 0;
   let resultsAdded = 0;
   let perfAdded = 0;
   const copyPerf = `INSERT INTO perf (${PERF_COLUMNS}) SELECT ${PERF_COLUMNS} FROM src.perf s
     WHERE NOT EXISTS (SELECT 1 FROM perf p WHERE ${PERF_KEY.map((k) => `p.${k} IS s.${k}`).join(' AND ')})`;
   try {
-    for (const path of sources) {
-      // Opening through the store migrates an older shard database to this schema first.
-      new ResultsStore(path).close();
+    sources.forEach((path, k) => {
+      // An older shard database is migrated in place first (the source of a current one is only read).
+      if (versions[k] < SCHEMA_VERSION) new ResultsStore(path).close();
       target.db.prepare('ATTACH DATABASE ? AS src').run(path);
       try {
         target.db.transaction(() => {
-          const runs = target.db.prepare('SELECT * FROM src.runs ORDER BY run_id').all() as Record<
-            string,
-            unknown
-          >[];
-          const exists = target.db.prepare(
-            `SELECT run_id FROM runs WHERE ${RUN_KEY.map((k) => `${k} IS ?`).join(' AND ')}`,
+          const runs = target.db.prepare('SELECT * FROM src.runs ORDER BY run_id').all() as SourceRun[];
+          const existing = target.db.prepare(
+            `SELECT run_id AS runId, status, (SELECT COUNT(*) FROM results r WHERE r.run_id = runs.run_id) AS n
+             FROM runs WHERE ${RUN_KEY.map((k) => `${k} IS ?`).join(' AND ')}`,
           );
+          const sourceCount = target.db.prepare('SELECT COUNT(*) FROM src.results WHERE run_id = ?').pluck();
           const insertRun = target.db.prepare(
-            `INSERT INTO runs (${RUN_KEY.join(', ')}, ended_at, status) VALUES (${RUN_KEY.map(() => '?').join(', ')}, ?, ?)`,
+            `INSERT INTO runs (${RUN_KEY.join(', ')}, ended_at, status, pid, host, heartbeat_at)
+             VALUES (${RUN_KEY.map(() => '?').join(', ')}, ?, ?, ?, ?, ?)`,
           );
+          const updateRun = target.db.prepare(
+            'UPDATE runs SET ended_at = ?, status = ?, pid = ?, host = ?, heartbeat_at = ? WHERE run_id = ?',
+          );
+          const dropResults = target.db.prepare('DELETE FROM results WHERE run_id = ?');
           const copyResults = target.db.prepare(
-            `INSERT INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures)
-             SELECT ?, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures
-             FROM src.results WHERE run_id = ?`,
+            `INSERT INTO results (run_id, ${RESULT_COLUMNS}) SELECT ?, ${RESULT_COLUMNS} FROM src.results WHERE run_id = ?`,
           );
           for (const r of runs) {
+            const status = effectiveStatus(liveness(r));
+            if (status === 'running') {
+              runsRunning++;
+              continue;
+            }
+            // An aborted run never wrote its end: its last heartbeat is the best one known.
+            const ended = r.ended_at ?? r.heartbeat_at ?? r.started_at;
+            const tail = [ended, status, r.pid ?? null, r.host ?? null, r.heartbeat_at ?? null];
             const key = RUN_KEY.map((k) => r[k]);
-            if (exists.get(...key)) {
+            const there = existing.get(...key) as { runId: number; status: string; n: number } | undefined;
+            let id: number;
+            if (!there) {
+              id = Number(insertRun.run(...key, ...tail).lastInsertRowid);
+              runsAdded++;
+            } else if (goesFurther({ status, n: sourceCount.get(r.run_id) as number }, there)) {
+              id = there.runId;
+              dropResults.run(id);
+              updateRun.run(...tail, id);
+              runsReplaced++;
+            } else {
               runsSkipped++;
               continue;
             }
-            const id = Number(insertRun.run(...key, r.ended_at, r.status).lastInsertRowid);
             resultsAdded += copyResults.run(id, r.run_id).changes;
-            runsAdded++;
           }
           perfAdded += target.db.prepare(copyPerf).run().changes;
         })();
       } finally {
         target.db.prepare('DETACH DATABASE src').run();
       }
-    }
+    });
   } finally {
     target.close();
   }
-  return { runsAdded, runsSkipped, resultsAdded, perfAdded };
+  return { runsAdded, runsSkipped, runsReplaced, runsRunning, resultsAdded, perfAdded };
 }
 
 export interface PruneReport {

@@ -63,6 +63,18 @@ export const MIGRATIONS: readonly string[] = [
   // 4: the dashboards' grid counts results per (run, device, status); a covering index answers that from the
   // index alone (1.2M results: 0.66 s -> see README, "Dashboards").
   `CREATE INDEX results_by_run_device_status ON results(run_id, device, status);`,
+  // 5: runs that survive being killed. A run records who writes it (pid and host) and a heartbeat, so a reader
+  // can tell a run still going from one whose process died (read as 'aborted', see liveness.ts). run_plans
+  // keeps the instance ids a run set out to run (gzipped, newline-separated) until it ends passed or failed:
+  // `opgate run --resume` runs exactly the planned ids it has no result for, whatever the shard plan or the
+  // history say by then.
+  `ALTER TABLE runs ADD COLUMN pid INTEGER;
+   ALTER TABLE runs ADD COLUMN host TEXT;
+   ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
+   CREATE TABLE run_plans (
+     run_id INTEGER PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
+     ids BLOB NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,103 @@
+/**
+ * Checks a results database file before anything opens it for writing. Opening for writing switches a file to
+ * WAL and migrates it, so a file that is not opgate's, or is from a newer opgate, must be refused first and
+ * left exactly as it was (bytes, mtime, no -wal/-shm files).
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { CiError } from '../errors.ts';
+import { SCHEMA_VERSION } from './migrations.ts';
+
+export const DEFAULT_DB = '.opgate/opgate.db';
+
+const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+
+export interface DbFileInfo {
+  /** user_version: 0 for a new (empty) database. */
+  readonly version: number;
+}
+
+const newer = (path: string, version: number) =>
+  new CiError(
+    'E_DB_SCHEMA_NEWER',
+    `${path}: database schema version ${version} is newer than this opgate (${SCHEMA_VERSION}); upgrade opgate to read it`,
+  );
+
+const invalid = (path: string, why: string) =>
+  new CiError('E_DB_INVALID', `${path}: not an opgate results database (${why})`);
+
+/** The 100-byte header, or null for an empty file. */
+function header(path: string): Buffer | null {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(100);
+    const n = readSync(fd, buf, 0, 100, 0);
+    if (n === 0) return null;
+    if (n < 100 || !buf.subarray(0, 16).equals(MAGIC)) throw invalid(path, 'not a SQLite file');
+    return buf;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * An existing file's schema version, refusing what opgate cannot write. Throws E_FILE_NOT_FOUND, E_DB_INVALID or
+ * E_DB_SCHEMA_NEWER (a CiError, one line) and touches nothing on the way.
+ */
+export function inspectDbFile(path: string): DbFileInfo {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new CiError('E_FILE_NOT_FOUND', `${path}: no such results database`);
+  }
+  if (!st.isFile()) throw invalid(path, 'not a file');
+  const head = header(path);
+  if (head === null) return { version: 0 };
+  // user_version lives at offset 60 of the header. The header alone settles "newer" (versions only grow);
+  // a lower value may be stale while newer pages sit in the -wal file, so SQLite has the last word.
+  const headerVersion = head.readUInt32BE(60);
+  if (headerVersion > SCHEMA_VERSION) throw newer(path, headerVersion);
+  // A read-only connection to a WAL file creates -wal/-shm and cannot remove them, so the probe reads through
+  // a read-write connection, whose close removes what it created, and writes nothing. When a -wal is already
+  // there (a writer is running, or was killed) the probe stays read-only: closing a read-write connection
+  // would checkpoint that -wal into the file.
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { fileMustExist: true, readonly: existsSync(`${path}-wal`) });
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw newer(path, version);
+    const tables = new Set(
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
+    );
+    if (version === 0 && tables.size > 0) throw invalid(path, 'a SQLite database with other tables');
+    if (version > 0 && !(tables.has('runs') && tables.has('results')))
+      throw invalid(path, `schema version ${version} without the runs and results tables`);
+    return { version };
+  } catch (e) {
+    if (e instanceof CiError) throw e;
+    throw invalid(path, (e as Error).message);
+  } finally {
+    db?.close();
+  }
+}
+
+/**
+ * Before the store opens `path` for writing: an existing file must be opgate's; a new one needs an existing
+ * directory (a typo in --db must not create paths), except the default database's `.opgate/`.
+ */
+export function prepareDbPath(path: string): void {
+  if (existsSync(path)) {
+    inspectDbFile(path);
+    return;
+  }
+  const dir = dirname(path);
+  if (existsSync(dir)) return;
+  // The default location is opgate's own, created on first use.
+  if (resolve(path) === resolve(DEFAULT_DB)) {
+    mkdirSync(dir, { recursive: true });
+    return;
+  }
+  throw new CiError('E_FILE_NOT_FOUND', `${path}: directory ${dir} does not exist (create it first)`);
+}

@@ -1,0 +1,126 @@
+/**
+ * Helpers for tests that run `opgate run` as a child process and stop it (kill -9, SIGINT): the child logs each
+ * reported instance (OPGATE_LOG_RESULTS=1) before committing it, which is the record the store is compared with.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export const bin = join(import.meta.dirname, '../../bin/opgate.mjs');
+
+export interface RunChild {
+  readonly proc: ChildProcess;
+  /** id -> when the child reported it (its clock, epoch ms). */
+  readonly logged: Map<string, number>;
+  /** stderr lines other than the result log. */
+  readonly messages: string[];
+  stdout: string;
+  /** Resolves when the child has reported at least n instances, or has exited. */
+  reported(n: number): Promise<void>;
+  /** Resolves when stderr has a line containing `text`, or the child has exited. */
+  said(text: string): Promise<void>;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): RunChild {
+  const proc = spawn('node', [bin, 'run', ...args], {
+    env: { ...process.env, OPGATE_LOG_RESULTS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
+  const child: RunChild = {
+    proc,
+    logged: new Map(),
+    messages: [],
+    stdout: '',
+    reported: (n) => until(() => child.logged.size >= n),
+    said: (text) => until(() => child.messages.some((m) => m.includes(text))),
+    exited: new Promise((resolve) =>
+      proc.on('close', (code, signal) => {
+        done = true;
+        wake();
+        resolve({ code, signal });
+      }),
+    ),
+  };
+  let done = false;
+  const until = (ok: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => (ok() || done ? resolve() : waiters.push(check));
+      check();
+    });
+  let partial = '';
+  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      const m = /^opgate-result (\d+) \w+ (\S+)$/.exec(line);
+      if (m) child.logged.set(m[2], Number(m[1]));
+      else child.messages.push(line);
+    }
+    wake();
+  });
+  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout += chunk;
+  });
+  return child;
+}
+
+/** Polls the database (read-only) until it has a run marked running. */
+export async function runRowExists(db: string, child: RunChild): Promise<void> {
+  for (;;) {
+    if (child.proc.exitCode !== null) return;
+    if (existsSync(db)) {
+      const d = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        const n = d.prepare(`SELECT COUNT(*) FROM runs WHERE status = 'running'`).pluck().get() as number;
+        if (n > 0) return;
+      } catch {
+        // Not migrated yet.
+      } finally {
+        d.close();
+      }
+    }
+    await sleep(50);
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The ids a run has results for. */
+export function storedIds(db: string, runId: number): Set<string> {
+  const d = new Database(db, { readonly: true, fileMustExist: true });
+  try {
+    return new Set(d.prepare('SELECT id FROM results WHERE run_id = ?').pluck().all(runId) as string[]);
+  } finally {
+    d.close();
+  }
+}
+
+/** `opgate <args>` as a child process, concurrently with others (each takes seconds to start). */
+export function opgate(
+  args: readonly string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn('node', [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+    });
+    p.stderr.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+    });
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A pid that belonged to a process that has exited (its run reads aborted). */
+export function deadPid(): number {
+  const r = spawnSync('node', ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
