@@ -2,7 +2,7 @@
  * Sample generators for binary pointwise ops: same shape, broadcast rhs / both, Python scalar rhs, 0-dim rhs,
  * zero-size, 4-D (channels_last), 0-dim both, and a special-values cross product for floats.
  */
-import { DTYPE_INFO, type DType, float } from '../../src/runtime/index.ts';
+import { DTYPE_INFO, type DType, float, tensor } from '../../src/runtime/index.ts';
 import { type MakeOptions, maker, SPECIAL_FLOATS } from '../make.ts';
 import type { SampleContext, SampleInput } from '../types.ts';
 import { sample } from './unary.ts';
@@ -58,9 +58,31 @@ export const binarySamples =
     return out;
   };
 
-/** Shapes that do not broadcast; an in-place self that would need broadcasting. */
+/**
+ * Integer division by a zero divisor (remainder, fmod, div with a rounding mode), one sample per kwargs: the
+ * zero sits in the middle, after an element a kernel that checks as it goes would already have written, so
+ * the errors oracle sees a half-updated in-place self or out= tensor. Fixed int32 (float division by zero
+ * does not raise); value-dependent, so cpu only.
+ */
+export const zeroDivisorErrors = (kwargsList: readonly Readonly<Record<string, unknown>>[]) =>
+  kwargsList.map((kwargs): import('../types.ts').ErrorInput => ({
+    sample: sample(
+      tensor([5, 6, 7], { dtype: 'int32' }),
+      [tensor([2, 0, 3], { dtype: 'int32' })],
+      { ...kwargs },
+      { name: 'integer zero divisor' },
+    ),
+    code: 'E_ZERO_DIVISION',
+    regex: /integer division by zero/,
+    valueDependent: 'a zero divisor is a tensor value, which only the device reads',
+  }));
+
+/**
+ * Shapes that do not broadcast; an in-place self that would need broadcasting; with `zeroDivisor`, integer
+ * division by zero under each of those kwargs.
+ */
 export const binaryErrors =
-  () =>
+  (zeroDivisor: readonly Readonly<Record<string, unknown>>[] = []) =>
   (ctx: SampleContext): import('../types.ts').ErrorInput[] => {
     const make = maker(ctx);
     const errs: import('../types.ts').ErrorInput[] = [
@@ -75,6 +97,7 @@ export const binaryErrors =
         code: 'E_SHAPE_MISMATCH',
         regex: /must match the size of tensor b/,
       },
+      ...zeroDivisorErrors(zeroDivisor),
     ];
     return errs;
   };

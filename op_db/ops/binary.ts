@@ -26,6 +26,8 @@ interface BinarySpec {
   readonly name?: string;
   readonly rule?: PromotionRule;
   readonly exact?: boolean;
+  /** Kwargs under which an integer zero divisor raises (one error input each). */
+  readonly zeroDivisor?: readonly Readonly<Record<string, unknown>>[];
 }
 
 function binary(op: string, ref: (a: number, b: number, s: RefSample) => number, spec: BinarySpec): OpInfo {
@@ -42,7 +44,7 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
     family: 'binary',
     dtypes: spec.dtypes,
     sampleInputs: binarySamples(spec.samples),
-    errorInputs: binaryErrors(),
+    errorInputs: binaryErrors(spec.zeroDivisor),
     arbitrary: binaryArbitrary(bounds(lhs), bounds(rhs), spec.samples?.kwargs),
     ref: binaryRef(ref, spec.complexRef),
     variants: { method: true, inplace: spec.inplace ?? true, out: spec.inplace ?? true },
@@ -145,6 +147,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
           dtypes: ALL,
           intToFloat: true,
           exact: true,
+          zeroDivisor: [{ rounding_mode: 'trunc' }, { rounding_mode: 'floor' }],
           complexRef: (ar, ai, br, bi) => {
             const d = br * br + bi * bi;
             return [(ar * br + ai * bi) / d, (ai * br - ar * bi) / d];
@@ -157,10 +160,15 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       ],
     ),
   ),
-  binary('remainder', pyRemainder, { dtypes: REAL_NUMERIC, samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS } }),
+  binary('remainder', pyRemainder, {
+    dtypes: REAL_NUMERIC,
+    samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
+    zeroDivisor: [{}],
+  }),
   binary('fmod', (a, b) => a % b, {
     dtypes: REAL_NUMERIC,
     exact: true,
+    zeroDivisor: [{}],
     samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
   }),
   binary(

@@ -10,6 +10,7 @@ export {
   type DType,
   grad,
   initWebGPU,
+  isDType,
   NoAdapterError,
   noGrad,
   OpgateError,

@@ -81,13 +81,17 @@ export {
   getDefaultDType,
   int,
   isDType,
+  MAX_LIST_OUTPUTS,
+  maxAllocationBytes,
   NoAdapterError,
   OpgateError,
+  OutOfMemoryError,
   promoteTypes,
   resultType,
   Scalar,
   Storage,
   setDefaultDType,
+  setMaxAllocationBytes,
   Tensor,
 } from './core/index.ts';
 export {

@@ -2,7 +2,7 @@
  * Python basic indexing: `getitem(t, 1, slice(null, null, 2))` or `getitem(t, '1:3, ::2')` is `t[1:3, ::2]`.
  * Ints select, slices slice, `null` inserts a dim (None), '...' is Ellipsis. Results are views.
  */
-import { IndexOutOfRangeError, InvalidArgumentError, type Tensor } from '../core/index.ts';
+import { IndexOutOfRangeError, InvalidArgumentError, Tensor } from '../core/index.ts';
 import { callOp } from '../dispatch/index.ts';
 
 export interface Slice {
@@ -39,11 +39,35 @@ function parseIndex(spec: string): IndexItem[] {
   });
 }
 
+const isSlice = (x: object): x is Slice => 'start' in x && 'stop' in x && 'step' in x;
+
+/** Each item is an int, a slice(), null or '...' (anything else is E_INVALID_ARGUMENT, not a TypeError). */
+function checkItems(items: readonly unknown[]): IndexItem[] {
+  items.forEach((x, i) => {
+    if (x === null || x === '...' || typeof x === 'number') return;
+    if (typeof x === 'object' && isSlice(x)) return;
+    throw new InvalidArgumentError('bad index', {
+      op: 'getitem',
+      arg: `index ${i}`,
+      got: typeof x === 'object' ? 'an object' : typeof x === 'symbol' ? 'a symbol' : String(x),
+      expected: 'int, slice(), None (null) or ...',
+    });
+  });
+  return items as IndexItem[];
+}
+
 export function getitem(t: Tensor, ...items: (IndexItem | string)[]): Tensor {
+  if (!(t instanceof Tensor))
+    throw new InvalidArgumentError('getitem indexes a Tensor', {
+      op: 'getitem',
+      arg: 'self',
+      got: t === null ? 'null' : typeof t,
+      expected: 'a Tensor',
+    });
   const list: IndexItem[] =
     items.length === 1 && typeof items[0] === 'string' && items[0] !== '...'
       ? parseIndex(items[0])
-      : (items as IndexItem[]);
+      : checkItems(items);
   const consuming = list.filter((x) => x !== null && x !== '...').length;
   if (consuming > t.ndim) {
     throw new IndexOutOfRangeError(`too many indices for tensor of dimension ${t.ndim}`, {

@@ -7,6 +7,7 @@ import { logicalOffsets, numberReader } from '../backends/cpu/index.ts';
 import { downloadTensor } from '../backends/webgpu/index.ts';
 import { readDuringTrace } from '../compile/index.ts';
 import {
+  checkReadback,
   DTYPE_INFO,
   InvalidArgumentError,
   NotImplementedError,
@@ -34,6 +35,7 @@ export function flatValues(t: Tensor): Element[] {
       { op: 'tolist', arg: 'self', got: 'webgpu', expected: 'cpu' },
     );
   }
+  checkReadback(t.numel, 'tolist');
   const data = t.storage.data!;
   const offs = logicalOffsets(t.shape, t.strides, t.storageOffset);
   const out: Element[] = new Array(offs.length);
@@ -68,6 +70,11 @@ declare module '../core/tensor.ts' {
 export function installReadback(): void {
   const proto = Tensor.prototype;
   proto.tolist = function (this: Tensor) {
+    // The nested lists count too: an empty [3, 1e9, 0] has no elements but would build 3e9 empty lists.
+    let lists = 0;
+    let prefix = 1;
+    for (const s of this.shape.slice(0, -1)) lists += prefix *= s;
+    checkReadback(lists, 'tolist');
     return nest(flatValues(this), this.shape, 0, 0);
   };
   proto.toArray = async function (this: Tensor) {

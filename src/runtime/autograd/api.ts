@@ -2,7 +2,13 @@
  * The user-facing autograd API: `t.backward()`, `autograd.grad(...)`, `.grad`, `.gradFn` (with `name` and
  * `nextFunctions`), `.isLeaf`, `requiresGrad_()`, `retainGrad()`, `registerHook()`, `detach()`.
  */
-import { AutogradError, DTYPE_INFO, Tensor } from '../core/index.ts';
+import {
+  AutogradError,
+  DTYPE_INFO,
+  InvalidArgumentError,
+  ShapeMismatchError,
+  Tensor,
+} from '../core/index.ts';
 import { callOp } from '../dispatch/index.ts';
 import { runBackward } from './engine.ts';
 import { gradFnOf, isLeaf, metaOf } from './meta.ts';
@@ -30,7 +36,7 @@ function seedGrads(
 ): Tensor[] {
   return outputs.map((o, i) => {
     const g = given?.[i];
-    if (g) return g;
+    if (g) return checkGradient(g, o, op);
     if (o.numel !== 1) {
       throw new AutogradError('grad can be implicitly created only for scalar outputs', {
         op,
@@ -41,6 +47,38 @@ function seedGrads(
     }
     return callOp('ones_like', [o]) as Tensor;
   });
+}
+
+/** A given gradient is a tensor of its output's shape (a junk value would fail deep in the engine). */
+function checkGradient(g: unknown, o: Tensor, op: string): Tensor {
+  if (!(g instanceof Tensor))
+    throw new AutogradError('gradient must be a Tensor', {
+      op,
+      arg: 'gradient',
+      got: g === null ? 'null' : typeof g,
+      expected: 'a Tensor',
+    });
+  if (g.shape.length !== o.shape.length || g.shape.some((s, i) => s !== o.shape[i]))
+    throw new ShapeMismatchError('Mismatch in shape: grad_output and output have different shapes', {
+      op,
+      arg: 'gradient',
+      got: [...g.shape],
+      expected: [...o.shape],
+    });
+  return g;
+}
+
+/** Options are a plain object (or undefined): `null` or a number would fail on its first property read. */
+function checkOptions<O extends object>(o: O | undefined | null, op: string): O {
+  if (o === undefined) return {} as O;
+  if (o === null || typeof o !== 'object' || Array.isArray(o) || o instanceof Tensor)
+    throw new InvalidArgumentError('options must be an object', {
+      op,
+      arg: 'options',
+      got: o === null ? 'null' : typeof o,
+      expected: 'an object',
+    });
+  return o;
 }
 
 function checkRequiresGrad(outputs: readonly Tensor[], op: string): void {
@@ -59,8 +97,9 @@ function checkRequiresGrad(outputs: readonly Tensor[], op: string): void {
 export function backward(
   outputs: readonly Tensor[],
   gradients?: readonly (Tensor | null)[],
-  o: BackwardOptions = {},
+  options: BackwardOptions = {},
 ): void {
+  const o = checkOptions(options, 'backward');
   checkRequiresGrad(outputs, 'backward');
   const grads = seedGrads(outputs, gradients, 'backward');
   const createGraph = o.createGraph ?? false;
@@ -84,8 +123,9 @@ export function backward(
 export function grad(
   outputs: readonly Tensor[],
   inputs: readonly Tensor[],
-  o: GradOptions = {},
+  options: GradOptions = {},
 ): (Tensor | null)[] {
+  const o = checkOptions(options, 'autograd.grad');
   checkRequiresGrad(outputs, 'autograd.grad');
   for (const t of inputs) {
     if (!t.requiresGrad)
@@ -162,6 +202,13 @@ export function installAutogradMethods(): void {
     backward([this], gradient ? [gradient] : undefined, options);
   };
   proto.requiresGrad_ = function (this: Tensor, requiresGrad = true) {
+    if (typeof requiresGrad !== 'boolean')
+      throw new InvalidArgumentError('requires_grad must be a boolean', {
+        op: 'requires_grad_',
+        arg: 'requires_grad',
+        got: typeof requiresGrad,
+        expected: 'a boolean',
+      });
     if (!isLeaf(this)) {
       throw new AutogradError('you can only change requires_grad flags of leaf variables.', {
         op: 'requires_grad_',
@@ -199,6 +246,13 @@ export function installAutogradMethods(): void {
     });
   };
   proto.registerHook = function (this: Tensor, hook: (grad: Tensor) => Tensor | undefined) {
+    if (typeof hook !== 'function')
+      throw new InvalidArgumentError('a hook must be a function', {
+        op: 'register_hook',
+        arg: 'hook',
+        got: typeof hook,
+        expected: 'a function',
+      });
     if (!this.requiresGrad)
       throw new AutogradError("cannot register a hook on a tensor that doesn't require gradient", {
         op: 'register_hook',

@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'E_SCHEMA_PARSE'
   | 'E_INTERNAL_OVERLAP'
   | 'E_NO_ADAPTER'
-  | 'E_SYNC_READBACK';
+  | 'E_SYNC_READBACK'
+  | 'E_OUT_OF_MEMORY';
 
 export interface ErrorDetails {
   op?: string;
@@ -38,25 +39,43 @@ function show(v: unknown): string {
   return String(v);
 }
 
+function format(code: ErrorCode, summary: string, details: ErrorDetails): string {
+  const parts = [details.op ? `${details.op}: ${summary}` : summary];
+  if (details.arg !== undefined) parts.push(`argument '${details.arg}'`);
+  if (details.got !== undefined) parts.push(`got ${show(details.got)}`);
+  if (details.expected !== undefined) parts.push(`expected ${show(details.expected)}`);
+  return `${parts.join('; ')} [${code}]`;
+}
+
 export class OpgateError extends Error {
   readonly code: ErrorCode;
   readonly op: string | undefined;
   readonly arg: string | undefined;
   readonly got: unknown;
   readonly expected: unknown;
+  private readonly summary: string;
 
   constructor(code: ErrorCode, summary: string, details: ErrorDetails = {}) {
-    const parts = [details.op ? `${details.op}: ${summary}` : summary];
-    if (details.arg !== undefined) parts.push(`argument '${details.arg}'`);
-    if (details.got !== undefined) parts.push(`got ${show(details.got)}`);
-    if (details.expected !== undefined) parts.push(`expected ${show(details.expected)}`);
-    super(`${parts.join('; ')} [${code}]`);
+    super(format(code, summary, details));
     this.name = new.target.name;
     this.code = code;
+    this.summary = summary;
     this.op = details.op;
     this.arg = details.arg;
     this.got = details.got;
     this.expected = details.expected;
+  }
+
+  /**
+   * Names the op of an error raised where the op is not known (a core backstop: a tensor's layout, an
+   * allocation); the dispatcher calls this as the error leaves the innermost op, so the check costs nothing
+   * on the normal path.
+   */
+  attributeTo(op: string): this {
+    if (this.op !== undefined) return this;
+    (this as { op: string | undefined }).op = op;
+    this.message = format(this.code, this.summary, this);
+    return this;
   }
 }
 
@@ -164,5 +183,15 @@ export class NoAdapterError extends OpgateError {
 export class SyncReadbackError extends OpgateError {
   constructor(summary: string, details?: ErrorDetails) {
     super('E_SYNC_READBACK', summary, details);
+  }
+}
+
+/**
+ * A tensor (or a list of outputs) too large to build: more bytes than the allocation limit (core/limits.ts), which
+ * is at most what an ArrayBuffer can hold. Raised before anything is allocated.
+ */
+export class OutOfMemoryError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_OUT_OF_MEMORY', summary, details);
   }
 }

@@ -35,6 +35,7 @@ export {
   NoOverloadError,
   NotImplementedError,
   OpgateError,
+  OutOfMemoryError,
   ResultTypeError,
   SchemaParseError,
   ShapeMismatchError,
@@ -45,6 +46,19 @@ export {
 export { bf16BitsToNumber, f16BitsToNumber, numberToBf16Bits, numberToF16Bits } from './half.ts';
 export { broadcastStridesFor, iterationOrder, pointwiseOutputStrides, stridesInOrder } from './layout.ts';
 export {
+  checkAllocation,
+  checkedNumel,
+  checkNewTensor,
+  checkOutputCount,
+  checkReadback,
+  checkSizes,
+  DEFAULT_MAX_ALLOCATION_BYTES,
+  MAX_LIST_OUTPUTS,
+  MAX_TENSOR_DATA_DIMS,
+  maxAllocationBytes,
+  setMaxAllocationBytes,
+} from './limits.ts';
+export {
   canCast,
   getDefaultDType,
   type PromotionOperand,
@@ -54,7 +68,17 @@ export {
   scalarDType,
   setDefaultDType,
 } from './promotion.ts';
-export { bool, complex, float, int, isScalarLike, Scalar, type ScalarLike, toScalar } from './scalar.ts';
+export {
+  bool,
+  complex,
+  float,
+  int,
+  isIntNumber,
+  isScalarLike,
+  Scalar,
+  type ScalarLike,
+  toScalar,
+} from './scalar.ts';
 export {
   broadcastAll,
   broadcastShapes,

@@ -14,6 +14,7 @@ import {
   toComplexDType,
   toRealDType,
 } from './dtype.ts';
+import { InvalidArgumentError } from './errors.ts';
 
 const FLOAT_RANK: Partial<Record<DType, number>> = { float16: 1, bfloat16: 1, float32: 2, float64: 3 };
 
@@ -67,7 +68,12 @@ export function getDefaultDType(): DType {
 
 export function setDefaultDType(d: DType): void {
   if (d !== 'float32' && d !== 'float64') {
-    throw new TypeError(`default dtype must be float32 or float64, got ${d}`);
+    throw new InvalidArgumentError(`default dtype must be float32 or float64, got ${String(d)}`, {
+      op: 'setDefaultDType',
+      arg: 'd',
+      got: typeof d === 'string' ? d : typeof d,
+      expected: 'float32 | float64',
+    });
   }
   defaultDType = d;
 }
@@ -107,6 +113,12 @@ export function resultType(operands: readonly PromotionOperand[]): DType {
     else dimResult = dimResult === undefined ? o.dtype : promoteTypes(dimResult, o.dtype);
   }
   const r = combineCategories(dimResult, combineCategories(zeroResult, wrappedResult));
-  if (r === undefined) throw new TypeError('resultType needs at least one operand');
+  if (r === undefined)
+    throw new InvalidArgumentError('resultType needs at least one operand', {
+      op: 'resultType',
+      arg: 'operands',
+      got: 0,
+      expected: '>= 1 operand',
+    });
   return r;
 }

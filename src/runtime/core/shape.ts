@@ -1,5 +1,6 @@
 /** Sizes, strides, broadcasting and dim wrapping, following c10 and aten/ExpandUtils. */
 import { DimOutOfRangeError, InvalidArgumentError, InvalidViewError, ShapeMismatchError } from './errors.ts';
+import { checkedNumel } from './limits.ts';
 
 export type Shape = readonly number[];
 
@@ -109,10 +110,12 @@ export function expandStrides(
     );
   }
   const out = new Array<number>(n);
+  let numel = 1;
   for (let i = n - 1; i >= 0; i--) {
     const j = i - (n - shape.length);
     const size = j >= 0 ? shape[j] : 1;
     const want = target[i] === -1 ? size : target[i];
+    numel *= want;
     if (target[i] === -1 && j < 0) {
       throw new InvalidArgumentError(
         "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension",
@@ -120,14 +123,31 @@ export function expandStrides(
       );
     }
     if (j >= 0 && size === want) out[i] = strides[j];
-    else if (size === 1) out[i] = 0;
-    else {
+    else if (size === 1 && want >= 0) out[i] = 0;
+    else if (want < 0) {
+      throw new InvalidArgumentError(
+        `expand: the size ${want} is negative (only -1, keep the size, is allowed)`,
+        {
+          op,
+          arg: 'size',
+          got: [...target],
+          expected: 'sizes >= 0 or -1',
+        },
+      );
+    } else {
       throw new ShapeMismatchError(
         `The expanded size of the tensor (${want}) must match the existing size (${size}) at non-singleton dimension ${i}`,
         { op, arg: 'size', got: [...target], expected: `compatible with [${shape.join(', ')}]` },
       );
     }
   }
+  // The view's element count must be countable exactly (PyTorch refuses an int64 overflow the same way).
+  if (numel > Number.MAX_SAFE_INTEGER)
+    checkedNumel(
+      target.map((t, i) => (t === -1 ? shape[i - (n - shape.length)] : t)),
+      op,
+      'size',
+    );
   return out;
 }
 

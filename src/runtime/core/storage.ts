@@ -4,6 +4,8 @@
  */
 import type { DeviceType } from './device.ts';
 import { DTYPE_INFO, type DType, type StorageArray } from './dtype.ts';
+import { InvalidArgumentError, NotImplementedError, OutOfMemoryError } from './errors.ts';
+import { checkAllocation, maxAllocationBytes } from './limits.ts';
 
 let nextStorageId = 1;
 
@@ -37,13 +39,24 @@ export class Storage {
     this.dtype = dtype;
     this.device = device;
     this.numel = numel;
-    if (device === 'meta') this.data = null;
-    else if (device !== 'cpu') {
+    if (device === 'meta') {
+      if (!Number.isSafeInteger(numel) || numel < 0) checkStorageSize(dtype, device, numel, false);
+      this.data = null;
+    } else if (device !== 'cpu') {
+      checkStorageSize(dtype, device, numel, true);
       this.data = null;
       const memory = DEVICE_MEMORY[device];
-      if (!memory) throw new Error(`device '${device}' has no memory backend loaded`);
+      if (!memory)
+        throw new NotImplementedError(`device '${device}' has no memory backend loaded`, {
+          arg: 'device',
+          got: device,
+          expected: 'cpu or meta',
+        });
       memory.alloc(this);
-    } else this.data = data ?? new DTYPE_INFO[dtype].storage(numel * DTYPE_INFO[dtype].lanes);
+    } else if (data) {
+      if (!Number.isSafeInteger(numel) || numel < 0) checkStorageSize(dtype, device, numel, false);
+      this.data = data;
+    } else this.data = allocate(dtype, numel);
   }
 
   /** Reallocates to hold `numel` elements, keeping the existing contents; every view sees the new memory. */
@@ -55,8 +68,9 @@ export class Storage {
       this.numel = numel;
       return;
     }
+    checkStorageSize(this.dtype, this.device, numel, true);
     if (this.data) {
-      const bigger = new DTYPE_INFO[this.dtype].storage(numel * DTYPE_INFO[this.dtype].lanes);
+      const bigger = allocate(this.dtype, numel);
       (bigger as { set(a: ArrayLike<number | bigint>): void }).set(this.data as ArrayLike<number | bigint>);
       this.data = bigger;
     }
@@ -65,5 +79,36 @@ export class Storage {
 
   get nbytes(): number {
     return this.numel * DTYPE_INFO[this.dtype].itemsize;
+  }
+}
+
+/** A storage of `numel` elements fits the limits (core/limits.ts); meta storages only need a countable size. */
+function checkStorageSize(dtype: DType, device: DeviceType, numel: number, allocates: boolean): void {
+  if (!Number.isSafeInteger(numel) || numel < 0)
+    throw new InvalidArgumentError(`Storage size calculation overflowed: ${numel} elements`, {
+      arg: 'size',
+      got: numel,
+      expected: `an element count in [0, ${Number.MAX_SAFE_INTEGER}]`,
+    });
+  if (allocates && device !== 'meta') checkAllocation(numel, DTYPE_INFO[dtype].itemsize, undefined);
+}
+
+/**
+ * A zeroed typed array of `numel` elements, checked against the limits first (one comparison on the normal path);
+ * the platform refusing it anyway (the limit raised past the memory there is) is E_OUT_OF_MEMORY too.
+ */
+function allocate(dtype: DType, numel: number): StorageArray {
+  const info = DTYPE_INFO[dtype];
+  if (!(numel >= 0 && numel % 1 === 0 && numel * info.itemsize <= maxAllocationBytes()))
+    checkStorageSize(dtype, 'cpu', numel, true);
+  try {
+    return new info.storage(numel * info.lanes);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    throw new OutOfMemoryError(`the platform could not allocate ${numel * info.itemsize} bytes`, {
+      arg: 'size',
+      got: `${numel} elements of ${dtype}`,
+      expected: 'an allocation the platform can hold',
+    });
   }
 }

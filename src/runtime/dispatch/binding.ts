@@ -3,7 +3,15 @@
  * PyTorch's python_arg_parser does: numbers passed for Tensor arguments become wrapped-number tensors, bare
  * numbers become Scalars (see core/scalar.ts for the int/float default), `int[1]` accepts a single int.
  */
-import { isDType, isScalarLike, Scalar, scalarToTensor, Tensor, toScalar } from '../core/index.ts';
+import {
+  DTYPE_INFO,
+  isDType,
+  isScalarLike,
+  Scalar,
+  scalarToTensor,
+  Tensor,
+  toScalar,
+} from '../core/index.ts';
 import type { ArgType, Argument, Schema } from './schema.ts';
 
 export type BoundArgs = Record<string, unknown>;
@@ -21,16 +29,27 @@ function describe(v: unknown): string {
   return typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'float') : typeof v;
 }
 
+/**
+ * An int argument: a safe integer number, a bigint / int Scalar in that range, or a 0-dim integral tensor with
+ * data (Python's __index__). JS numbers are exact only to 2^53 - 1, so larger ints (PyTorch takes int64) and
+ * NaN / Infinity / fractions fail to bind rather than reach a shape computation.
+ */
 function toInt(v: unknown): number | BindFailure {
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (v instanceof Scalar && v.kind === 'int') return v.toNumber();
-  if (v instanceof Tensor && v.ndim === 0 && !v.isWrappedNumber && v.storage.data) {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  let big: bigint | null = null;
+  if (typeof v === 'bigint') big = v;
+  else if (v instanceof Scalar && v.kind === 'int') big = v.toBigInt();
+  else if (v instanceof Tensor && v.ndim === 0 && !v.isWrappedNumber && v.storage.data) {
     const d = v.storage.data[v.storageOffset];
-    if (v.dtype !== 'bool' && (typeof d === 'bigint' || Number.isInteger(d))) return Number(d);
+    if (DTYPE_INFO[v.dtype].kind === 'int') big = typeof d === 'bigint' ? d : BigInt(d as number);
   }
-  return new BindFailure(`expected int, got ${describe(v)}`);
+  if (big !== null && big <= MAX_SAFE && big >= -MAX_SAFE) return Number(big);
+  return new BindFailure(
+    `expected int, got ${describe(v)}${big !== null || typeof v === 'number' ? ` ${String(v)}` : ''}`,
+  );
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean): unknown {
   switch (t.base) {
@@ -49,6 +68,7 @@ function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean): u
       return toInt(v);
     case 'float':
       if (typeof v === 'number') return v;
+      if (typeof v === 'bigint') return Number(v);
       if (v instanceof Scalar && v.kind !== 'complex') return v.toNumber();
       return new BindFailure(`expected float, got ${describe(v)}`);
     case 'bool':

@@ -3,7 +3,14 @@
  * the kernel of the highest key. Wrapper keys without a kernel fall through; a backend key without a kernel
  * (and no CompositeImplicit kernel) is E_NOT_IMPLEMENTED naming op, key and dtype.
  */
-import { NoOverloadError, NotImplementedError, Tensor } from '../core/index.ts';
+import {
+  InvalidArgumentError,
+  NoOverloadError,
+  NotImplementedError,
+  OpgateError,
+  Tensor,
+  UnknownOpError,
+} from '../core/index.ts';
 import { BindFailure, type BoundArgs, bindArgs } from './binding.ts';
 import {
   DEVICE_KEY,
@@ -96,7 +103,12 @@ export function redispatch(op: OperatorEntry, ks: DispatchKeySet, args: BoundArg
 }
 
 export function callEntry(op: OperatorEntry, args: BoundArgs): unknown {
-  return redispatch(op, computeKeySet(op, args), args);
+  try {
+    return redispatch(op, computeKeySet(op, args), args);
+  } catch (e) {
+    // Core's backstop checks do not know the op they run under; the innermost op names it.
+    throw e instanceof OpgateError ? e.attributeTo(op.schema.name) : e;
+  }
 }
 
 /** Picks the overload a Python-style call binds to, trying overloads in registration order. */
@@ -105,6 +117,8 @@ export function bindCall(
   args: readonly unknown[],
   kwargs: Readonly<Record<string, unknown>>,
 ): [OperatorEntry, BoundArgs] {
+  if (typeof name !== 'string' || !Array.isArray(args) || typeof kwargs !== 'object' || kwargs === null)
+    badCall(name, args, kwargs);
   const overloads = operatorTable.resolve(name);
   const failures: string[] = [];
   for (const op of overloads) {
@@ -125,6 +139,29 @@ export function bindCall(
  */
 const INJECTED_STEPS = Number(process.env.OPGATE_PERF_INJECT_DISPATCH ?? 0) | 0;
 let injectedSink = 0;
+
+/** `callOp` is public: a name that is no string, args that are no array or kwargs that are no object are typed. */
+function badCall(name: unknown, args: unknown, kwargs: unknown): never {
+  if (typeof name !== 'string')
+    throw new UnknownOpError('the op name must be a string', {
+      arg: 'name',
+      got: typeof name,
+      expected: 'an op name from the operator table',
+    });
+  if (!Array.isArray(args))
+    throw new InvalidArgumentError('positional arguments must be an array', {
+      op: name,
+      arg: 'args',
+      got: args === null ? 'null' : typeof args,
+      expected: 'an array',
+    });
+  throw new InvalidArgumentError('keyword arguments must be an object', {
+    op: name,
+    arg: 'kwargs',
+    got: kwargs === null ? 'null' : typeof kwargs,
+    expected: 'an object',
+  });
+}
 
 /** Calls any op by its PyTorch name with PyTorch's Python calling convention. */
 export function callOp(

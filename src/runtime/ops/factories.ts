@@ -5,6 +5,7 @@ import { fillGPU, type Sequence, sequenceGPU, uploadStorage } from '../backends/
 import {
   bf16BitsToNumber,
   channelsLastStrides,
+  checkNewTensor,
   contiguousStrides,
   type DeviceType,
   DTYPE_INFO,
@@ -25,23 +26,29 @@ import {
   toComplexDType,
 } from '../core/index.ts';
 import { type BoundArgs, callOp } from '../dispatch/index.ts';
+import { asScalar } from './op_helpers.ts';
 import { assertNoInternalOverlap, defineOp } from './structured.ts';
 
 const tags = { family: 'factory' } as const;
 const OPTS = 'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None';
 
-function deviceOf(a: BoundArgs, fallback: DeviceType = 'cpu'): DeviceType {
-  return a.device ? parseDevice(a.device as string) : fallback;
+function deviceOf(a: BoundArgs, op: string, fallback: DeviceType = 'cpu'): DeviceType {
+  return a.device ? parseDevice(a.device as string, op) : fallback;
 }
 
-function checkSize(size: readonly number[], op: string): void {
-  for (const s of size) {
-    if (s < 0)
-      throw new InvalidArgumentError(
-        `Trying to create tensor with negative dimension ${s}: [${size.join(', ')}]`,
-        { op, arg: 'size', got: [...size], expected: 'non-negative sizes' },
-      );
-  }
+/**
+ * A Scalar argument's value. python_arg_parser binds a 0-dim tensor to a Scalar parameter and reads it with
+ * item(), which a tensor without host data (meta, webgpu) cannot do.
+ */
+function scalarArg(v: unknown, op: string, arg: string): Scalar {
+  if (v instanceof Tensor && v.storage.data === null)
+    throw new InvalidArgumentError(`cannot read the value of a ${v.device} tensor as a Scalar (item())`, {
+      op,
+      arg,
+      got: `a ${v.device} tensor`,
+      expected: 'a number, a Scalar or a cpu tensor',
+    });
+  return asScalar(v as Scalar | Tensor);
 }
 
 const fillReal = (k: unknown) => k;
@@ -49,7 +56,15 @@ const fillComplex = (re: number, im: number) => [re, im];
 
 /** The value a Scalar stores into a tensor of `dtype`, in the compute domain of that dtype. */
 function fillValue(s: Scalar, dtype: DType): unknown {
-  const dom = DTYPE_INFO[dtype].domain;
+  const info = DTYPE_INFO[dtype];
+  // checked_convert: NaN / ±Infinity have no integral value (PyTorch raises the same message).
+  if (info.kind === 'int' && !Number.isFinite(s.toNumber()))
+    throw new InvalidArgumentError(`value cannot be converted to type ${info.torchName} without overflow`, {
+      arg: 'value',
+      got: s.toString(),
+      expected: `a finite value for ${dtype}`,
+    });
+  const dom = info.domain;
   if (dom === 'big') return s.toBigInt();
   if (dom === 'complex') return [s.toNumber(), s.imag];
   return s.toNumber();
@@ -102,8 +117,8 @@ function create(
   like?: Tensor,
   zero = false,
 ): Tensor {
-  checkSize(size, op);
-  const device = deviceOf(a, like?.device ?? 'cpu');
+  const device = deviceOf(a, op, like?.device ?? 'cpu');
+  checkNewTensor(size, DTYPE_INFO[dtype].itemsize, device, op);
   const t = Tensor.empty(
     size,
     dtype,
@@ -170,7 +185,7 @@ export function registerFactories(): void {
     schema: `full(SymInt[] size, Scalar fill_value, *, ${OPTS}) -> Tensor`,
     tags,
     composite: (a) => {
-      const v = a.fill_value as Scalar;
+      const v = scalarArg(a.fill_value, 'full', 'fill_value');
       return create(a.size as number[], a, 'full', (a.dtype as DType | null) ?? scalarDType(v.kind), v);
     },
   });
@@ -184,7 +199,7 @@ export function registerFactories(): void {
         a,
         'full_like',
         (a.dtype as DType | null) ?? self.dtype,
-        a.fill_value as Scalar,
+        scalarArg(a.fill_value, 'full_like', 'fill_value'),
         self,
       );
     },
@@ -192,15 +207,18 @@ export function registerFactories(): void {
   defineOp({
     schema: `arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ${OPTS}) -> Tensor`,
     tags,
-    composite: (a) => arange(a.start as Scalar, a.end as Scalar, a.step as Scalar, a),
+    composite: (a) =>
+      arange(
+        scalarArg(a.start, 'arange', 'start'),
+        scalarArg(a.end, 'arange', 'end'),
+        scalarArg(a.step, 'arange', 'step'),
+        a,
+      ),
   });
   defineOp({
     schema: `arange(Scalar end, *, ${OPTS}) -> Tensor`,
     tags,
-    composite: (a) => {
-      const end = a.end as Scalar;
-      return arange(int(0), end, int(1), a);
-    },
+    composite: (a) => arange(int(0), scalarArg(a.end, 'arange', 'end'), int(1), a),
   });
   defineOp({
     schema: `linspace(Scalar start, Scalar end, int steps, *, ${OPTS}) -> Tensor`,
@@ -224,8 +242,8 @@ export function registerFactories(): void {
           expected: 'a non-bool dtype',
         });
       }
-      const start = (a.start as Scalar).toNumber();
-      const end = (a.end as Scalar).toNumber();
+      const start = scalarArg(a.start, 'linspace', 'start').toNumber();
+      const end = scalarArg(a.end, 'linspace', 'end').toNumber();
       const t = create([steps], a, 'linspace', dtype, null);
       if (t.device !== 'meta') {
         // PyTorch fills the first half from start and the second half from end (symmetric rounding). Floating
@@ -290,7 +308,8 @@ export function registerFactories(): void {
     composite: (a) => {
       const self = a.self as Tensor;
       assertNoInternalOverlap(self, 'fill_');
-      fillTensor(self, a.value as Scalar);
+      // A meta tensor has nothing to fill (and a meta value nothing to read).
+      if (self.device !== 'meta') fillTensor(self, scalarArg(a.value, 'fill_', 'value'));
       self.bumpVersion();
       return self;
     },
@@ -329,6 +348,7 @@ function writeSequence(t: Tensor, at: (i: number) => number, seq: Sequence | nul
 }
 
 function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor {
+  checkRange(start, end, step);
   const kinds = [start.kind, end.kind, step.kind];
   const inferred: DType = kinds.includes('complex')
     ? toComplexDType(getDefaultDType())
@@ -376,6 +396,25 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
     writeSequence(t, (i) => s + i * st, seq);
   }
   return t;
+}
+
+/** aten's arange checks: finite bounds ("unsupported range") and a finite step, before any size is computed. */
+function checkRange(start: Scalar, end: Scalar, step: Scalar): void {
+  const [s, e, st] = [start.toNumber(), end.toNumber(), step.toNumber()];
+  if (!Number.isFinite(s) || !Number.isFinite(e))
+    throw new InvalidArgumentError(`unsupported range: ${s} -> ${e}`, {
+      op: 'arange',
+      arg: Number.isFinite(s) ? 'end' : 'start',
+      got: Number.isFinite(s) ? e : s,
+      expected: 'a finite bound',
+    });
+  if (!Number.isFinite(st) || !Number.isFinite(step.imag) || !Number.isFinite(start.imag + end.imag))
+    throw new InvalidArgumentError('step must be finite', {
+      op: 'arange',
+      arg: 'step',
+      got: step.toString(),
+      expected: 'a finite nonzero step',
+    });
 }
 
 /** int64 arange is exact: the bounds are truncated to int64 and the size and values use integer math (aten). */

@@ -38,9 +38,9 @@ export function registerAllOps(): void {
 }
 
 export { fillTensor } from './factories.ts';
+export { outAliasing } from './out_write.ts';
 export { BINARY_ROWS } from './pointwise/binary.ts';
 export { POINTWISE_OVERLOADS, type PointwiseInfo, pointwisePlan, wgslExpr } from './pointwise/define.ts';
 export type { PointwiseRow, PromotionKind } from './pointwise/row.ts';
 export { UNARY_ROWS } from './pointwise/unary.ts';
-export { outAliasing } from './structured.ts';
 export { makeView, selectDim, sliceDim } from './views.ts';

@@ -22,7 +22,7 @@ import {
   wrapDim,
 } from '../core/index.ts';
 import type { BoundArgs } from '../dispatch/index.ts';
-import { asScalar, defineOut, indexReader, nonEmptyShape, outOfBounds, scalarTo } from './op_helpers.ts';
+import { asScalar, checkIndexLines, defineOut, indexReader, nonEmptyShape, scalarTo } from './op_helpers.ts';
 import { hostElement, registerScatter } from './scatter.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
 
@@ -77,6 +77,8 @@ function gatherImpl(args: BoundArgs, out: Tensor, op: string): void {
   const ix = nonEmptyShape(index);
   const o = nonEmptyShape(out);
   const size = s.shape[dim];
+  // The index range is checked before the first write: a raising gather(out=) leaves out untouched.
+  checkIndexLines(index, dim, size, op);
   const read = indexReader(index);
   const copy = elementCopier(self.dtype);
   const [od, id, sd] = [o.strides[dim], ix.strides[dim], s.strides[dim]];
@@ -88,11 +90,8 @@ function gatherImpl(args: BoundArgs, out: Tensor, op: string): void {
     [o.strides, ix.strides, s.strides],
     [out.storageOffset, index.storageOffset, self.storageOffset],
     (offs) => {
-      for (let i = 0; i < ix.shape[dim]; i++) {
-        const v = read(offs[1] + i * id);
-        if (v < 0 || v >= size) throw outOfBounds(op, v, dim, size);
-        copy(a, offs[0] + i * od, b, offs[2] + v * sd);
-      }
+      for (let i = 0; i < ix.shape[dim]; i++)
+        copy(a, offs[0] + i * od, b, offs[2] + read(offs[1] + i * id) * sd);
     },
   );
 }

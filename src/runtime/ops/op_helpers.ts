@@ -3,7 +3,7 @@
  * names and dtype rules, Scalar -> element conversion with c10's overflow check, and small layout helpers.
  */
 
-import { numberReader } from '../backends/cpu/index.ts';
+import { forEachLine, numberReader } from '../backends/cpu/index.ts';
 import type { GpuOperand } from '../backends/webgpu/index.ts';
 import {
   bf16BitsToNumber,
@@ -31,6 +31,7 @@ import {
   type OpTags,
   operatorTable,
 } from '../dispatch/index.ts';
+import { pendingOut, writeThroughOut } from './out_write.ts';
 import {
   assertNoInternalOverlap,
   assertNoPartialOverlap,
@@ -38,8 +39,6 @@ import {
   commonDevice,
   type OutSpec,
   readsOutStorage,
-  resizeOut,
-  writeThroughOut,
 } from './structured.ts';
 
 const SCALAR_TO_NAME: Record<DType, string> = {
@@ -98,19 +97,21 @@ export function defineOut(
     const name = op.schema.name;
     const spec = meta(args, name);
     checkOut(rule, name, spec.dtype, out.dtype);
-    resizeOut(out, spec.shape, spec.strides);
-    assertNoInternalOverlap(out, name);
+    // `out` keeps its geometry until the kernel succeeded (see pendingOut).
+    const { target, commit } = pendingOut(out, spec.shape, spec.strides);
+    assertNoInternalOverlap(target, name);
     for (const a of op.schema.args) {
       const v = args[a.name];
       if (a.name === 'out') continue;
-      if (v instanceof Tensor) assertNoPartialOverlap(out, v, name, a.name);
+      if (v instanceof Tensor) assertNoPartialOverlap(target, v, name, a.name);
       else if (Array.isArray(v))
-        for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(out, x, name, a.name);
+        for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(target, x, name, a.name);
     }
     if (device !== 'meta')
-      writeThroughOut(out, readsOutStorage(op, args, out), (t) =>
+      writeThroughOut(target, readsOutStorage(op, args, target), (t) =>
         device === 'webgpu' ? webgpu!(args, t, name) : cpu(args, t, name),
       );
+    commit();
     out.bumpVersion();
     return out;
   };
@@ -249,6 +250,25 @@ export function outOfBounds(op: string, idx: number, dim: number, size: number):
     arg: 'index',
     got: idx,
     expected: `in [0, ${size - 1}]`,
+  });
+}
+
+/**
+ * Raises the first index outside [0, size), visiting the index lines along `dim` in the order the
+ * scatter / gather kernels do (so the message names the same index). Run before the first write: an
+ * out-of-range index leaves an in-place self or an out= tensor untouched, and the kernel loops stay check-free.
+ */
+export function checkIndexLines(index: Tensor, dim: number, size: number, op: string): void {
+  if (index.numel === 0) return;
+  const ix = nonEmptyShape(index);
+  const read = indexReader(index);
+  const step = ix.strides[dim];
+  const n = ix.shape[dim];
+  forEachLine(ix.shape, dim, [ix.strides], [index.storageOffset], (offs) => {
+    for (let i = 0; i < n; i++) {
+      const v = read(offs[0] + i * step);
+      if (v < 0 || v >= size) throw outOfBounds(op, v, dim, size);
+    }
   });
 }
 

@@ -3,7 +3,8 @@
  * out= overloads. The output starts as a copy of self (skipped in place); then each index element writes
  * (or reduces) its src element / value into the output along `dim`. On webgpu (backends/webgpu scatter.ts) one
  * thread per index line applies the same writes in the same order, so duplicate indices resolve like the cpu;
- * an out-of-range index is skipped there (the E_INDEX_OUT_OF_RANGE check reads index values: cpu-only).
+ * an out-of-range index is skipped there (the E_INDEX_OUT_OF_RANGE check reads index values: cpu-only). On cpu
+ * every check runs before the first write, so a raising scatter_ / scatter(out=) leaves self / out untouched.
  */
 
 import { copyInto, elementCopier, forEachLine } from '../backends/cpu/index.ts';
@@ -27,11 +28,11 @@ import {
 import type { BoundArgs } from '../dispatch/index.ts';
 import {
   asScalar,
+  checkIndexLines,
   defineOut,
   type ElementValue,
   indexReader,
   nonEmptyShape,
-  outOfBounds,
   scalarTo,
 } from './op_helpers.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
@@ -198,16 +199,22 @@ function scatterImpl(args: BoundArgs, out: Tensor, op: string): void {
   const self = args.self as Tensor;
   const index = args.index as Tensor;
   const src = srcOf(args);
-  if (out !== self) copyInto(out, self);
-  if (index.numel === 0) return;
   const dim = wrapDim(args.dim as number, self.ndim);
   const reduce = reduceOf(args, op);
+  if (index.numel === 0) {
+    // PyTorch converts the value only when there is something to scatter.
+    if (out !== self) copyInto(out, self);
+    return;
+  }
+  // Every check (the value's conversion, the index range) before the first write, self's copy included.
   const value = src ? null : scalarTo(scatterValue(args), out.dtype, op);
-  const combine = combiner(reduce, out, value);
   const o = nonEmptyShape(out);
+  const size = o.shape[dim];
+  checkIndexLines(index, dim, size, op);
+  if (out !== self) copyInto(out, self);
+  const combine = combiner(reduce, out, value);
   const ix = nonEmptyShape(index);
   const sr = src ? nonEmptyShape(src) : { shape: ix.shape, strides: ix.shape.map(() => 0) };
-  const size = o.shape[dim];
   const read = indexReader(index);
   const a = out.storage.data!;
   const b = src ? src.storage.data! : null;
@@ -218,11 +225,8 @@ function scatterImpl(args: BoundArgs, out: Tensor, op: string): void {
     [ix.strides, o.strides, sr.strides],
     [index.storageOffset, out.storageOffset, src?.storageOffset ?? 0],
     (offs) => {
-      for (let i = 0; i < ix.shape[dim]; i++) {
-        const v = read(offs[0] + i * id);
-        if (v < 0 || v >= size) throw outOfBounds(op, v, dim, size);
-        combine(a, offs[1] + v * od, b, offs[2] + i * sd);
-      }
+      for (let i = 0; i < ix.shape[dim]; i++)
+        combine(a, offs[1] + read(offs[0] + i * id) * od, b, offs[2] + i * sd);
     },
   );
 }

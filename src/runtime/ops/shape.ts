@@ -22,7 +22,8 @@ import {
 } from '../core/index.ts';
 import { type BoundArgs, callOp } from '../dispatch/index.ts';
 import { defineOut, preserveStrides, zeroWriter } from './op_helpers.ts';
-import { copyOn, defineOp, defineStructured, type OutSpec } from './structured.ts';
+import { copyOn } from './out_write.ts';
+import { defineOp, defineStructured, type OutSpec } from './structured.ts';
 import { makeView, sliceDim } from './views.ts';
 
 const tags = { family: 'shape' };

@@ -4,11 +4,8 @@
  * in-place `name_` overload and the `.out` overload, with PyTorch's rules for each.
  */
 
-import { copyInto } from '../backends/cpu/index.ts';
-import { copyGPU } from '../backends/webgpu/index.ts';
 import {
   canCast,
-  contiguousStrides,
   DeviceMismatchError,
   type DeviceType,
   DTYPE_INFO,
@@ -17,9 +14,7 @@ import {
   InternalOverlapError,
   isNonOverlappingAndDense,
   ResultTypeError,
-  Storage,
   sameShape,
-  storageSpan,
   Tensor,
 } from '../core/index.ts';
 import {
@@ -30,6 +25,7 @@ import {
   operatorTable,
   parseSchema,
 } from '../dispatch/index.ts';
+import { pendingOut, writeThroughOut } from './out_write.ts';
 
 export interface OutSpec {
   readonly shape: readonly number[];
@@ -75,9 +71,10 @@ const torchName = (d: DType) => DTYPE_INFO[d].torchName;
 export function commonDevice(op: OperatorEntry, args: BoundArgs): DeviceType {
   let device: DeviceType | null = null;
   let sawCpuScalar = false;
-  const visit = (t: Tensor, name: string) => {
+  const visit = (t: Tensor, name: string, written = false) => {
     if (t.isWrappedNumber) return;
-    if (t.device === 'cpu' && t.ndim === 0) {
+    // TensorIterator's cpu-scalar exemption covers inputs only: a written 0-dim cpu tensor sets the device.
+    if (t.device === 'cpu' && t.ndim === 0 && !written) {
       sawCpuScalar = true;
       return;
     }
@@ -93,7 +90,7 @@ export function commonDevice(op: OperatorEntry, args: BoundArgs): DeviceType {
   };
   for (const a of op.schema.args) {
     const v = args[a.name];
-    if (v instanceof Tensor) visit(v, a.name);
+    if (v instanceof Tensor) visit(v, a.name, a.type.alias?.isWrite === true);
     else if (Array.isArray(v)) for (const x of v) if (x instanceof Tensor) visit(x, a.name);
   }
   return device ?? (sawCpuScalar ? 'cpu' : 'cpu');
@@ -114,20 +111,6 @@ export function assertNoInternalOverlap(t: Tensor, op: string): void {
       );
     }
   }
-}
-
-/**
- * at::native::resize_output + as_strided_ for out=: an out of another shape is resized (keeping its storage and
- * offset when they are big enough, like resize_) and then given the strides the op computed for its output
- * (a transposed input gives a transposed out, like PyTorch); an out of the right shape keeps its strides.
- */
-export function resizeOut(out: Tensor, shape: readonly number[], strides?: readonly number[]): void {
-  if (sameShape(out.shape, shape)) return;
-  const st = strides ?? contiguousStrides(shape);
-  const need = storageSpan(shape, st);
-  const fits = out.storageOffset + need <= out.storage.numel;
-  const storage = fits ? out.storage : new Storage(out.dtype, out.device, need);
-  out.setStrided(storage, shape, st, fits ? out.storageOffset : 0);
 }
 
 /**
@@ -185,30 +168,6 @@ export function readsOutStorage(op: OperatorEntry, args: BoundArgs, out: Tensor,
     if (Array.isArray(v) && v.some((x) => x instanceof Tensor && x.storage === out.storage)) return true;
   }
   return false;
-}
-
-/** For the injected-bug test of the out= aliasing check: false writes straight into an aliased `out`. */
-export const outAliasing = { writeThrough: true };
-
-/**
- * Runs `write` into `out`, or, when `out` is also an input (`op(x, out=x)`), into a temporary that is then
- * copied into `out`: a kernel that reads one element after writing another (flip, roll, mm, softmax, cumsum)
- * must not read its own output. Pointwise kernels would be safe either way; the check is one storage compare.
- */
-export function writeThroughOut(out: Tensor, aliased: boolean, write: (t: Tensor) => void): void {
-  if (!aliased || !outAliasing.writeThrough) {
-    write(out);
-    return;
-  }
-  const tmp = Tensor.empty(out.shape, out.dtype, out.device, out.strides);
-  write(tmp);
-  copyOn(out, tmp);
-}
-
-/** dst = src, strided, on the destination's device (both on one device). */
-export function copyOn(dst: Tensor, src: Tensor): void {
-  if (dst.device === 'webgpu') copyGPU(dst, src);
-  else copyInto(dst, src);
 }
 
 export function checkOutDType(op: string, result: DType, out: DType, arg = 'out'): void {
@@ -282,13 +241,14 @@ export function defineStructured(def: StructuredDef): void {
       const device = commonDevice(op, args);
       const spec = def.meta(args, op.schema.name);
       checkOutDType(op.schema.name, spec.dtype, out.dtype);
-      resizeOut(out, spec.shape, spec.strides);
-      assertNoInternalOverlap(out, op.schema.name);
-      assertInputsDontOverlap(op, args, out, 'out');
+      const { target, commit } = pendingOut(out, spec.shape, spec.strides);
+      assertNoInternalOverlap(target, op.schema.name);
+      assertInputsDontOverlap(op, args, target, 'out');
       if (device !== 'meta')
-        writeThroughOut(out, readsOutStorage(op, args, out), (t) =>
+        writeThroughOut(target, readsOutStorage(op, args, target), (t) =>
           def.impl[device as RealDevice]!(args, t, op.schema.name, spec),
         );
+      commit();
       out.bumpVersion();
       return out;
     };

@@ -3,30 +3,25 @@
  * meta included). reshape views when computeViewStrides allows and copies otherwise, like PyTorch.
  */
 import {
+  checkedNumel,
+  checkSizes,
   computeViewStrides,
-  DimOutOfRangeError,
   expandStrides,
   IndexOutOfRangeError,
   InvalidArgumentError,
   inferSize,
   numelOf,
   ShapeMismatchError,
-  Tensor,
+  type Tensor,
   viewError,
   wrapDim,
 } from '../core/index.ts';
 import { type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { defineOp } from './structured.ts';
+import { makeView, needDims, selectDim, sliceDim } from './view_helpers.ts';
+import { registerSplitViews } from './views_split.ts';
 
-export function makeView(
-  base: Tensor,
-  shape: readonly number[],
-  strides: readonly number[],
-  offset: number,
-): Tensor {
-  const v = new Tensor(base.storage, shape, strides, offset, base);
-  return v;
-}
+export { makeView, selectDim, sliceDim };
 
 const tags = { family: 'view', isView: true } as const;
 const self = (a: BoundArgs) => a.self as Tensor;
@@ -49,69 +44,6 @@ function transposeDims(t: Tensor, d0: number, d1: number): Tensor {
   return makeView(t, shape, strides, t.storageOffset);
 }
 
-/** PyTorch's error for ops that need a dimension to work along (slice, narrow, split, chunk). */
-function needDims(t: Tensor, op: string, message = `${op}() cannot be applied to a 0-dim tensor.`): void {
-  if (t.ndim === 0)
-    throw new InvalidArgumentError(message, {
-      op,
-      arg: 'self',
-      got: '0-dim tensor',
-      expected: 'at least 1 dimension',
-    });
-}
-
-export function sliceDim(
-  t: Tensor,
-  dim: number,
-  start: number | null,
-  end: number | null,
-  step: number,
-  op = 'slice',
-): Tensor {
-  needDims(t, op);
-  const d = wrapDim(dim, t.ndim, op);
-  if (step <= 0)
-    throw new InvalidArgumentError('slice step must be positive', {
-      op,
-      arg: 'step',
-      got: step,
-      expected: '> 0',
-    });
-  const size = t.shape[d];
-  const clamp = (x: number) => Math.min(Math.max(x < 0 ? x + size : x, 0), size);
-  const s = start === null ? 0 : clamp(start);
-  const e = Math.max(end === null ? size : clamp(end), s);
-  const shape = [...t.shape];
-  const strides = [...t.strides];
-  shape[d] = Math.ceil((e - s) / step);
-  strides[d] = t.strides[d] * step;
-  return makeView(t, shape, strides, t.storageOffset + s * t.strides[d]);
-}
-
-export function selectDim(t: Tensor, dim: number, index: number, op = 'select'): Tensor {
-  if (t.ndim === 0)
-    throw new IndexOutOfRangeError('select() cannot be applied to a 0-dim tensor.', {
-      op,
-      arg: 'self',
-      got: 0,
-      expected: 'ndim >= 1',
-    });
-  const d = wrapDim(dim, t.ndim, op);
-  const size = t.shape[d];
-  if (index < -size || index >= size) {
-    throw new IndexOutOfRangeError(`index ${index} is out of bounds for dimension ${d} with size ${size}`, {
-      op,
-      arg: 'index',
-      got: index,
-      expected: `in [${-size}, ${size - 1}]`,
-    });
-  }
-  const i = index < 0 ? index + size : index;
-  const shape = t.shape.filter((_, k) => k !== d);
-  const strides = t.strides.filter((_, k) => k !== d);
-  return makeView(t, shape, strides, t.storageOffset + i * t.strides[d]);
-}
-
 function unsqueezeDim(t: Tensor, dim: number): Tensor {
   const d = wrapDim(dim, t.ndim + 1, 'unsqueeze');
   const shape = [...t.shape];
@@ -120,24 +52,6 @@ function unsqueezeDim(t: Tensor, dim: number): Tensor {
   shape.splice(d, 0, 1);
   strides.splice(d, 0, st);
   return makeView(t, shape, strides, t.storageOffset);
-}
-
-function splitSizes(t: Tensor, dim: number, sizes: readonly number[], op: string): Tensor[] {
-  const d = wrapDim(dim, t.ndim, op);
-  const total = sizes.reduce((a, b) => a + b, 0);
-  if (total !== t.shape[d]) {
-    throw new ShapeMismatchError(
-      `split_with_sizes expects split_sizes to sum exactly to ${t.shape[d]} (input tensor's size at dimension ${d})`,
-      { op, arg: 'split_sizes', got: [...sizes], expected: `sum ${t.shape[d]}` },
-    );
-  }
-  const out: Tensor[] = [];
-  let start = 0;
-  for (const s of sizes) {
-    out.push(sliceDim(t, d, start, start + s, 1, op));
-    start += s;
-  }
-  return out;
 }
 
 export function registerViews(): void {
@@ -212,6 +126,7 @@ export function registerViews(): void {
     composite: (a) => {
       const t = self(a);
       const size = a.size as number[];
+      // expandStrides refuses negative sizes (other than -1) and an uncountable numel.
       const strides = expandStrides(t.shape, t.strides, size);
       const shape = size.map((s, i) => (s === -1 ? t.shape[i - (size.length - t.ndim)] : s));
       return makeView(t, shape, strides, t.storageOffset);
@@ -324,6 +239,15 @@ export function registerViews(): void {
         });
       }
       const offset = (a.storage_offset as number | null) ?? t.storageOffset;
+      checkSizes(size, 'as_strided', 'size');
+      checkedNumel(size, 'as_strided');
+      if (offset < 0)
+        throw new InvalidArgumentError(`Tensor: invalid storage offset ${offset}`, {
+          op: 'as_strided',
+          arg: 'storage_offset',
+          got: offset,
+          expected: '>= 0',
+        });
       if (stride.some((s) => s < 0))
         throw new InvalidArgumentError('as_strided: Negative strides are not supported at the moment', {
           op: 'as_strided',
@@ -350,6 +274,13 @@ export function registerViews(): void {
       const size = a.size as number;
       const step = a.step as number;
       const len = t.ndim === 0 ? 1 : t.shape[d];
+      if (size < 0)
+        throw new InvalidArgumentError(`size is ${size} but must be >= 0`, {
+          op: 'unfold',
+          arg: 'size',
+          got: size,
+          expected: '>= 0',
+        });
       if (size > len)
         throw new ShapeMismatchError(
           `maximum size for tensor at dimension ${d} is ${len} but size is ${size}`,
@@ -367,6 +298,7 @@ export function registerViews(): void {
       const strides = [...t.strides];
       shape[d] = Math.floor((len - size) / step) + 1;
       strides[d] = t.strides[d] * step;
+      checkedNumel([...shape, size], 'unfold');
       return makeView(t, [...shape, size], [...strides, t.strides[d]], t.storageOffset);
     },
   });
@@ -403,75 +335,7 @@ export function registerViews(): void {
       );
     },
   });
-  defineOp({
-    schema: 'split.Tensor(Tensor(a) self, SymInt split_size, int dim=0) -> Tensor(a)[]',
-    tags,
-    composite: (a) => {
-      const t = self(a);
-      needDims(t, 'split', 'split expects at least a 1-dimensional tensor');
-      const d = wrapDim(a.dim as number, t.ndim, 'split');
-      const n = a.split_size as number;
-      if (n < 0 || (n === 0 && t.shape[d] !== 0))
-        throw new InvalidArgumentError('split expects split_size be non-negative', {
-          op: 'split',
-          arg: 'split_size',
-          got: n,
-          expected: '> 0',
-        });
-      const sizes: number[] = [];
-      for (let s = 0; s < t.shape[d]; s += n) sizes.push(Math.min(n, t.shape[d] - s));
-      return splitSizes(t, d, sizes.length ? sizes : [0], 'split');
-    },
-  });
-  defineOp({
-    // Python's `t.split([1, 3])` (a list of sizes) is split_with_sizes.
-    schema: 'split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]',
-    tags,
-    composite: (a) => splitSizes(self(a), a.dim as number, a.split_size as number[], 'split'),
-  });
-  defineOp({
-    schema: 'split_with_sizes(Tensor(a) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]',
-    tags,
-    composite: (a) => splitSizes(self(a), a.dim as number, a.split_sizes as number[], 'split_with_sizes'),
-  });
-  defineOp({
-    schema: 'chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor(a)[]',
-    tags,
-    composite: (a) => {
-      const t = self(a);
-      const chunks = a.chunks as number;
-      needDims(t, 'chunk', 'chunk expects at least a 1-dimensional tensor');
-      if (chunks <= 0)
-        throw new InvalidArgumentError('chunk expects `chunks` to be greater than 0', {
-          op: 'chunk',
-          arg: 'chunks',
-          got: chunks,
-          expected: '> 0',
-        });
-      const d = wrapDim(a.dim as number, t.ndim, 'chunk');
-      // at::chunk: an empty dim gives `chunks` empty pieces.
-      if (t.shape[d] === 0) return callOp('split_with_sizes', [t, new Array(chunks).fill(0), d]);
-      const size = Math.ceil(t.shape[d] / chunks);
-      return callOp('split', [t, size, d]);
-    },
-  });
-  defineOp({
-    schema: 'unbind.int(Tensor(a) self, int dim=0) -> Tensor(a)[]',
-    tags,
-    composite: (a) => {
-      const t = self(a);
-      if (t.ndim === 0) {
-        throw new DimOutOfRangeError('Dimension specified as 0 but tensor has no dimensions', {
-          op: 'unbind',
-          arg: 'dim',
-          got: a.dim,
-          expected: 'a tensor with at least 1 dimension',
-        });
-      }
-      const d = wrapDim(a.dim as number, t.ndim, 'unbind');
-      return Array.from({ length: t.shape[d] }, (_, i) => selectDim(t, d, i, 'unbind'));
-    },
-  });
+  registerSplitViews();
   defineOp({
     schema: 'movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)',
     tags,

@@ -2,7 +2,7 @@
  * Derivatives of pointwise ops (derivatives.yaml rows). Binary gradients are summed back to each input's shape
  * (broadcasting); formulas use runtime ops only, so they are differentiable again (gradgrad).
  */
-import type { Scalar, Tensor } from '../../core/index.ts';
+import { Scalar, type Tensor } from '../../core/index.ts';
 import type { Derivative, GradContext } from '../derivative.ts';
 import { add, div, mul, neg, op, sub, sumToSize, zerosLike } from '../grad_helpers.ts';
 
@@ -24,7 +24,9 @@ const binary = (saves: string[], f: (c: GradContext) => [Tensor | null, Tensor |
   },
 });
 
-const alpha = (c: GradContext) => (c.args.alpha as Scalar).toNumber();
+/** alpha: a Scalar, or a 0-dim tensor bound to the Scalar parameter (kept a tensor, so meta works too). */
+const alpha = (c: GradContext): number | Tensor =>
+  c.args.alpha instanceof Scalar ? c.args.alpha.toNumber() : (c.args.alpha as Tensor);
 
 export const POINTWISE_DERIVATIVES: Record<string, Derivative> = {
   abs: unary(['self'], (c) => mul(c.grad, op('sign', t(c, 'self')))),
@@ -66,7 +68,10 @@ export const POINTWISE_DERIVATIVES: Record<string, Derivative> = {
   square: { name: 'PowBackward0', saves: ['self'], formula: (c) => [mul(c.grad, mul(t(c, 'self'), 2))] },
 
   add: binary([], (c) => [c.grad, alpha(c) === 1 ? c.grad : mul(c.grad, alpha(c))]),
-  sub: binary([], (c) => [c.grad, mul(c.grad, -alpha(c))]),
+  sub: binary([], (c) => {
+    const a = alpha(c);
+    return [c.grad, mul(c.grad, typeof a === 'number' ? -a : neg(a))];
+  }),
   mul: binary(['self', 'other'], (c) => [mul(c.grad, t(c, 'other')), mul(c.grad, t(c, 'self'))]),
   div: binary(['self', 'other'], (c) => {
     // Rounding divisions are piecewise constant: zero gradient, as in PyTorch.

@@ -1,5 +1,5 @@
 /** Runs a compiled pointwise row loop over an output and its (broadcast, strided, any-dtype) inputs. */
-import { broadcastStridesFor, DTYPE_INFO, type Tensor } from '../../core/index.ts';
+import { broadcastStridesFor, DeviceMismatchError, DTYPE_INFO, type Tensor } from '../../core/index.ts';
 import { compileRowLoop, type LoopSpec, type ScalarFn } from './codegen.ts';
 import { forEachRow } from './iterator.ts';
 
@@ -24,7 +24,8 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
   };
   const loop = compileRowLoop(spec);
   const all = [out, ...inputs];
-  const arrays = all.map((t) => t.storage.data!);
+  // Backstop for the ops' device checks: a meta / webgpu operand has no host data to loop over.
+  const arrays = all.map((t) => t.storage.data ?? noHostData(all));
   const lanes = all.map((t) => DTYPE_INFO[t.dtype].lanes);
   const strides = all.map((t, k) => {
     const s = k === 0 ? t.strides : broadcastStridesFor(t.shape, t.strides, out.shape);
@@ -34,4 +35,13 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
   forEachRow(out.shape, strides, offsets, (n, offs, st) =>
     loop(n, arrays, offs, st, call.scalars as unknown[]),
   );
+}
+
+function noHostData(all: readonly Tensor[]): never {
+  const t = all.find((x) => x.storage.data === null)!;
+  throw new DeviceMismatchError('Expected all tensors to be on the same device', {
+    arg: t === all[0] ? 'out' : 'input',
+    got: t.device,
+    expected: 'cpu',
+  });
 }

@@ -10,6 +10,7 @@ import {
   ZeroDivisionError,
 } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
+import { checkIntegerDivisor } from './zero_divisor.ts';
 
 const zeroDiv = (op: string) =>
   new ZeroDivisionError('integer division by zero', {
@@ -219,6 +220,7 @@ const DIV_TRUNC: PointwiseRow = {
   arity: 2,
   promotion: 'default',
   num: (a: number, b: number) => Math.trunc(a / b),
+  precheck: checkIntegerDivisor,
   int: (a: number, b: number) => {
     if (b === 0) throw zeroDiv('div');
     return Math.trunc(a / b);
@@ -232,6 +234,7 @@ const DIV_FLOOR: PointwiseRow = {
   arity: 2,
   promotion: 'default',
   num: floorDivFloat,
+  precheck: checkIntegerDivisor,
   int: floorDivNum,
   big: floorDivBig,
   kinds: ['int', 'float'], // "div_floor_cpu" is not implemented for Bool
@@ -270,6 +273,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     arity: 2,
     promotion: 'default',
     num: remainderFloat,
+    precheck: checkIntegerDivisor,
     int: (a: number, b: number) => {
       if (b === 0) throw zeroDiv('remainder');
       return remainderFloat(a, b);
@@ -288,6 +292,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     arity: 2,
     promotion: 'default',
     num: (a: number, b: number) => a % b,
+    precheck: checkIntegerDivisor,
     int: (a: number, b: number) => {
       if (b === 0) throw zeroDiv('fmod');
       return a % b;

@@ -17,7 +17,7 @@ import {
   toRealDType,
 } from '../../core/index.ts';
 import { type BoundArgs, operatorTable, parseSchema } from '../../dispatch/index.ts';
-import { gpuOperands } from '../op_helpers.ts';
+import { asScalar, gpuOperands } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 import type { PointwiseRow } from './row.ts';
 
@@ -84,7 +84,8 @@ export function pointwisePlan(
 }
 
 function scalarParam(s: Scalar | Tensor, compute: DType): unknown {
-  const sc = s as Scalar;
+  // A 0-dim tensor bound to a Scalar parameter (alpha=tensor(2)) is read like item().
+  const sc = asScalar(s);
   const dom = DTYPE_INFO[compute].domain;
   if (dom === 'big') return sc.toBigInt();
   if (dom === 'complex') return [sc.toNumber(), sc.imag];
@@ -116,6 +117,8 @@ export function definePointwise(row: PointwiseRow): void {
     const real = inputs.filter((t) => !t.isWrappedNumber);
     return { shape, dtype: value, strides: pointwiseOutputStrides(shape, real), plan };
   };
+  // Only rows that can raise mid-loop (or select one that can) look for a precheck on the hot path.
+  const mayPrecheck = row.precheck !== undefined || row.select !== undefined;
   const cpu = (args: BoundArgs, out: Tensor, op: string, spec: OutSpec) => {
     const {
       row: r,
@@ -136,6 +139,7 @@ export function definePointwise(row: PointwiseRow): void {
               ? r.int
               : r.num;
     const targets = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : compute));
+    if (mayPrecheck && r.precheck && out.numel > 0) r.precheck(inputs, compute, op);
     runPointwise(
       {
         fn: fn!,

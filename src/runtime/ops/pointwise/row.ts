@@ -4,7 +4,7 @@
  */
 
 import type { ScalarFn } from '../../backends/cpu/index.ts';
-import type { DType, DTypeKind } from '../../core/index.ts';
+import type { DType, DTypeKind, Tensor } from '../../core/index.ts';
 
 /** PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND. */
 export type PromotionKind =
@@ -27,6 +27,11 @@ export interface PointwiseRow {
   readonly int?: ScalarFn;
   /** Override when the compute dtype is bool. */
   readonly bool?: ScalarFn;
+  /**
+   * Raises, before the cpu kernel writes anything, what the scalar functions would raise mid-loop (integer
+   * division by zero): a raising in-place / out= call must leave self / out untouched, as PyTorch's do.
+   */
+  readonly precheck?: (inputs: readonly Tensor[], compute: DType, op: string) => void;
   /** Picks the effective row from the bound arguments (div's rounding_mode). */
   readonly select?: (args: Readonly<Record<string, unknown>>) => PointwiseRow;
   /** Scalar function on bigints (int64); results wrap to 64 bits on store. */

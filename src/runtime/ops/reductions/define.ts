@@ -16,7 +16,8 @@ import {
   Tensor,
 } from '../../core/index.ts';
 import { type BoundArgs, DispatchKey, type OperatorEntry, operatorTable } from '../../dispatch/index.ts';
-import { commonDevice, readsOutStorage, resizeOut, writeThroughOut } from '../structured.ts';
+import { pendingOut, writeThroughOut } from '../out_write.ts';
+import { commonDevice, readsOutStorage } from '../structured.ts';
 
 export interface ResultSpec {
   readonly shape: readonly number[];
@@ -122,20 +123,22 @@ function defineOut<P extends Plan>(def: ReductionDef<P>, schema: string, rule: O
     const plan = def.plan(args, name);
     const spec = plan.results[0];
     checkOut(rule, name, args, spec.dtype, out.dtype);
-    resizeOut(out, spec.shape);
+    // `out` keeps its geometry until the kernel succeeded (see pendingOut).
+    const { target, commit } = pendingOut(out, spec.shape);
     // An out that is also an input (`cumsum(x, 1, out=x)`) is written through a temporary, as in every out=.
     if (device !== 'meta')
-      writeThroughOut(out, readsOutStorage(op, bound, out), (o) => {
+      writeThroughOut(target, readsOutStorage(op, bound, target), (o) => {
         // webgpu kernels store at out's strides and in its dtype.
         if (device === 'webgpu') return def.gpu!(args, plan, [o], name);
         // Kernels of 'cast'/'boolOrByte' ops store through the result's dtype, so they can write any out dtype.
         const dtype = rule === 'cast' || rule === 'boolOrByte' ? o.dtype : spec.dtype;
         const direct =
           dtype === o.dtype && o.isContiguous() && o.storageOffset === 0 && sameShape(o.shape, spec.shape);
-        const target = direct ? o : Tensor.empty(spec.shape, dtype, device);
-        def.run(args, plan, [target], name);
-        if (!direct) copyInto(o, target);
+        const dense = direct ? o : Tensor.empty(spec.shape, dtype, device);
+        def.run(args, plan, [dense], name);
+        if (!direct) copyInto(o, dense);
       });
+    commit();
     out.bumpVersion();
     return out;
   };

@@ -1,0 +1,58 @@
+/**
+ * How an out= overload writes its `out`: resized like at::native::resize_output (+ as_strided_) — an out of
+ * another shape keeps its storage and offset when they are big enough, like resize_, and gets the strides the
+ * op computed for its output (a transposed input gives a transposed out, like PyTorch); an out of the right
+ * shape keeps its strides — but only once the kernel succeeded, and through a temporary when `out` is also
+ * an input.
+ */
+
+import { copyInto } from '../backends/cpu/index.ts';
+import { copyGPU } from '../backends/webgpu/index.ts';
+import { contiguousStrides, Storage, sameShape, storageSpan, Tensor } from '../core/index.ts';
+
+/** An out= tensor as it will be once resized (`target`, which kernels fill), and the resize itself (`commit`). */
+export interface PendingOut {
+  readonly target: Tensor;
+  readonly commit: () => void;
+}
+
+/**
+ * The resize in two steps, so that an out= call that raises leaves `out` as it was (PyTorch checks before it
+ * writes): the kernel fills `target` — `out` itself when the shape is right, else a tensor with the new
+ * geometry over out's storage when it fits (resize_ keeps it) or over a fresh storage — and only `commit`,
+ * after the kernel succeeded, gives `out` that geometry.
+ */
+export function pendingOut(out: Tensor, shape: readonly number[], strides?: readonly number[]): PendingOut {
+  if (sameShape(out.shape, shape)) return { target: out, commit: () => {} };
+  const st = strides ?? contiguousStrides(shape);
+  const need = storageSpan(shape, st);
+  const fits = out.storageOffset + need <= out.storage.numel;
+  const storage = fits ? out.storage : new Storage(out.dtype, out.device, need);
+  const offset = fits ? out.storageOffset : 0;
+  const target = new Tensor(storage, [...shape], [...st], offset);
+  return { target, commit: () => out.setStrided(storage, shape, st, offset) };
+}
+
+/** For the injected-bug test of the out= aliasing check: false writes straight into an aliased `out`. */
+export const outAliasing = { writeThrough: true };
+
+/**
+ * Runs `write` into `out`, or, when `out` is also an input (`op(x, out=x)`), into a temporary that is then
+ * copied into `out`: a kernel that reads one element after writing another (flip, roll, mm, softmax, cumsum)
+ * must not read its own output. Pointwise kernels would be safe either way; the check is one storage compare.
+ */
+export function writeThroughOut(out: Tensor, aliased: boolean, write: (t: Tensor) => void): void {
+  if (!aliased || !outAliasing.writeThrough) {
+    write(out);
+    return;
+  }
+  const tmp = Tensor.empty(out.shape, out.dtype, out.device, out.strides);
+  write(tmp);
+  copyOn(out, tmp);
+}
+
+/** dst = src, strided, on the destination's device (both on one device). */
+export function copyOn(dst: Tensor, src: Tensor): void {
+  if (dst.device === 'webgpu') copyGPU(dst, src);
+  else copyInto(dst, src);
+}
