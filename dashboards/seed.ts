@@ -10,6 +10,7 @@ import {
   type ResultRow,
   ResultsStore,
   recordPerf,
+  resultAxes,
   ruleMessage,
 } from '../src/ci/index.ts';
 
@@ -103,13 +104,7 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
           .filter((_, k) => !running || k % 2 === 0);
         const rows: ResultRow[] = mine.map((i) => {
           const base = {
-            id: i.id,
-            op: i.op,
-            oracle: i.oracle,
-            device: i.device,
-            dtype: i.dtype,
-            layout: i.layout,
-            mode: i.mode,
+            ...resultAxes(i),
             attempts: 1,
             sample: null,
             seed: i.seed,

@@ -25,6 +25,7 @@ export {
   idsIn,
   instanceId,
   type MatrixInstance,
+  resultAxes,
   ruleMatches,
   ruleMessage,
   staleRules,

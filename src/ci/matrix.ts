@@ -26,6 +26,17 @@ export interface MatrixInstance extends Instance {
   readonly rule: SkipRule | null;
 }
 
+/** The columns of a result row that its instance fixes (the rest is the outcome). */
+export const resultAxes = (i: MatrixInstance) => ({
+  id: i.id,
+  op: i.op,
+  oracle: i.oracle,
+  device: i.device,
+  dtype: i.dtype,
+  layout: i.layout,
+  mode: i.mode,
+});
+
 export interface Filters {
   readonly op?: readonly string[];
   readonly device?: readonly string[];

@@ -2,42 +2,14 @@
  * Every CLI input error is a coded error: exit 2, one line on stderr naming the code, no stack trace, and no file
  * created or changed (bytes and mtimes compared). A typo must never run, pass or write.
  */
-import { execFile } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/ci/store/migrations.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
-
-const bin = join(import.meta.dirname, '../../bin/opgate.mjs');
-
-interface Outcome {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function opgate(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      'node',
-      [bin, ...args],
-      { cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } },
-      (err, stdout, stderr) =>
-        resolve({ status: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
-    );
-  });
-}
+import { garbageFile, sqliteFile } from './db_file_helpers.ts';
+import { opgate } from './run_helpers.ts';
 
 /** Every file under `dir` with its bytes and mtime. */
 function snapshot(dir: string): Map<string, { bytes: string; mtimeMs: number }> {
@@ -62,11 +34,8 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'opgate-cli-errors-'));
   const good = new ResultsStore(f('good.db'));
   good.close();
-  writeFileSync(f('garbage.db'), 'this is not a database\n'.repeat(200));
-  const newer = new Database(f('newer.db'));
-  newer.exec('CREATE TABLE runs (run_id INTEGER PRIMARY KEY)');
-  newer.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
-  newer.close();
+  garbageFile(f('garbage.db'));
+  sqliteFile(f('newer.db'), SCHEMA_VERSION + 1);
   mkdirSync(f('cwd'));
 });
 
@@ -123,22 +92,24 @@ describe('CLI input errors: exit 2, one line, nothing written', () => {
   test('every listed error path', async () => {
     const before = snapshot(dir);
     // Two at a time: each is a fresh node process (about 2 s), and the machine has 2 cores.
-    const outcomes: Outcome[] = [];
+    const outcomes: Awaited<ReturnType<typeof opgate>>[] = [];
     for (let k = 0; k < CASES.length; k += 2)
-      outcomes.push(...(await Promise.all(CASES.slice(k, k + 2).map(([args]) => opgate(args, dir)))));
+      outcomes.push(
+        ...(await Promise.all(CASES.slice(k, k + 2).map(([args]) => opgate(args, { cwd: dir })))),
+      );
     const problems: string[] = [];
     CASES.forEach(([args, code, text], k) => {
       const o = outcomes[k];
       const lines = o.stderr.trim().split('\n');
       const line = lines[0] ?? '';
       const ok =
-        o.status === 2 &&
+        o.code === 2 &&
         lines.length === 1 &&
         line.startsWith('opgate: ') &&
         line.includes(`[${code}]`) &&
         text.test(line) &&
         !/\n\s+at /.test(o.stderr);
-      if (!ok) problems.push(`opgate ${args.join(' ')}: exit ${o.status}\n${o.stderr}${o.stdout}`);
+      if (!ok) problems.push(`opgate ${args.join(' ')}: exit ${o.code}\n${o.stderr}${o.stdout}`);
     });
     expect(problems, problems.join('\n---\n')).toEqual([]);
     expect(snapshot(dir)).toEqual(before);
@@ -147,15 +118,15 @@ describe('CLI input errors: exit 2, one line, nothing written', () => {
   }, 240_000);
 
   test('a usage error from commander (a bad choice) also exits 2 with one line', async () => {
-    const o = await opgate(['run', '--tier', 'nonsense'], dir);
-    expect(o.status).toBe(2);
+    const o = await opgate(['run', '--tier', 'nonsense'], { cwd: dir });
+    expect(o.code).toBe(2);
     expect(o.stderr.trim().split('\n')).toHaveLength(1);
     expect(o.stderr).toMatch(/Allowed choices are pull, full/);
   }, 60_000);
 
   test('OPGATE_DEBUG=1 shows the stack trace of a coded error', async () => {
-    const o = await opgate(['run', '--retries', 'abc'], dir, { OPGATE_DEBUG: '1' });
-    expect(o.status).not.toBe(0);
+    const o = await opgate(['run', '--retries', 'abc'], { cwd: dir, env: { OPGATE_DEBUG: '1' } });
+    expect(o.code).not.toBe(0);
     expect(o.stderr).toMatch(/CiError/);
     expect(o.stderr).toMatch(/\n\s+at /);
   }, 60_000);
@@ -164,16 +135,16 @@ describe('CLI input errors: exit 2, one line, nothing written', () => {
     const before = snapshot(dir);
     const r = await opgate(
       ['run', '--op', 'add', '--device', 'meta', '--oracle', 'gradcheck', '--allow-empty', '--db', 'x.db'],
-      dir,
+      { cwd: dir },
     );
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/0 instances selected \(--allow-empty\)/);
     expect(snapshot(dir)).toEqual(before);
     const l = await opgate(
       ['list', '--op', 'add', '--device', 'meta', '--oracle', 'gradcheck', '--allow-empty'],
-      dir,
+      { cwd: dir },
     );
-    expect(l.status).toBe(0);
+    expect(l.code).toBe(0);
     expect(l.stdout).toBe('');
   }, 60_000);
 });
@@ -195,10 +166,9 @@ describe('opgate run cleans up after itself', () => {
         '--db',
         'clean.db',
       ],
-      f('cwd'),
-      { TMPDIR: tmp },
+      { cwd: f('cwd'), env: { TMPDIR: tmp } },
     );
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(tmp).filter((n) => n.startsWith('opgate-'))).toEqual([]);
   }, 120_000);
 });

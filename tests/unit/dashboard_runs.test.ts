@@ -10,25 +10,8 @@ import { describe, expect, test } from 'vitest';
 import { openReadOnly } from '../../dashboards/data/db.ts';
 import { gridData } from '../../dashboards/data/grid.ts';
 import { shardsData } from '../../dashboards/data/shards.ts';
-import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
-import { deadPid } from './run_helpers.ts';
-
-const row = (id: string, device: string): ResultRow => ({
-  id,
-  op: 'add',
-  oracle: 'reference',
-  device,
-  dtype: 'float32',
-  layout: 'contiguous',
-  mode: 'eager',
-  status: 'pass',
-  durationMs: 1,
-  attempts: 1,
-  message: null,
-  sample: null,
-  seed: 1,
-  checks: 1,
-});
+import { ResultsStore } from '../../src/ci/store/store.ts';
+import { deadPid, passRow } from './run_helpers.ts';
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
@@ -46,7 +29,7 @@ describe('dashboards: runs that did not finish', () => {
         tier: 'pull',
         filters: JSON.stringify({ device: [device] }),
       });
-      store.addResults(run, [row(`test_reference_add_${device}`, device)]);
+      store.addResults(run, [passRow(`test_reference_add_${device}`, device)]);
       if (end) store.endRun(run, end);
       if (set)
         for (const [col, v] of Object.entries(set))

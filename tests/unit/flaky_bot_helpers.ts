@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { githubClient } from '../../src/ci/flaky/index.ts';
-import { expandMatrix } from '../../src/ci/matrix.ts';
+import { expandMatrix, resultAxes } from '../../src/ci/matrix.ts';
 import { type ResultStatus, ResultsStore } from '../../src/ci/store/store.ts';
 import { FakeGitHub } from './fake_github.ts';
 
@@ -55,13 +55,7 @@ export function addRun(store: ResultsStore, at: string, commit: string, rows: Se
       const i = BY_ID.get(r.id);
       if (!i) throw new Error(`unknown id ${r.id}`);
       return {
-        id: r.id,
-        op: i.op,
-        oracle: i.oracle,
-        device: i.device,
-        dtype: i.dtype,
-        layout: i.layout,
-        mode: i.mode,
+        ...resultAxes(i),
         status: r.status,
         durationMs: 1,
         attempts: r.status === 'flaky' ? 2 : 1,

@@ -8,27 +8,10 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { expandMatrix } from '../../src/ci/matrix.ts';
 import { mergeDatabases } from '../../src/ci/store/merge.ts';
-import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
-import { deadPid, runRowExists, sleep, spawnRun } from './run_helpers.ts';
+import { ResultsStore } from '../../src/ci/store/store.ts';
+import { deadPid, passRow, runRowExists, sleep, spawnRun } from './run_helpers.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'opgate-merge-'));
-
-const row = (id: string): ResultRow => ({
-  id,
-  op: 'add',
-  oracle: 'reference',
-  device: 'cpu',
-  dtype: 'float32',
-  layout: 'contiguous',
-  mode: 'eager',
-  status: 'pass',
-  durationMs: 1,
-  attempts: 1,
-  message: null,
-  sample: null,
-  seed: 1,
-  checks: 1,
-});
 
 const INFO = { commitSha: 'abc', branch: 'main', platform: 'linux', tier: 'pull' } as const;
 
@@ -53,11 +36,11 @@ describe('merge copies finished runs', () => {
     const into = join(dir, 'merged.db');
     const s = new ResultsStore(src);
     const run = s.startRun(INFO, ['test_a', 'test_b', 'test_c']);
-    s.addResults(run, [row('test_a')]);
+    s.addResults(run, [passRow('test_a')]);
     // This process is the run's writer, and it is alive: the run is going.
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsRunning: 1, resultsAdded: 0 });
     expect(runsOf(into)).toEqual([]);
-    s.addResults(run, [row('test_b'), row('test_c')]);
+    s.addResults(run, [passRow('test_b'), passRow('test_c')]);
     s.endRun(run, 'passed');
     s.close();
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 1, resultsAdded: 3 });
@@ -70,20 +53,20 @@ describe('merge copies finished runs', () => {
     const into = join(dir, 'merged.db');
     const s = new ResultsStore(src);
     const run = s.startRun(INFO, ['test_a', 'test_b', 'test_c']);
-    s.addResults(run, [row('test_a')]);
+    s.addResults(run, [passRow('test_a')]);
     // Its process was killed: the run reads aborted, a finished run that merge copies.
     s.db.prepare('UPDATE runs SET pid = ? WHERE run_id = ?').run(deadPid(), run);
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 1, resultsAdded: 1 });
     expect(runsOf(into)).toEqual([{ status: 'aborted', n: 1 }]);
     // Resumed, killed again with one more result: the fuller partial copy replaces the first.
     s.resumeRun(run);
-    s.addResults(run, [row('test_b')]);
+    s.addResults(run, [passRow('test_b')]);
     s.db.prepare('UPDATE runs SET pid = ? WHERE run_id = ?').run(deadPid(), run);
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 2 });
     expect(runsOf(into)).toEqual([{ status: 'aborted', n: 2 }]);
     // Resumed to the end: the complete run replaces the partial copy; merging it again adds nothing.
     s.resumeRun(run);
-    s.addResults(run, [row('test_c')]);
+    s.addResults(run, [passRow('test_c')]);
     s.endRun(run, 'passed');
     s.close();
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 3 });
@@ -97,7 +80,7 @@ describe('merge copies finished runs', () => {
     const into = join(dir, 'merged.db');
     const s = new ResultsStore(src);
     const run = s.startRun(INFO);
-    s.addResults(run, [row('test_a'), row('test_b')]);
+    s.addResults(run, [passRow('test_a'), passRow('test_b')]);
     s.endRun(run, 'failed');
     const started = s.run(run)!.startedAt;
     s.close();
@@ -109,7 +92,7 @@ describe('merge copies finished runs', () => {
         `UPDATE runs SET started_at = ?, pid = NULL, host = NULL, heartbeat_at = NULL WHERE run_id = ?`,
       )
       .run(started, copy);
-    t.addResults(copy, [row('test_a')]);
+    t.addResults(copy, [passRow('test_a')]);
     t.db.prepare('UPDATE runs SET heartbeat_at = NULL WHERE run_id = ?').run(copy);
     t.close();
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 2 });

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { ResultRow } from '../../src/ci/store/store.ts';
 
 export const bin = join(import.meta.dirname, '../../bin/opgate.mjs');
 
@@ -104,9 +105,14 @@ export function storedIds(db: string, runId: number): Set<string> {
 /** `opgate <args>` as a child process, concurrently with others (each takes seconds to start). */
 export function opgate(
   args: readonly string[],
+  o: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn('node', [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn('node', [bin, ...args], {
+      cwd: o.cwd,
+      env: { ...process.env, ...o.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     p.stdout.setEncoding('utf8').on('data', (c: string) => {
@@ -124,3 +130,21 @@ export function deadPid(): number {
   const r = spawnSync('node', ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   return Number(r.stdout);
 }
+
+/** A passing result row of `add` (store-level tests that need rows, not a real run). */
+export const passRow = (id: string, device = 'cpu'): ResultRow => ({
+  id,
+  op: 'add',
+  oracle: 'reference',
+  device,
+  dtype: 'float32',
+  layout: 'contiguous',
+  mode: 'eager',
+  status: 'pass',
+  durationMs: 1,
+  attempts: 1,
+  message: null,
+  sample: null,
+  seed: 1,
+  checks: 1,
+});

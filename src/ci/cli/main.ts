@@ -73,10 +73,16 @@ function describeSelection(o: Record<string, unknown>): string {
 }
 
 /** Runs the selected instances, writes the requested reports and sets the exit code. */
-async function runAndReport(tier: Tier, filters: Filters, o: Record<string, unknown>): Promise<void> {
+async function runAndReport(
+  tier: Tier,
+  filters: Filters,
+  planned: readonly string[],
+  o: Record<string, unknown>,
+): Promise<void> {
   const { summary, reporter, runId } = await runMatrix({
     tier,
     filters,
+    planned,
     db: o.db as string,
     progress: !o.json && process.stderr.isTTY === true,
     shard: (o.shard as string | undefined) ?? '1/1',
@@ -224,13 +230,14 @@ export function buildCli(): Command {
             );
         }
         // A shard, a TD selection or a quarantine rerun can leave nothing to run: never a stored pass.
-        if (expandMatrix(tier, filters).length === 0) {
+        const planned = expandMatrix(tier, filters).map((i) => i.id);
+        if (planned.length === 0) {
           if (!o.allowEmpty) throw emptySelection(tier, filters, describeSelection(o));
           console.error('opgate run: 0 instances selected (--allow-empty): nothing run, no run stored');
           if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
           return;
         }
-        await runAndReport(tier, filters, o);
+        await runAndReport(tier, filters, planned, o);
       } finally {
         removeDir();
         process.off('exit', removeDir);

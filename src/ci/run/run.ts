@@ -1,5 +1,5 @@
 /**
- * `opgate run`: expands the matrix (the run's plan), runs the templates through vitest's Node API with the
+ * `opgate run`: records the caller's selection as the run's plan, runs the templates through vitest's Node API with the
  * OpgateReporter, stores results in SQLite and returns the summary. SIGINT and SIGTERM end the run as
  * 'interrupted' with everything reported so far; `resume` continues an aborted or interrupted run instead of
  * starting one (see resume.ts).
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { ENV_FILTERS, ENV_TIER } from '../env.ts';
 import { CiError } from '../errors.ts';
-import { expandMatrix, type Filters, type Tier } from '../matrix.ts';
+import { expandMatrix, type Filters, resultAxes, type Tier } from '../matrix.ts';
 import { type ResultRow, ResultsStore, type RunInfo } from '../store/store.ts';
 import { OpgateReporter } from './reporter.ts';
 import { resumePoint } from './resume.ts';
@@ -23,6 +23,8 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 export interface RunOptions {
   readonly tier: Tier;
   readonly filters: Filters;
+  /** The ids the filters select, expanded once by the caller: a new run's plan. */
+  readonly planned: readonly string[];
   readonly db: string;
   readonly progress: boolean;
   readonly shard?: string;
@@ -66,12 +68,11 @@ interface Started {
 /** Starts a run with its plan, or takes over the run to resume with a filter of what it has left. */
 function startOrResume(store: ResultsStore, info: RunInfo, o: RunOptions): Started {
   if (!o.resume) {
-    const planned = expandMatrix(o.tier, o.filters).map((i) => i.id);
     return {
-      runId: store.startRun(info, planned),
+      runId: store.startRun(info, o.planned),
       filters: o.filters,
-      planned,
-      total: planned.length,
+      planned: o.planned,
+      total: o.planned.length,
       done: [],
       tmp: null,
     };
@@ -106,13 +107,7 @@ function noResultRows(tier: Tier, planned: readonly string[], rows: readonly Res
   return expandMatrix(tier)
     .filter((i) => lost.has(i.id))
     .map((i) => ({
-      id: i.id,
-      op: i.op,
-      oracle: i.oracle,
-      device: i.device,
-      dtype: i.dtype,
-      layout: i.layout,
-      mode: i.mode,
+      ...resultAxes(i),
       status: 'error',
       durationMs: 0,
       attempts: 0,

@@ -18,7 +18,7 @@ export interface DbFileInfo {
   readonly version: number;
 }
 
-const newer = (path: string, version: number) =>
+export const schemaNewerError = (path: string, version: number) =>
   new CiError(
     'E_DB_SCHEMA_NEWER',
     `${path}: database schema version ${version} is newer than this opgate (${SCHEMA_VERSION}); upgrade opgate to read it`,
@@ -58,7 +58,7 @@ export function inspectDbFile(path: string): DbFileInfo {
   // user_version lives at offset 60 of the header. The header alone settles "newer" (versions only grow);
   // a lower value may be stale while newer pages sit in the -wal file, so SQLite has the last word.
   const headerVersion = head.readUInt32BE(60);
-  if (headerVersion > SCHEMA_VERSION) throw newer(path, headerVersion);
+  if (headerVersion > SCHEMA_VERSION) throw schemaNewerError(path, headerVersion);
   // A read-only connection to a WAL file creates -wal/-shm and cannot remove them, so the probe reads through
   // a read-write connection, whose close removes what it created, and writes nothing. When a -wal is already
   // there (a writer is running, or was killed) the probe stays read-only: closing a read-write connection
@@ -67,7 +67,7 @@ export function inspectDbFile(path: string): DbFileInfo {
   try {
     db = new Database(path, { fileMustExist: true, readonly: existsSync(`${path}-wal`) });
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw newer(path, version);
+    if (version > SCHEMA_VERSION) throw schemaNewerError(path, version);
     const tables = new Set(
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
     );

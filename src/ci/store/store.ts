@@ -5,8 +5,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { CiError } from '../errors.ts';
-import { DEFAULT_DB, prepareDbPath } from './file.ts';
+import { DEFAULT_DB, prepareDbPath, schemaNewerError } from './file.ts';
 import { effectiveStatus, type RunStatus, THIS_HOST } from './liveness.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 
@@ -73,21 +72,16 @@ export class ResultsStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
-    this.migrate();
+    this.migrate(path);
   }
 
   get schemaVersion(): number {
     return this.db.pragma('user_version', { simple: true }) as number;
   }
 
-  private migrate(): void {
+  private migrate(path: string): void {
     const from = this.schemaVersion;
-    if (from > SCHEMA_VERSION) {
-      throw new CiError(
-        'E_DB_SCHEMA_NEWER',
-        `database schema version ${from} is newer than this opgate (${SCHEMA_VERSION}); upgrade opgate`,
-      );
-    }
+    if (from > SCHEMA_VERSION) throw schemaNewerError(path, from);
     for (let v = from; v < SCHEMA_VERSION; v++) {
       this.db.transaction(() => {
         this.db.exec(MIGRATIONS[v]);
