@@ -10,6 +10,7 @@ import {
   type ResultRow,
   ResultsStore,
   recordPerf,
+  replaceDisabledTests,
   resultAxes,
   ruleMessage,
 } from '../src/ci/index.ts';
@@ -135,27 +136,30 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
         store.addResults(runId, rows);
         const start = t0 + c * 3_600_000 + j * 2_000;
         const wall = rows.reduce((a, r) => a + r.durationMs, 0) + 5_000;
-        store.db
-          .prepare('UPDATE runs SET started_at = ?, ended_at = ?, status = ? WHERE run_id = ?')
-          .run(
-            new Date(start).toISOString(),
-            running ? null : new Date(start + wall).toISOString(),
-            running ? 'running' : rows.some((r) => r.status === 'fail') ? 'failed' : 'passed',
-            runId,
-          );
+        store.patchRun(runId, {
+          startedAt: new Date(start).toISOString(),
+          endedAt: running ? null : new Date(start + wall).toISOString(),
+          status: running ? 'running' : rows.some((r) => r.status === 'fail') ? 'failed' : 'passed',
+        });
       });
     });
-    store.db
-      .prepare(
-        'INSERT INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(disabled.id, QUARANTINE.issueNumber, QUARANTINE.issueUrl, '["linux"]', '2026-11-20T00:00:00Z');
-    // An issue whose key (and so title) carries markup, and a link that must not become javascript:.
-    store.db
-      .prepare(
-        'INSERT INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(`test_reference_${XSS}_cpu`, 78, 'javascript:window.__xss=3', '[]', '2026-11-21T00:00:00Z');
+    replaceDisabledTests(store, [
+      {
+        key: disabled.id,
+        issueNumber: QUARANTINE.issueNumber,
+        issueUrl: QUARANTINE.issueUrl,
+        platforms: ['linux'],
+        updatedAt: '2026-11-20T00:00:00Z',
+      },
+      // An issue whose key (and so title) carries markup, and a link that must not become javascript:.
+      {
+        key: `test_reference_${XSS}_cpu`,
+        issueNumber: 78,
+        issueUrl: 'javascript:window.__xss=3',
+        platforms: [],
+        updatedAt: '2026-11-21T00:00:00Z',
+      },
+    ]);
     const perf = shas.flatMap((commit, c) => [
       {
         scenario: 'add_1elem',

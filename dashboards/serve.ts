@@ -4,6 +4,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { commitShas, shardsOfCommit } from '../src/ci/index.ts';
 import {
   cellData,
   DEVICES,
@@ -106,10 +107,7 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
 
 /** URLs hold slugs (safe in paths); map one back to the commit it came from. */
 function commitOfSlug(db: ReadDb, shaSlug: string): string | null {
-  const shas = db
-    .prepare(`SELECT DISTINCT commit_sha FROM runs WHERE kind = 'normal'`)
-    .pluck()
-    .all() as string[];
+  const shas = commitShas(db);
   return shas.find((s) => slug(s) === shaSlug) ?? null;
 }
 
@@ -117,10 +115,7 @@ function commitOfSlug(db: ReadDb, shaSlug: string): string | null {
 function findCell(db: ReadDb, shaSlug: string, jobSlug: string): { sha: string; job: string } | null {
   const sha = commitOfSlug(db, shaSlug);
   if (!sha) return null;
-  const shards = db
-    .prepare('SELECT DISTINCT shard FROM runs WHERE commit_sha = ?')
-    .pluck()
-    .all(sha) as string[];
+  const shards = shardsOfCommit(db, sha);
   for (const shard of shards)
     for (const device of DEVICES) {
       const job = jobKey(shard, device);

@@ -5,9 +5,10 @@
  * how much of that ruler passes on it, so an unsupported dtype counts against it as much as a failing one.
  */
 import { opDb } from '../../op_db/index.ts';
+import { coverageCounts, recentCommits } from '../../src/ci/index.ts';
 import { DEVICE_TYPES, DTYPES } from '../../src/runtime/index.ts';
 import { parseReason, type Reason } from '../shared.ts';
-import { LATEST_RUNS, type ReadDb, recentCommits } from './db.ts';
+import type { ReadDb } from './db.ts';
 
 export type CoverageStatus = 'pass' | 'fail' | 'flaky' | 'skip' | 'xfail' | 'unsupported' | 'none';
 
@@ -59,21 +60,7 @@ function classify(claimed: boolean, n: Record<string, number>): CoverageStatus {
 
 export function coverageData(db: ReadDb, sha?: string, trendLength = 0): CoverageData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
-  const rows = db
-    .prepare(
-      `SELECT r.op, r.device, r.dtype, r.status, CASE WHEN r.status IN ('skip','xfail') THEN r.message END AS message,
-         COUNT(*) AS n
-       FROM runs u JOIN results r ON r.run_id = u.run_id
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? GROUP BY 1, 2, 3, 4, 5`,
-    )
-    .all(commit) as {
-    op: string;
-    device: string;
-    dtype: string;
-    status: string;
-    message: string | null;
-    n: number;
-  }[];
+  const rows = coverageCounts(db, commit);
   const seen = new Map<
     string,
     Map<string, { n: Record<string, number>; reasons: Map<string, Reason & { count: number }> }>

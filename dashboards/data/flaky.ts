@@ -3,8 +3,14 @@
  * uses) with their recent outcomes, the open DISABLED issues (the quarantine list mirrored in the store), and
  * how many instances were skipped as disabled in each run over time.
  */
-import { flakeStats } from '../../src/ci/index.ts';
-import { LATEST_RUNS, marks, type ReadDb } from './db.ts';
+import {
+  disabledSkipsByCommit,
+  disabledTests,
+  everFailedIds,
+  flakeStats,
+  outcomesOf,
+} from '../../src/ci/index.ts';
+import type { ReadDb } from './db.ts';
 
 export interface FlakyRow {
   readonly id: string;
@@ -46,52 +52,25 @@ const LETTER: Record<string, string> = {
 
 export function flakyData(db: ReadDb, limit = 200): FlakyData {
   // Flaky needs a failure (a flaky result, or a failure next to a pass): only ids that ever failed qualify.
-  const candidates = db
-    .prepare(
-      `SELECT DISTINCT r.id FROM results r JOIN runs u ON u.run_id = r.run_id
-       WHERE u.kind = 'normal' AND r.status IN ('flaky','fail','error','xpass')`,
-    )
-    .pluck()
-    .all() as string[];
-  const flaky = flakeStats({ db }, 30, candidates)
+  const candidates = everFailedIds(db);
+  const flaky = flakeStats(db, 30, candidates)
     .filter((s) => s.verdict === 'flaky')
     .slice(0, limit);
   const history = new Map<string, string>();
-  if (flaky.length) {
-    const rows = db
-      .prepare(
-        `SELECT r.id, r.status FROM results r JOIN runs u ON u.run_id = r.run_id
-         WHERE u.kind = 'normal' AND r.status != 'skip' AND r.id IN (${marks(flaky.length)}) ORDER BY r.run_id`,
-      )
-      .all(...flaky.map((f) => f.id)) as { id: string; status: string }[];
-    for (const r of rows) history.set(r.id, (history.get(r.id) ?? '') + (LETTER[r.status] ?? '?'));
-  }
-  const disabled = (
-    db
-      .prepare('SELECT key, issue_number, issue_url, platforms, updated_at FROM disabled_tests ORDER BY key')
-      .all() as {
-      key: string;
-      issue_number: number;
-      issue_url: string;
-      platforms: string;
-      updated_at: string;
-    }[]
-  ).map((d) => ({
+  const rows = outcomesOf(
+    db,
+    flaky.map((f) => f.id),
+  );
+  for (const r of rows) history.set(r.id, (history.get(r.id) ?? '') + (LETTER[r.status] ?? '?'));
+  const disabled = disabledTests(db).map((d) => ({
     key: d.key,
     title: `DISABLED ${d.key}`,
-    issueNumber: d.issue_number,
-    issueUrl: d.issue_url,
-    platforms: JSON.parse(d.platforms) as string[],
-    updatedAt: d.updated_at,
+    issueNumber: d.issueNumber,
+    issueUrl: d.issueUrl,
+    platforms: d.platforms,
+    updatedAt: d.updatedAt,
   }));
-  const disabledOverTime = db
-    .prepare(
-      `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at,
-         COUNT(DISTINCT CASE WHEN r.status = 'skip' AND r.message LIKE 'disabled by issue%' THEN r.id END) AS count
-       FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
-       WHERE u.run_id IN (${LATEST_RUNS}) GROUP BY u.commit_sha ORDER BY MIN(u.started_at), MIN(u.run_id)`,
-    )
-    .all() as { sha: string; at: string; count: number }[];
+  const disabledOverTime = disabledSkipsByCommit(db);
   return {
     flaky: flaky.map((s) => ({
       id: s.id,

@@ -5,9 +5,16 @@
  * passed on a retry, green otherwise: a run that did not finish is never green. Failures are also grouped by
  * test id across the commits.
  */
-import { reproCommand } from '../../src/ci/index.ts';
+import {
+  cellFailures,
+  failingResults,
+  gridCounts,
+  recentCommits,
+  reproCommand,
+  unfinishedRuns,
+} from '../../src/ci/index.ts';
 import { jobKey } from '../shared.ts';
-import { LATEST_RUNS, marks, type ReadDb, RUN_STATUS, recentCommits } from './db.ts';
+import type { ReadDb } from './db.ts';
 
 /** A run that did not finish (see RunStatus): its cell says how, whatever it has reported. */
 type Unfinished = 'running' | 'interrupted' | 'aborted';
@@ -52,7 +59,6 @@ export interface CellData {
   readonly more: number;
 }
 
-const BAD = `('fail','error','xpass')`;
 const DEVICE_ORDER = ['cpu', 'meta', 'webgpu'];
 
 function shardOrder(a: string, b: string): number {
@@ -71,14 +77,7 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
   const commits = recentCommits(db, limit);
   const shas = commits.map((c) => c.sha);
   if (shas.length === 0) return { commits, jobs: [], cells: {}, failures: [], failureGroups: 0 };
-  const rows = db
-    .prepare(
-      `SELECT u.commit_sha AS sha, u.shard, r.device, r.status, COUNT(*) AS n
-       FROM runs u JOIN results r ON r.run_id = u.run_id
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})
-       GROUP BY u.run_id, r.device, r.status`,
-    )
-    .all(...shas) as { sha: string; shard: string; device: string; status: string; n: number }[];
+  const rows = gridCounts(db, shas);
   const counts = new Map<
     string,
     { pass: number; fail: number; flaky: number; skip: number; total: number }
@@ -98,13 +97,7 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
   }
   // A run that has not finished covers the devices it was asked for (`--device`), or else every device its
   // shard has had, whether or not it has reported results for them yet.
-  const open = db
-    .prepare(
-      `SELECT u.commit_sha AS sha, u.shard, json_extract(u.filters, '$.device') AS devices, ${RUN_STATUS} AS status
-       FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.status IN ('running', 'interrupted', 'aborted')
-         AND u.commit_sha IN (${marks(shas.length)})`,
-    )
-    .all(...shas) as { sha: string; shard: string; devices: string | null; status: Unfinished }[];
+  const open = unfinishedRuns(db, shas);
   for (const r of open) {
     const asked = r.devices ? (JSON.parse(r.devices) as string[]) : null;
     for (const d of asked ?? devicesOf.get(r.shard) ?? ['cpu']) {
@@ -132,12 +125,7 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
 }
 
 function failureGroups(db: ReadDb, shas: readonly string[]): GridData['failures'] {
-  const rows = db
-    .prepare(
-      `SELECT r.id, u.commit_sha AS sha, u.shard, r.device FROM runs u JOIN results r ON r.run_id = u.run_id
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)}) AND r.status IN ${BAD}`,
-    )
-    .all(...shas) as { id: string; sha: string; shard: string; device: string }[];
+  const rows = failingResults(db, shas);
   const age = new Map(shas.map((s, i) => [s, i]));
   const byId = new Map<string, { commits: Set<string>; jobs: Set<string>; lastSha: string }>();
   for (const r of rows) {
@@ -155,14 +143,7 @@ function failureGroups(db: ReadDb, shas: readonly string[]): GridData['failures'
 /** The failing and flaky instances of one grid cell, with message, sample, seed and repro command. */
 export function cellData(db: ReadDb, sha: string, job: string, limit = 500): CellData {
   const [shard, device] = job.split(' ');
-  const rows = db
-    .prepare(
-      `SELECT r.id, r.status, r.message, r.sample, r.seed, r.attempts, r.duration_ms AS durationMs
-       FROM runs u JOIN results r ON r.run_id = u.run_id
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? AND u.shard = ? AND r.device = ?
-         AND r.status IN ('fail','error','xpass','flaky') ORDER BY r.status = 'flaky', r.id`,
-    )
-    .all(sha, shard, device) as Omit<CellFailure, 'repro'>[];
+  const rows = cellFailures(db, sha, shard, device);
   return {
     sha,
     job,

@@ -2,17 +2,20 @@
  * The dashboards' data as named JSON documents: `data/<name>.json` plus one file per non-green grid cell. The
  * live server computes a document per request; the static build writes them all once.
  */
+
+import { recentCommits } from '../../src/ci/index.ts';
 import { cellPath, commitDocPath } from '../shared.ts';
 import { coverageData } from './coverage.ts';
-import { type ReadDb, recentCommits } from './db.ts';
+import type { ReadDb } from './db.ts';
 import { flakyData } from './flaky.ts';
 import { cellData, gridData } from './grid.ts';
 import { perfData } from './perf.ts';
 import { shardsData } from './shards.ts';
 import { testsData } from './tests.ts';
 
+export { recentCommits } from '../../src/ci/index.ts';
 export { DEVICE_TYPES as DEVICES } from '../../src/runtime/index.ts';
-export { openReadOnly, type ReadDb, recentCommits } from './db.ts';
+export { openReadOnly, type ReadDb } from './db.ts';
 export { cellData } from './grid.ts';
 
 export interface SiteMeta {

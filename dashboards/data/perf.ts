@@ -4,7 +4,7 @@
  * their before → after values. Series are split by platform and Node version because counts are only
  * comparable within one.
  */
-import { type ChangePoint, changePoints } from '../../src/ci/index.ts';
+import { type ChangePoint, changePoints, perfSeriesPoints } from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
 
 export interface PerfSeries {
@@ -22,22 +22,7 @@ export interface PerfData {
 }
 
 export function perfData(db: ReadDb, limit = 100): PerfData {
-  const rows = db
-    .prepare(
-      `SELECT scenario, metric, platform, node_version AS nodeVersion, commit_sha AS sha, value, recorded_at AS at
-       FROM perf WHERE rowid IN (
-         SELECT MAX(rowid) FROM perf GROUP BY scenario, metric, platform, node_version, commit_sha)
-       ORDER BY scenario, metric, platform, node_version, rowid`,
-    )
-    .all() as {
-    scenario: string;
-    metric: string;
-    platform: string;
-    nodeVersion: string;
-    sha: string;
-    value: number;
-    at: string;
-  }[];
+  const rows = perfSeriesPoints(db);
   const groups = new Map<string, typeof rows>();
   for (const r of rows) {
     const k = [r.scenario, r.metric, r.platform, r.nodeVersion].join('\0');

@@ -3,7 +3,8 @@
  * duration-based sharding aims for), the time to signal (first shard start to last shard end), the slowest
  * instances; and time to signal over recent commits.
  */
-import { LATEST_RUNS, type ReadDb, RUN_STATUS, recentCommits } from './db.ts';
+import { commitTimes, recentCommits, shardRuns, slowestResults } from '../../src/ci/index.ts';
+import type { ReadDb } from './db.ts';
 
 export interface ShardRow {
   readonly shard: string;
@@ -38,24 +39,7 @@ const seconds = (from: string, to: string | null) =>
 
 export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
-  const runs = db
-    .prepare(
-      `SELECT u.shard, json_extract(u.filters, '$.device') AS devices, ${RUN_STATUS} AS status, u.started_at AS startedAt,
-         -- A run whose process died never wrote its end: it ended at its last heartbeat.
-         CASE WHEN ${RUN_STATUS} = 'running' THEN NULL ELSE COALESCE(u.ended_at, u.heartbeat_at, u.started_at) END AS endedAt,
-         COALESCE(SUM(r.duration_ms), 0) AS testMs, COUNT(r.id) AS instances
-       FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? GROUP BY u.run_id ORDER BY u.run_id`,
-    )
-    .all(commit) as {
-    shard: string;
-    devices: string | null;
-    status: string;
-    startedAt: string;
-    endedAt: string | null;
-    testMs: number;
-    instances: number;
-  }[];
+  const runs = shardRuns(db, commit);
   const shards = runs
     .map((r) => ({
       shard: r.shard,
@@ -77,28 +61,8 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
     const mean = g.reduce((a, b) => a + b, 0) / g.length;
     return mean > 0 ? Math.max(...g) / mean : 1;
   });
-  const slowest = db
-    .prepare(
-      `SELECT r.id, u.shard, r.device, r.duration_ms AS durationMs, r.status FROM runs u JOIN results r ON r.run_id = u.run_id
-       WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? ORDER BY r.duration_ms DESC LIMIT 25`,
-    )
-    .all(commit) as ShardsData['slowest'];
-  const history = (
-    db
-      .prepare(
-        `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at,
-           MAX(COALESCE(u.ended_at, u.heartbeat_at, u.started_at)) AS endedAt,
-           SUM(${RUN_STATUS} = 'running') AS open, COUNT(*) AS shards
-         FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) GROUP BY u.commit_sha ORDER BY MIN(u.started_at) DESC LIMIT ?`,
-      )
-      .all(historyLimit) as {
-      sha: string;
-      at: string;
-      endedAt: string | null;
-      open: number;
-      shards: number;
-    }[]
-  )
+  const slowest = slowestResults(db, commit, 25);
+  const history = commitTimes(db, historyLimit)
     .reverse()
     .map((h) => ({
       sha: h.sha,

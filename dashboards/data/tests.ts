@@ -3,7 +3,8 @@
  * so the client can filter by an id pattern and show a test's history without another request — the same
  * file serves the live server and the static site.
  */
-import { LATEST_RUNS, marks, type ReadDb, recentCommits } from './db.ts';
+import { outcomesByCommit, recentCommits } from '../../src/ci/index.ts';
+import type { ReadDb } from './db.ts';
 
 export interface TestsData {
   /** Oldest first; the columns of every history string. */
@@ -25,15 +26,10 @@ const LETTER: Record<string, string> = {
 export function testsData(db: ReadDb, limit = 50): TestsData {
   const commits = recentCommits(db, limit).reverse();
   const column = new Map(commits.map((c, i) => [c.sha, i]));
-  const rows = commits.length
-    ? (db
-        .prepare(
-          `SELECT r.id, u.commit_sha AS sha, r.status FROM runs u JOIN results r ON r.run_id = u.run_id
-           WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(commits.length)})`,
-        )
-        .raw()
-        .all(...commits.map((c) => c.sha)) as [string, string, string][])
-    : [];
+  const rows = outcomesByCommit(
+    db,
+    commits.map((c) => c.sha),
+  );
   const byId = new Map<string, string[]>();
   for (const [id, sha, status] of rows) {
     let h = byId.get(id);

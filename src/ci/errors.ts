@@ -18,7 +18,13 @@ export type CiErrorCode =
   /** Nothing to resume: no unfinished run matching the request. */
   | 'E_NOTHING_TO_RESUME'
   /** GitHub could not be reached (DNS, connection refused, timeout), as opposed to an HTTP error status. */
-  | 'E_GITHUB_UNREACHABLE';
+  | 'E_GITHUB_UNREACHABLE'
+  /** A command that writes to GitHub was run without GITHUB_TOKEN. */
+  | 'E_GITHUB_TOKEN_MISSING'
+  /** `opgate perf diff`: no per-function profile recorded for the scenario at that commit. */
+  | 'E_PERF_PROFILE_NOT_FOUND'
+  /** valgrind/callgrind (or the scenario listing it runs) exited with an error. */
+  | 'E_CALLGRIND_FAILED';
 
 export class CiError extends Error {
   constructor(

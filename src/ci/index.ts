@@ -51,14 +51,8 @@ export {
   type Unit,
 } from './shard/index.ts';
 export { inspectDbFile } from './store/file.ts';
-export {
-  defineRunStatusFunction,
-  effectiveStatus,
-  isComplete,
-  RUN_STATUSES,
-  type RunStatus,
-  runStatusSql,
-} from './store/liveness.ts';
+export { type DisabledTestRow, disabledTests, replaceDisabledTests } from './store/flaky.ts';
+export { effectiveStatus, isComplete, RUN_STATUSES, type RunStatus } from './store/liveness.ts';
 export { type MergeReport, mergeDatabases, shardResults } from './store/merge.ts';
 export { SCHEMA_VERSION } from './store/migrations.ts';
 export {
@@ -67,6 +61,33 @@ export {
   type ResultStatus,
   ResultsStore,
   type RunInfo,
+  type RunPatch,
   type StoredRun,
 } from './store/store.ts';
+export {
+  type CellFailureRow,
+  type CommitRow,
+  type CommitTimeRow,
+  type CoverageRow,
+  cellFailures,
+  commitShas,
+  commitTimes,
+  coverageCounts,
+  disabledSkipsByCommit,
+  everFailedIds,
+  failingResults,
+  gridCounts,
+  openReadOnly,
+  outcomesByCommit,
+  outcomesOf,
+  perfSeriesPoints,
+  ResultsReader,
+  recentCommits,
+  type SeriesPoint,
+  type ShardRunRow,
+  shardRuns,
+  shardsOfCommit,
+  slowestResults,
+  unfinishedRuns,
+} from './store/views/index.ts';
 export { type Affected, affectedBy, changedFiles, isAffected } from './td/index.ts';

@@ -9,7 +9,6 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { gridData } from '../../dashboards/data/grid.ts';
 import { openReadOnly } from '../../dashboards/data/index.ts';
@@ -17,6 +16,7 @@ import { serveDashboard } from '../../dashboards/index.ts';
 import { seedDemoDb } from '../../dashboards/seed.ts';
 import { parseReason, safeUrl } from '../../dashboards/shared.ts';
 import { ResultsStore } from '../../src/ci/index.ts';
+import { writeSqliteFile } from '../../src/ci/store/fixtures.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/opgate.mjs');
 const run = promisify(execFile);
@@ -111,9 +111,7 @@ describe('opgate dashboard (CLI)', () => {
 
   test('an older schema is refused, not migrated behind the user', () => {
     const old = join(dir, 'old.db');
-    const db = new Database(old);
-    db.pragma('user_version = 2');
-    db.close();
+    writeSqliteFile(old, { version: 2, tables: 'none' });
     return expect(serveDashboard({ db: old, port: 0, repo: null })).rejects.toMatchObject({
       code: 'E_DB_SCHEMA',
     });

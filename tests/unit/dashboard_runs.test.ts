@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { openReadOnly } from '../../dashboards/data/db.ts';
 import { gridData } from '../../dashboards/data/grid.ts';
 import { shardsData } from '../../dashboards/data/shards.ts';
-import { ResultsStore } from '../../src/ci/store/store.ts';
+import { ResultsStore, type RunPatch } from '../../src/ci/store/store.ts';
 import { deadPid, passRow } from './run_helpers.ts';
 
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -20,7 +20,7 @@ describe('dashboards: runs that did not finish', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'opgate-dash-')), 'r.db');
     const store = new ResultsStore(path);
     // One commit, one job per device, each run a different way of (not) finishing.
-    const job = (device: string, set: Record<string, unknown> | null, end?: 'passed' | 'interrupted') => {
+    const job = (device: string, set: RunPatch | null, end?: 'passed' | 'interrupted') => {
       const run = store.startRun({
         commitSha: 'c1',
         branch: 'main',
@@ -31,13 +31,11 @@ describe('dashboards: runs that did not finish', () => {
       });
       store.addResults(run, [passRow(`test_reference_add_${device}`, device)]);
       if (end) store.endRun(run, end);
-      if (set)
-        for (const [col, v] of Object.entries(set))
-          store.db.prepare(`UPDATE runs SET ${col} = ? WHERE run_id = ?`).run(v, run);
+      if (set) store.patchRun(run, set);
     };
     job('cpu', { pid: deadPid() }); // killed with SIGKILL on this host
-    job('meta', { host: 'ci-runner-7', pid: 1234, heartbeat_at: ago(10 * 60_000) }); // its machine went away
-    job('webgpu', { host: 'ci-runner-8', pid: 1234, heartbeat_at: ago(5_000) }); // alive elsewhere
+    job('meta', { host: 'ci-runner-7', pid: 1234, heartbeatAt: ago(10 * 60_000) }); // its machine went away
+    job('webgpu', { host: 'ci-runner-8', pid: 1234, heartbeatAt: ago(5_000) }); // alive elsewhere
     job('lazy', null); // this process: alive
     job('gone', null, 'interrupted');
     store.close();

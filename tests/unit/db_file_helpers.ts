@@ -1,16 +1,11 @@
 /** Files for the store's refusal tests: foreign, newer-schema and garbage databases, and the untouched check. */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import { expect } from 'vitest';
+import { writeSqliteFile } from '../../src/ci/store/fixtures.ts';
 
 /** A SQLite file with opgate's tables at `version`, in the given journal mode, closed. */
 export function sqliteFile(path: string, version: number, journal: 'wal' | 'delete' = 'delete'): string {
-  const d = new Database(path);
-  d.pragma(`journal_mode = ${journal}`);
-  d.exec('CREATE TABLE runs (run_id INTEGER PRIMARY KEY); CREATE TABLE results (run_id INTEGER, id TEXT)');
-  d.pragma(`user_version = ${version}`);
-  d.close();
-  return path;
+  return writeSqliteFile(path, { version, journal, tables: 'opgate' });
 }
 
 export const garbageFile = (path: string): string => {

@@ -48,7 +48,7 @@ interface Seed {
 
 export function addRun(store: ResultsStore, at: string, commit: string, rows: Seed[], kind = 'normal'): void {
   const run = store.startRun({ commitSha: commit, branch: 'main', platform: 'linux', tier: 'full', kind });
-  store.db.prepare('UPDATE runs SET started_at = ? WHERE run_id = ?').run(at, run);
+  store.patchRun(run, { startedAt: at });
   store.addResults(
     run,
     rows.map((r) => {

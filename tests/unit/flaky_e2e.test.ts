@@ -45,12 +45,11 @@ async function opgate(args: string[], extra: NodeJS.ProcessEnv = {}) {
 function statusOf(
   db: string,
   id: string,
-): { status: string; message: string | null; rerun_passes: number | null } {
+): { status: string; message: string | null; rerunPasses?: number | null } {
   const s = new ResultsStore(db);
-  const row = s.db
-    .prepare('SELECT status, message, rerun_passes FROM results WHERE id = ? ORDER BY run_id DESC LIMIT 1')
-    .get(id) as { status: string; message: string | null; rerun_passes: number | null };
+  const row = s.latestResult(id);
   s.close();
+  if (!row) throw new Error(`no result for ${id}`);
   return row;
 }
 
@@ -104,7 +103,7 @@ test('flaky -> DISABLED issue -> skipped -> rerun-disabled passes -> closed -> r
 
   // 5. rerun-disabled runs only it, 150 times: all pass.
   await opgate(['run', '--rerun-disabled', '--reruns', '150', '--db', db]);
-  expect(statusOf(db, FLAKY)).toMatchObject({ status: 'pass', rerun_passes: 150 });
+  expect(statusOf(db, FLAKY)).toMatchObject({ status: 'pass', rerunPasses: 150 });
 
   // 6. close-fixed closes the issue with the evidence; sync then re-enables the test.
   expect((await opgate(['flaky', 'close-fixed', '--db', db, '--repo', REPO])).status).toBe(0);

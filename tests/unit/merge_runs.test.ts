@@ -19,11 +19,7 @@ const INFO = { commitSha: 'abc', branch: 'main', platform: 'linux', tier: 'pull'
 function runsOf(path: string): { status: string; n: number }[] {
   const s = new ResultsStore(path);
   try {
-    return s.db
-      .prepare(
-        `SELECT u.status, (SELECT COUNT(*) FROM results r WHERE r.run_id = u.run_id) AS n FROM runs u ORDER BY run_id`,
-      )
-      .all() as { status: string; n: number }[];
+    return s.runs().map((r) => ({ status: r.status, n: s.results(r.runId).length }));
   } finally {
     s.close();
   }
@@ -55,13 +51,13 @@ describe('merge copies finished runs', () => {
     const run = s.startRun(INFO, ['test_a', 'test_b', 'test_c']);
     s.addResults(run, [passRow('test_a')]);
     // Its process was killed: the run reads aborted, a finished run that merge copies.
-    s.db.prepare('UPDATE runs SET pid = ? WHERE run_id = ?').run(deadPid(), run);
+    s.patchRun(run, { pid: deadPid() });
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 1, resultsAdded: 1 });
     expect(runsOf(into)).toEqual([{ status: 'aborted', n: 1 }]);
     // Resumed, killed again with one more result: the fuller partial copy replaces the first.
     s.resumeRun(run);
     s.addResults(run, [passRow('test_b')]);
-    s.db.prepare('UPDATE runs SET pid = ? WHERE run_id = ?').run(deadPid(), run);
+    s.patchRun(run, { pid: deadPid() });
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 2 });
     expect(runsOf(into)).toEqual([{ status: 'aborted', n: 2 }]);
     // Resumed to the end: the complete run replaces the partial copy; merging it again adds nothing.
@@ -87,13 +83,9 @@ describe('merge copies finished runs', () => {
     // What an older opgate's merge left: the same run (same key), 'running', half its results, no writer.
     const t = new ResultsStore(into);
     const copy = t.startRun(INFO);
-    t.db
-      .prepare(
-        `UPDATE runs SET started_at = ?, pid = NULL, host = NULL, heartbeat_at = NULL WHERE run_id = ?`,
-      )
-      .run(started, copy);
+    t.patchRun(copy, { startedAt: started, pid: null, host: null, heartbeatAt: null });
     t.addResults(copy, [passRow('test_a')]);
-    t.db.prepare('UPDATE runs SET heartbeat_at = NULL WHERE run_id = ?').run(copy);
+    t.patchRun(copy, { heartbeatAt: null });
     t.close();
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 2 });
     expect(runsOf(into)).toEqual([{ status: 'failed', n: 2 }]);

@@ -18,6 +18,7 @@ import {
   recordPerf,
   valgrindAvailable,
 } from '../../src/ci/perf/index.ts';
+import { perfSamples } from '../../src/ci/store/perf.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 
 const bin = resolve(import.meta.dirname, '../../bin/opgate.mjs');
@@ -123,7 +124,7 @@ describe.skipIf(!valgrindAvailable())('with valgrind', () => {
     const fast = perf('check', {}, ['--record', history]);
     expect(fast.status).toBe(1);
     const store = new ResultsStore(history);
-    const recorded = store.db.prepare(`SELECT scenario, metric, value FROM perf`).all();
+    const recorded = perfSamples(store).map(({ scenario, metric, value }) => ({ scenario, metric, value }));
     store.close();
     expect(recorded).toEqual([{ scenario: 'add_1elem', metric: 'instructions', value: expect.any(Number) }]);
     expect(Math.abs((recorded[0] as { value: number }).value - base) / base).toBeLessThan(0.001);

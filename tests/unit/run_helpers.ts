@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { ResultsReader } from '../../src/ci/store/reader.ts';
 import type { ResultRow } from '../../src/ci/store/store.ts';
 
 export const bin = join(import.meta.dirname, '../../bin/opgate.mjs');
@@ -71,19 +71,19 @@ export function spawnRun(args: readonly string[], env: NodeJS.ProcessEnv = {}): 
   return child;
 }
 
-/** Polls the database (read-only) until it has a run marked running. */
+/** Polls the database (read-only) until it has a run that is running. */
 export async function runRowExists(db: string, child: RunChild): Promise<void> {
   for (;;) {
     if (child.proc.exitCode !== null) return;
     if (existsSync(db)) {
-      const d = new Database(db, { readonly: true, fileMustExist: true });
+      let d: ResultsReader | null = null;
       try {
-        const n = d.prepare(`SELECT COUNT(*) FROM runs WHERE status = 'running'`).pluck().get() as number;
-        if (n > 0) return;
+        d = new ResultsReader(db);
+        if (d.runs().some((r) => r.status === 'running')) return;
       } catch {
         // Not migrated yet.
       } finally {
-        d.close();
+        d?.close();
       }
     }
     await sleep(50);
@@ -94,9 +94,9 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The ids a run has results for. */
 export function storedIds(db: string, runId: number): Set<string> {
-  const d = new Database(db, { readonly: true, fileMustExist: true });
+  const d = new ResultsReader(db);
   try {
-    return new Set(d.prepare('SELECT id FROM results WHERE run_id = ?').pluck().all(runId) as string[]);
+    return new Set(d.results(runId).map((r) => r.id));
   } finally {
     d.close();
   }

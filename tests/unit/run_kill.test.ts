@@ -7,9 +7,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { expandMatrix } from '../../src/ci/matrix.ts';
+import { integrityCheck } from '../../src/ci/store/fixtures.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { runRowExists, sleep, spawnRun, storedIds } from './run_helpers.ts';
 
@@ -43,9 +43,7 @@ describe('opgate run killed with SIGKILL', () => {
       child.proc.kill('SIGKILL');
       expect((await child.exited).signal).toBe('SIGKILL');
 
-      const raw = new Database(db, { fileMustExist: true });
-      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
-      raw.close();
+      expect(integrityCheck(db)).toBe('ok');
       const store = new ResultsStore(db);
       runId ??= store.lastRunId()!;
       expect(store.lastRunId(), 'a resume writes into the same run').toBe(runId);
@@ -72,10 +70,10 @@ describe('opgate run killed with SIGKILL', () => {
     expect(summary.total).toBe(expected.length);
 
     const store = new ResultsStore(db);
-    const ids = store.db.prepare('SELECT id FROM results WHERE run_id = ?').pluck().all(runId) as string[];
+    const ids = store.results(runId!).map((r) => r.id);
     expect(store.run(runId!)?.status).toBe('passed');
     expect(store.plannedIds(runId!), 'a complete run keeps no plan').toBeNull();
-    expect(store.db.prepare('SELECT COUNT(*) FROM runs').pluck().get()).toBe(1);
+    expect(store.runs()).toHaveLength(1);
     store.close();
     expect(ids.length).toBe(expected.length);
     expect(new Set(ids).size).toBe(ids.length);

@@ -7,16 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
+import { ResultsReader } from '../../src/ci/store/reader.ts';
+import type { StoredRun } from '../../src/ci/store/runs.ts';
 import { bin, runRowExists, spawnRun, storedIds } from './run_helpers.ts';
 
 const FILTERS = ['--op', 'add', '--device', 'cpu,meta'];
 
-function runRow(db: string): { run_id: number; status: string; ended_at: string | null } {
-  const d = new Database(db, { readonly: true, fileMustExist: true });
+/** The database's one run. */
+function runRow(db: string): StoredRun {
+  const d = new ResultsReader(db);
   try {
-    return d.prepare('SELECT run_id, status, ended_at FROM runs').get() as ReturnType<typeof runRow>;
+    return d.runs()[0];
   } finally {
     d.close();
   }
@@ -37,9 +39,9 @@ describe('opgate run stopped by a signal', () => {
     expect(a.code, first.messages.join('\n')).toBe(130);
     const r1 = runRow(db);
     expect(r1.status).toBe('interrupted');
-    expect(r1.ended_at).not.toBeNull();
+    expect(r1.endedAt).not.toBeNull();
     // Everything the child reported before the signal is stored: the handler commits the pending rows.
-    const stored1 = storedIds(db, r1.run_id);
+    const stored1 = storedIds(db, r1.runId);
     expect([...stored1].sort()).toEqual([...first.logged.keys()].sort());
     expect(first.messages.join('\n')).toMatch(/SIGINT: run \d+ interrupted .*--resume/);
     expect(readdirSync(tmp).filter((n) => n.startsWith('opgate-'))).toEqual([]);
@@ -50,9 +52,9 @@ describe('opgate run stopped by a signal', () => {
     second.proc.kill('SIGTERM');
     expect((await second.exited).code, second.messages.join('\n')).toBe(143);
     const r2 = runRow(db);
-    expect(r2).toMatchObject({ run_id: r1.run_id, status: 'interrupted' });
+    expect(r2).toMatchObject({ runId: r1.runId, status: 'interrupted' });
     for (const id of second.logged.keys()) expect(stored1.has(id), `${id} ran twice`).toBe(false);
-    expect([...storedIds(db, r1.run_id)].sort()).toEqual([...stored1, ...second.logged.keys()].sort());
+    expect([...storedIds(db, r1.runId)].sort()).toEqual([...stored1, ...second.logged.keys()].sort());
   }, 180_000);
 
   test('--resume with nothing to resume is E_NOTHING_TO_RESUME, and creates no database', () => {

@@ -10,6 +10,7 @@ import { toMarkdown } from '../../src/ci/run/markdown.ts';
 import { summarize } from '../../src/ci/run/summary.ts';
 import { makeUnits, parseShard, planFor, planShards } from '../../src/ci/shard/index.ts';
 import { mergeDatabases } from '../../src/ci/store/merge.ts';
+import { perfSamples } from '../../src/ci/store/perf.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
 import { affectedBy, isAffected } from '../../src/ci/td/index.ts';
 
@@ -194,12 +195,17 @@ describe('merge', () => {
       perfAdded: 0,
     });
     const s = new ResultsStore(into);
-    const n = s.db.prepare('SELECT COUNT(*) AS n FROM results').get() as { n: number };
-    const shardsSeen = s.db.prepare('SELECT shard FROM runs ORDER BY shard').all();
-    expect(s.db.prepare('SELECT value FROM perf ORDER BY value').pluck().all()).toEqual([12_000, 12_100]);
+    const runs = s.runs();
+    const n = runs.reduce((k, r) => k + s.results(r.runId).length, 0);
+    const shardsSeen = runs.map((r) => r.shard).sort();
+    expect(
+      perfSamples(s)
+        .map((p) => p.value)
+        .sort((a, b) => a - b),
+    ).toEqual([12_000, 12_100]);
     s.close();
-    expect(n.n).toBe(4);
-    expect(shardsSeen).toEqual([{ shard: '1/2' }, { shard: '2/2' }]);
+    expect(n).toBe(4);
+    expect(shardsSeen).toEqual(['1/2', '2/2']);
   });
 
   test('merge --keep-commits keeps the newest commits (runs, results and perf samples) and drops the rest', () => {
@@ -235,9 +241,12 @@ describe('merge', () => {
       'kept the newest 2 commit(s): dropped 1 commit(s), 1 run(s), 1 perf sample(s)',
     );
     const kept = new ResultsStore(join(dir, 'kept.db'));
-    const commits = kept.db.prepare('SELECT commit_sha FROM runs ORDER BY commit_sha').pluck().all();
-    const results = kept.db.prepare('SELECT id FROM results ORDER BY id').pluck().all();
-    const perf = kept.db.prepare('SELECT commit_sha FROM perf ORDER BY commit_sha').pluck().all();
+    const runs = kept.runs();
+    const commits = runs.map((r) => r.commitSha).sort();
+    const results = runs.flatMap((r) => kept.results(r.runId).map((x) => x.id)).sort();
+    const perf = perfSamples(kept)
+      .map((p) => p.commitSha)
+      .sort();
     kept.close();
     expect([commits, results, perf]).toEqual([
       ['c2', 'c3'],

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { writeSqliteFile } from '../../src/ci/store/fixtures.ts';
 import { SCHEMA_VERSION } from '../../src/ci/store/migrations.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
 
@@ -28,7 +29,7 @@ describe('ResultsStore', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'opgate-')), 'r.db');
     const store = new ResultsStore(path);
     expect(store.schemaVersion).toBe(SCHEMA_VERSION);
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.journalMode).toBe('wal');
     store.close();
   });
 
@@ -46,12 +47,9 @@ describe('ResultsStore', () => {
       ['test_b', 'fail', 2, 3],
     ]);
     b.endRun(run, 'failed');
-    const status = b.db.prepare('SELECT status, ended_at FROM runs WHERE run_id = ?').get(run) as {
-      status: string;
-      ended_at: string;
-    };
-    expect(status.status).toBe('failed');
-    expect(status.ended_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const ended = b.run(run)!;
+    expect(ended.status).toBe('failed');
+    expect(ended.endedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     a.close();
     b.close();
   });
@@ -67,9 +65,7 @@ describe('ResultsStore', () => {
 
   test('a database from a newer opgate is refused', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'opgate-')), 'r.db');
-    const s = new ResultsStore(path);
-    s.db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
-    s.close();
+    writeSqliteFile(path, { version: SCHEMA_VERSION + 1 });
     expect(() => new ResultsStore(path)).toThrow(/newer than this opgate/);
   });
 });

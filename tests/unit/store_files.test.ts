@@ -7,9 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { openReadOnly } from '../../dashboards/data/db.ts';
+import { writeSqliteFile } from '../../src/ci/store/fixtures.ts';
 import { SCHEMA_VERSION } from '../../src/ci/store/migrations.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { garbageFile, refusesUntouched, sqliteFile } from './db_file_helpers.ts';
@@ -33,10 +33,7 @@ describe('ResultsStore refuses files it cannot write, untouched', () => {
       'E_DB_INVALID',
       () => new ResultsStore(join(dir, 'garbage.db')),
     );
-    const foreign = join(dir, 'foreign.db');
-    const d = new Database(foreign);
-    d.exec('CREATE TABLE notes (body TEXT)');
-    d.close();
+    const foreign = writeSqliteFile(join(dir, 'foreign.db'), { version: 0, tables: 'foreign' });
     refusesUntouched(foreign, 'E_DB_INVALID', () => new ResultsStore(foreign));
   });
 

@@ -10,6 +10,7 @@
  * this bot filed seconds ago), plus a title search for issues a person opened without the label (search is
  * indexed with a lag, so a search hit is confirmed by reading the issue).
  */
+import { CiError } from '../errors.ts';
 import { expandMatrix, type MatrixInstance } from '../matrix.ts';
 import type { ResultsStore } from '../store/store.ts';
 import { listDisabled, replaceDisabled } from './disabled.ts';
@@ -109,7 +110,7 @@ export async function fileIssues(
   const dashboardUrl = o.dashboardUrl ?? DEFAULT_DASHBOARD_URL;
   const log = o.log ?? ((l: string) => console.error(l));
   if (!dryRun && !client.authenticated)
-    throw new Error('GITHUB_TOKEN is not set: filing issues needs a token');
+    throw new CiError('E_GITHUB_TOKEN_MISSING', 'GITHUB_TOKEN is not set: filing issues needs a token');
   const instances = o.instances ?? expandMatrix('full');
   const byId = new Map(instances.map((i) => [i.id, i]));
 
@@ -296,7 +297,7 @@ export async function closeFixed(
   const minPasses = o.minPasses ?? 150;
   const dryRun = o.dryRun ?? false;
   if (!dryRun && !client.authenticated)
-    throw new Error('GITHUB_TOKEN is not set: closing issues needs a token');
+    throw new CiError('E_GITHUB_TOKEN_MISSING', 'GITHUB_TOKEN is not set: closing issues needs a token');
   const instances = o.instances ?? expandMatrix('full');
   const issues = await listOpenDisabled(client, repo(o));
   const actions: BotAction[] = [];

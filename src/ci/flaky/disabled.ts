@@ -4,6 +4,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { MatrixInstance } from '../matrix.ts';
+import type { ResultsSource } from '../store/connection.ts';
+import { disabledTests, replaceDisabledTests } from '../store/flaky.ts';
 import type { ResultsStore } from '../store/store.ts';
 import { currentPlatform, disables } from './scope.ts';
 
@@ -19,22 +21,8 @@ export function disabledMessage(entry: Pick<DisabledEntry, 'issueNumber' | 'issu
   return `disabled by issue #${entry.issueNumber} ${entry.issueUrl}`;
 }
 
-export function listDisabled(store: ResultsStore): DisabledEntry[] {
-  return (
-    store.db
-      .prepare('SELECT key, issue_number, issue_url, platforms FROM disabled_tests ORDER BY key')
-      .all() as {
-      key: string;
-      issue_number: number;
-      issue_url: string;
-      platforms: string;
-    }[]
-  ).map((r) => ({
-    key: r.key,
-    issueNumber: r.issue_number,
-    issueUrl: r.issue_url,
-    platforms: JSON.parse(r.platforms),
-  }));
+export function listDisabled(store: ResultsSource): DisabledEntry[] {
+  return disabledTests(store).map(({ updatedAt: _, ...e }) => e);
 }
 
 /** Replaces the whole list (issues are the source of truth); returns keys added and removed. */
@@ -44,14 +32,11 @@ export function replaceDisabled(
 ): { added: string[]; removed: string[] } {
   const before = new Set(listDisabled(store).map((e) => e.key));
   const after = new Set(entries.map((e) => e.key));
-  store.db.transaction(() => {
-    store.db.prepare('DELETE FROM disabled_tests').run();
-    const ins = store.db.prepare(
-      'INSERT OR REPLACE INTO disabled_tests (key, issue_number, issue_url, platforms, updated_at) VALUES (?, ?, ?, ?, ?)',
-    );
-    const now = new Date().toISOString();
-    for (const e of entries) ins.run(e.key, e.issueNumber, e.issueUrl, JSON.stringify(e.platforms), now);
-  })();
+  const now = new Date().toISOString();
+  replaceDisabledTests(
+    store,
+    entries.map((e) => ({ ...e, updatedAt: now })),
+  );
   return {
     added: [...after].filter((k) => !before.has(k)),
     removed: [...before].filter((k) => !after.has(k)),

@@ -7,6 +7,7 @@
  * API base URL comes from `GITHUB_API_URL` (what GitHub Actions sets; tests point it at a local fake server).
  */
 import { Octokit, RequestError } from 'octokit';
+import { CiError } from '../errors.ts';
 
 export const DEFAULT_API_URL = 'https://api.github.com';
 
@@ -69,7 +70,10 @@ export function githubClient(opts: GitHubClientOptions = {}): GitHubClient {
   const token = opts.token ?? (env.GITHUB_TOKEN || undefined);
   const baseUrl = (opts.baseUrl ?? (env.GITHUB_API_URL || DEFAULT_API_URL)).replace(/\/+$/, '');
   if (opts.requireToken && !token)
-    throw new Error('GITHUB_TOKEN is not set: this command writes to GitHub and needs a token');
+    throw new CiError(
+      'E_GITHUB_TOKEN_MISSING',
+      'GITHUB_TOKEN is not set: this command writes to GitHub and needs a token',
+    );
   const redact = (text: string): string =>
     token && token.length >= 4 ? text.split(token).join('***') : text;
   const sink = opts.log ?? ((line: string) => console.error(line));
@@ -132,9 +136,10 @@ export interface Repo {
 /** `owner/name` from `--repo` or `GITHUB_REPOSITORY`. */
 export function parseRepo(value: string | undefined, env: NodeJS.ProcessEnv = process.env): Repo {
   const v = value ?? env.GITHUB_REPOSITORY;
-  if (!v) throw new Error('no repository: pass --repo owner/name or set GITHUB_REPOSITORY');
+  if (!v)
+    throw new CiError('E_INVALID_ARGUMENT', 'no repository: pass --repo owner/name or set GITHUB_REPOSITORY');
   const m = /^([\w.-]+)\/([\w.-]+)$/.exec(v.trim());
-  if (!m) throw new Error(`not an owner/name repository: ${v}`);
+  if (!m) throw new CiError('E_INVALID_ARGUMENT', `--repo: not an owner/name repository: ${v}`);
   return { owner: m[1], repo: m[2] };
 }
 

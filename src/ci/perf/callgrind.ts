@@ -5,11 +5,13 @@
  * count per iteration, with setup, warm-up and process start cancelled out. `--predictable` makes V8
  * single-threaded and deterministic, so repeated counts agree to a few instructions.
  */
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
+import { CiError } from '../errors.ts';
 
 export const NODE_FLAGS = [
   '--predictable',
@@ -66,7 +68,10 @@ export function countOnce(
   );
   const m = /Collected : (\d+)/.exec(r.stderr ?? '');
   if (r.status !== 0 || !m)
-    throw new Error(`callgrind failed for ${scenario} x${iterations}: ${(r.stderr ?? '').slice(-800)}`);
+    throw new CiError(
+      'E_CALLGRIND_FAILED',
+      `callgrind failed for ${scenario} x${iterations}: ${(r.stderr ?? '').slice(-800)}`,
+    );
   return Number(m[1]);
 }
 
@@ -117,6 +122,7 @@ export interface ScenarioInfo {
 /** The scenarios the bundled program knows (bench/scenarios.ts), asked of the program itself. */
 export function listScenarios(bundle: string): ScenarioInfo[] {
   const r = spawnSync(process.execPath, [bundle, '--list'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`listing the perf scenarios failed: ${r.stderr}`);
+  if (r.status !== 0)
+    throw new CiError('E_CALLGRIND_FAILED', `listing the perf scenarios failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as ScenarioInfo[];
 }

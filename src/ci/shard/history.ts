@@ -1,4 +1,5 @@
 /** Per-instance durations from the results store: the median of the last `window` recorded durations. */
+import { durationRows } from '../store/durations.ts';
 import { ResultsStore } from '../store/store.ts';
 
 export function loadDurations(db: string, window = 5): Map<string, number> {
@@ -6,12 +7,7 @@ export function loadDurations(db: string, window = 5): Map<string, number> {
   // A history that cannot be read is an error (E_DB_INVALID / E_DB_SCHEMA_NEWER), never a silent plan without it.
   const store = new ResultsStore(db);
   try {
-    const rows = store.db
-      .prepare(
-        `SELECT id, duration_ms AS ms FROM results WHERE status IN ('pass','fail','xfail','xpass','flaky')
-         ORDER BY id, run_id DESC`,
-      )
-      .all() as { id: string; ms: number }[];
+    const rows = durationRows(store);
     let id = '';
     let xs: number[] = [];
     const close = () => {

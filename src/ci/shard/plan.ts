@@ -78,7 +78,7 @@ export function makeUnits(instances: readonly MatrixInstance[], history: Duratio
 /** Longest processing time first onto the least loaded shard. */
 export function planShards(units: readonly Unit[], shards: number): ShardPlan {
   if (!Number.isInteger(shards) || shards < 1)
-    throw new Error(`--shards must be a positive integer, got ${shards}`);
+    throw new CiError('E_INVALID_ARGUMENT', `--shards must be a positive integer, got ${shards}`);
   const bins = Array.from({ length: shards }, (_, index) => ({
     index: index + 1,
     ms: 0,

@@ -14,10 +14,12 @@
  * error (E_FILE_NOT_FOUND, E_DB_INVALID, E_DB_SCHEMA_NEWER) that leaves every file as it was.
  */
 import { CiError } from '../errors.ts';
+import { SQL } from './connection.ts';
 import { inspectDbFile } from './file.ts';
 import { effectiveStatus, isComplete, type RunLiveness } from './liveness.ts';
 import { SCHEMA_VERSION } from './migrations.ts';
-import { type ResultRow, ResultsStore } from './store.ts';
+import { type ResultRow, wallSeconds } from './runs.ts';
+import { ResultsStore } from './store.ts';
 
 export interface MergeReport {
   readonly runsAdded: number;
@@ -74,6 +76,7 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
   });
   // Opening the target checks it in turn (an existing file must be opgate's, a new one needs its directory).
   const target = new ResultsStore(into);
+  const db = target[SQL];
   target.reapAborted();
   let runsAdded = 0;
   let runsSkipped = 0;
@@ -87,24 +90,24 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
     sources.forEach((path, k) => {
       // An older shard database is migrated in place first (the source of a current one is only read).
       if (versions[k] < SCHEMA_VERSION) new ResultsStore(path).close();
-      target.db.prepare('ATTACH DATABASE ? AS src').run(path);
+      db.prepare('ATTACH DATABASE ? AS src').run(path);
       try {
-        target.db.transaction(() => {
-          const runs = target.db.prepare('SELECT * FROM src.runs ORDER BY run_id').all() as SourceRun[];
-          const existing = target.db.prepare(
+        db.transaction(() => {
+          const runs = db.prepare('SELECT * FROM src.runs ORDER BY run_id').all() as SourceRun[];
+          const existing = db.prepare(
             `SELECT run_id AS runId, status, (SELECT COUNT(*) FROM results r WHERE r.run_id = runs.run_id) AS n
              FROM runs WHERE ${RUN_KEY.map((k) => `${k} IS ?`).join(' AND ')}`,
           );
-          const sourceCount = target.db.prepare('SELECT COUNT(*) FROM src.results WHERE run_id = ?').pluck();
-          const insertRun = target.db.prepare(
+          const sourceCount = db.prepare('SELECT COUNT(*) FROM src.results WHERE run_id = ?').pluck();
+          const insertRun = db.prepare(
             `INSERT INTO runs (${RUN_KEY.join(', ')}, ended_at, status, pid, host, heartbeat_at)
              VALUES (${RUN_KEY.map(() => '?').join(', ')}, ?, ?, ?, ?, ?)`,
           );
-          const updateRun = target.db.prepare(
+          const updateRun = db.prepare(
             'UPDATE runs SET ended_at = ?, status = ?, pid = ?, host = ?, heartbeat_at = ? WHERE run_id = ?',
           );
-          const dropResults = target.db.prepare('DELETE FROM results WHERE run_id = ?');
-          const copyResults = target.db.prepare(
+          const dropResults = db.prepare('DELETE FROM results WHERE run_id = ?');
+          const copyResults = db.prepare(
             `INSERT INTO results (run_id, ${RESULT_COLUMNS}) SELECT ?, ${RESULT_COLUMNS} FROM src.results WHERE run_id = ?`,
           );
           for (const r of runs) {
@@ -133,10 +136,10 @@ export function mergeDatabases(sources: readonly string[], into: string): MergeR
             }
             resultsAdded += copyResults.run(id, r.run_id).changes;
           }
-          perfAdded += target.db.prepare(copyPerf).run().changes;
+          perfAdded += db.prepare(copyPerf).run().changes;
         })();
       } finally {
-        target.db.prepare('DETACH DATABASE src').run();
+        db.prepare('DETACH DATABASE src').run();
       }
     });
   } finally {
@@ -157,26 +160,25 @@ export interface PruneReport {
  */
 export function pruneCommits(path: string, keep: number): PruneReport {
   if (!Number.isInteger(keep) || keep < 1)
-    throw new Error(`--keep-commits: got ${keep}, expected a positive integer`);
+    throw new CiError('E_INVALID_ARGUMENT', `--keep-commits: got ${keep}, expected a positive integer`);
   const store = new ResultsStore(path);
+  const db = store[SQL];
   try {
-    const report = store.db.transaction(() => {
-      const old = store.db
+    const report = db.transaction(() => {
+      const old = db
         .prepare(
           `SELECT commit_sha FROM runs GROUP BY commit_sha ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT -1 OFFSET ?`,
         )
         .pluck()
         .all(keep) as string[];
       const gone = JSON.stringify(old);
-      store.db
-        .prepare(
-          'DELETE FROM results WHERE run_id IN (SELECT run_id FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?)))',
-        )
-        .run(gone);
-      const runsDropped = store.db
+      db.prepare(
+        'DELETE FROM results WHERE run_id IN (SELECT run_id FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?)))',
+      ).run(gone);
+      const runsDropped = db
         .prepare('DELETE FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?))')
         .run(gone).changes;
-      const perfDropped = store.db
+      const perfDropped = db
         .prepare(
           `DELETE FROM perf WHERE commit_sha IN (
              SELECT commit_sha FROM perf GROUP BY commit_sha ORDER BY MAX(rowid) DESC LIMIT -1 OFFSET ?)`,
@@ -185,7 +187,7 @@ export function pruneCommits(path: string, keep: number): PruneReport {
       return { commitsDropped: old.length, runsDropped, perfDropped };
     })();
     // Give the space back: the file is what the CI cache stores.
-    if (report.runsDropped + report.perfDropped > 0) store.db.exec('VACUUM');
+    if (report.runsDropped + report.perfDropped > 0) db.exec('VACUUM');
     return report;
   } finally {
     store.close();
@@ -202,12 +204,7 @@ export function shardResults(sources: readonly string[]): { rows: ResultRow[]; s
       const run = s.lastRunId();
       if (run === null) continue;
       rows.push(...s.results(run));
-      const t = s.db
-        .prepare(
-          'SELECT (julianday(ended_at) - julianday(started_at)) * 86400 AS s FROM runs WHERE run_id = ?',
-        )
-        .get(run) as { s: number | null };
-      seconds = Math.max(seconds, t.s ?? 0);
+      seconds = Math.max(seconds, wallSeconds(s, run) ?? 0);
     } finally {
       s.close();
     }

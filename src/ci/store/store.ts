@@ -5,13 +5,22 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
+import { type ResultsSource, SQL, type Sql } from './connection.ts';
 import { DEFAULT_DB, prepareDbPath, schemaNewerError } from './file.ts';
 import { effectiveStatus, type RunStatus, THIS_HOST } from './liveness.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import {
+  allRuns,
+  lastRunIdOf,
+  latestResultOf,
+  type ResultRow,
+  resultsOf,
+  runById,
+  type StoredRun,
+} from './runs.ts';
 
+export type { ResultRow, ResultStatus, StoredRun } from './runs.ts';
 export { DEFAULT_DB };
-
-export type ResultStatus = 'pass' | 'fail' | 'skip' | 'xfail' | 'xpass' | 'flaky' | 'error';
 
 export interface RunInfo {
   readonly commitSha: string;
@@ -24,68 +33,58 @@ export interface RunInfo {
   readonly kind?: string;
 }
 
-export interface ResultRow {
-  readonly id: string;
-  readonly op: string;
-  readonly oracle: string;
-  readonly device: string;
-  readonly dtype: string;
-  readonly layout: string;
-  readonly mode: string;
-  readonly status: ResultStatus;
-  readonly durationMs: number;
-  readonly attempts: number;
-  readonly message: string | null;
-  readonly sample: number | null;
-  readonly seed: number | null;
-  readonly checks: number;
-  /** rerun-disabled runs: how many of the reruns passed / failed. */
-  readonly rerunPasses?: number | null;
-  readonly rerunFailures?: number | null;
+/** What `patchRun` may rewrite: a run's times, status and writer. */
+export interface RunPatch {
+  readonly startedAt?: string;
+  readonly endedAt?: string | null;
+  readonly status?: RunStatus;
+  readonly pid?: number | null;
+  readonly host?: string | null;
+  readonly heartbeatAt?: string | null;
 }
 
-/** A runs row; `status` as readers see it. */
-export interface StoredRun {
-  readonly runId: number;
-  readonly commitSha: string;
-  readonly branch: string;
-  readonly platform: string;
-  readonly shard: string;
-  readonly tier: string;
-  readonly filters: string;
-  readonly kind: string;
-  readonly status: RunStatus;
-  readonly startedAt: string;
-  readonly endedAt: string | null;
-  readonly pid: number | null;
-  readonly host: string | null;
-  readonly heartbeatAt: string | null;
-}
+const PATCH_COLUMNS: Record<keyof RunPatch, string> = {
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  status: 'status',
+  pid: 'pid',
+  host: 'host',
+  heartbeatAt: 'heartbeat_at',
+};
 
-export class ResultsStore {
-  readonly db: Database.Database;
+export class ResultsStore implements ResultsSource {
+  readonly [SQL]: Sql;
 
   constructor(path: string = DEFAULT_DB) {
     // Refuse a foreign or newer file before opening it for writing, which would switch it to WAL.
     if (path !== ':memory:') prepareDbPath(path);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
+    this[SQL] = new Database(path);
+    this.sql.pragma('journal_mode = WAL');
+    this.sql.pragma('synchronous = NORMAL');
+    this.sql.pragma('foreign_keys = ON');
     this.migrate(path);
   }
 
+  private get sql(): Sql {
+    return this[SQL];
+  }
+
+  /** 'wal' once open (readers never block the writer). */
+  get journalMode(): string {
+    return this.sql.pragma('journal_mode', { simple: true }) as string;
+  }
+
   get schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
+    return this.sql.pragma('user_version', { simple: true }) as number;
   }
 
   private migrate(path: string): void {
     const from = this.schemaVersion;
     if (from > SCHEMA_VERSION) throw schemaNewerError(path, from);
     for (let v = from; v < SCHEMA_VERSION; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]);
-        this.db.pragma(`user_version = ${v + 1}`);
+      this.sql.transaction(() => {
+        this.sql.exec(MIGRATIONS[v]);
+        this.sql.pragma(`user_version = ${v + 1}`);
       })();
     }
   }
@@ -96,8 +95,8 @@ export class ResultsStore {
    */
   startRun(info: RunInfo, planned?: readonly string[]): number {
     const now = new Date().toISOString();
-    return this.db.transaction(() => {
-      const r = this.db
+    return this.sql.transaction(() => {
+      const r = this.sql
         .prepare(
           `INSERT INTO runs (commit_sha, branch, platform, shard, tier, filters, started_at, kind, pid, host, heartbeat_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -117,7 +116,7 @@ export class ResultsStore {
         );
       const runId = Number(r.lastInsertRowid);
       if (planned)
-        this.db
+        this.sql
           .prepare('INSERT INTO run_plans (run_id, ids) VALUES (?, ?)')
           .run(runId, gzipSync(planned.join('\n')));
       return runId;
@@ -126,7 +125,7 @@ export class ResultsStore {
 
   /** Takes over an aborted or interrupted run: this process writes it again, and it is running until it ends. */
   resumeRun(runId: number): void {
-    this.db
+    this.sql
       .prepare(
         `UPDATE runs SET status = 'running', ended_at = NULL, pid = ?, host = ?, heartbeat_at = ? WHERE run_id = ?`,
       )
@@ -135,17 +134,19 @@ export class ResultsStore {
 
   /** The writer is alive: readers keep showing the run as running. */
   heartbeat(runId: number): void {
-    this.db.prepare('UPDATE runs SET heartbeat_at = ? WHERE run_id = ?').run(new Date().toISOString(), runId);
+    this.sql
+      .prepare('UPDATE runs SET heartbeat_at = ? WHERE run_id = ?')
+      .run(new Date().toISOString(), runId);
   }
 
   endRun(runId: number, status: 'passed' | 'failed' | 'interrupted'): void {
     const now = new Date().toISOString();
-    this.db.transaction(() => {
-      this.db
+    this.sql.transaction(() => {
+      this.sql
         .prepare('UPDATE runs SET ended_at = ?, heartbeat_at = ?, status = ? WHERE run_id = ?')
         .run(now, now, status, runId);
       // A complete run has nothing left to resume.
-      if (status !== 'interrupted') this.db.prepare('DELETE FROM run_plans WHERE run_id = ?').run(runId);
+      if (status !== 'interrupted') this.sql.prepare('DELETE FROM run_plans WHERE run_id = ?').run(runId);
     })();
   }
 
@@ -154,13 +155,13 @@ export class ResultsStore {
    * it at its last heartbeat. Returns how many it ended.
    */
   reapAborted(now: number = Date.now()): number {
-    const open = this.db
+    const open = this.sql
       .prepare(
         `SELECT run_id AS runId, status, host, pid, heartbeat_at AS heartbeatAt, started_at AS startedAt
          FROM runs WHERE status = 'running'`,
       )
       .all() as (Parameters<typeof effectiveStatus>[0] & { runId: number })[];
-    const end = this.db.prepare(
+    const end = this.sql.prepare(
       `UPDATE runs SET status = 'aborted', ended_at = COALESCE(heartbeat_at, started_at)
        WHERE run_id = ? AND status = 'running'`,
     );
@@ -171,19 +172,17 @@ export class ResultsStore {
 
   /** A run's row, its status as readers see it (a run whose process died reads 'aborted'). */
   run(runId: number): StoredRun | null {
-    const r = this.db
-      .prepare(
-        `SELECT run_id AS runId, commit_sha AS commitSha, branch, platform, shard, tier, filters, kind, status,
-           started_at AS startedAt, ended_at AS endedAt, pid, host, heartbeat_at AS heartbeatAt
-         FROM runs WHERE run_id = ?`,
-      )
-      .get(runId) as StoredRun | undefined;
-    return r ? { ...r, status: effectiveStatus(r) } : null;
+    return runById(this, runId);
+  }
+
+  /** Every run, oldest first, each status as readers see it. */
+  runs(): StoredRun[] {
+    return allRuns(this);
   }
 
   /** Aborted or interrupted runs that still have their plan, newest first (call `reapAborted` first). */
   resumableRuns(): StoredRun[] {
-    const ids = this.db
+    const ids = this.sql
       .prepare(
         `SELECT u.run_id FROM runs u JOIN run_plans p ON p.run_id = u.run_id
          WHERE u.status IN ('aborted', 'interrupted') ORDER BY u.run_id DESC`,
@@ -195,39 +194,51 @@ export class ResultsStore {
 
   /** The ids a run set out to run, or null when it kept no plan (it ended, or it predates plans). */
   plannedIds(runId: number): string[] | null {
-    const blob = this.db.prepare('SELECT ids FROM run_plans WHERE run_id = ?').pluck().get(runId) as
+    const blob = this.sql.prepare('SELECT ids FROM run_plans WHERE run_id = ?').pluck().get(runId) as
       | Buffer
       | undefined;
     return blob ? gunzipSync(blob).toString('utf8').split('\n').filter(Boolean) : null;
   }
 
   addResults(runId: number, rows: readonly ResultRow[]): void {
-    const insert = this.db.prepare(
+    const insert = this.sql.prepare(
       `INSERT OR REPLACE INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures)
        VALUES (@runId, @id, @op, @oracle, @device, @dtype, @layout, @mode, @status, @durationMs, @attempts, @message, @sample, @seed, @checks, @rerunPasses, @rerunFailures)`,
     );
     // One transaction per batch, with the heartbeat: committed rows survive a kill of this process.
-    this.db.transaction(() => {
+    this.sql.transaction(() => {
       for (const r of rows) insert.run({ rerunPasses: null, rerunFailures: null, ...r, runId });
       this.heartbeat(runId);
     })();
   }
 
   results(runId: number): ResultRow[] {
-    return this.db
-      .prepare(
-        `SELECT id, op, oracle, device, dtype, layout, mode, status, duration_ms AS durationMs, attempts, message, sample, seed, checks
-         FROM results WHERE run_id = ? ORDER BY id`,
-      )
-      .all(runId) as ResultRow[];
+    return resultsOf(this, runId);
+  }
+
+  /** An instance's result in the newest run that has one, with its rerun counts. */
+  latestResult(id: string): (ResultRow & { runId: number }) | null {
+    return latestResultOf(this, id);
   }
 
   lastRunId(): number | null {
-    const r = this.db.prepare('SELECT MAX(run_id) AS id FROM runs').get() as { id: number | null };
-    return r.id;
+    return lastRunIdOf(this);
+  }
+
+  /**
+   * Rewrites a run's times, status or writer, as an importer of runs recorded elsewhere does: the demo seed
+   * spreads its runs over past hours, and tests make a run look killed (a dead pid), stale (an old heartbeat
+   * from another host) or written by an older opgate (no writer at all).
+   */
+  patchRun(runId: number, patch: RunPatch): void {
+    const keys = (Object.keys(patch) as (keyof RunPatch)[]).filter((k) => Object.hasOwn(PATCH_COLUMNS, k));
+    if (keys.length === 0) return;
+    this.sql
+      .prepare(`UPDATE runs SET ${keys.map((k) => `${PATCH_COLUMNS[k]} = ?`).join(', ')} WHERE run_id = ?`)
+      .run(...keys.map((k) => patch[k] ?? null), runId);
   }
 
   close(): void {
-    this.db.close();
+    this[SQL].close();
   }
 }

@@ -1,0 +1,97 @@
+/**
+ * Reading runs and their results back, for the writer and the read-only reader alike: a run's status is the
+ * one readers see (a run whose process died reads 'aborted', see liveness.ts).
+ */
+import { type ResultsSource, SQL } from './connection.ts';
+import { effectiveStatus, type RunStatus } from './liveness.ts';
+
+export type ResultStatus = 'pass' | 'fail' | 'skip' | 'xfail' | 'xpass' | 'flaky' | 'error';
+
+export interface ResultRow {
+  readonly id: string;
+  readonly op: string;
+  readonly oracle: string;
+  readonly device: string;
+  readonly dtype: string;
+  readonly layout: string;
+  readonly mode: string;
+  readonly status: ResultStatus;
+  readonly durationMs: number;
+  readonly attempts: number;
+  readonly message: string | null;
+  readonly sample: number | null;
+  readonly seed: number | null;
+  readonly checks: number;
+  /** rerun-disabled runs: how many of the reruns passed / failed. */
+  readonly rerunPasses?: number | null;
+  readonly rerunFailures?: number | null;
+}
+
+/** A runs row; `status` as readers see it. */
+export interface StoredRun {
+  readonly runId: number;
+  readonly commitSha: string;
+  readonly branch: string;
+  readonly platform: string;
+  readonly shard: string;
+  readonly tier: string;
+  readonly filters: string;
+  readonly kind: string;
+  readonly status: RunStatus;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  readonly pid: number | null;
+  readonly host: string | null;
+  readonly heartbeatAt: string | null;
+}
+
+const RUN_COLUMNS = `run_id AS runId, commit_sha AS commitSha, branch, platform, shard, tier, filters, kind, status,
+  started_at AS startedAt, ended_at AS endedAt, pid, host, heartbeat_at AS heartbeatAt`;
+
+const RESULT_COLUMNS = `id, op, oracle, device, dtype, layout, mode, status, duration_ms AS durationMs, attempts, message,
+  sample, seed, checks`;
+
+const seen = (r: StoredRun): StoredRun => ({ ...r, status: effectiveStatus(r) });
+
+export function runById(src: ResultsSource, runId: number): StoredRun | null {
+  const r = src[SQL].prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ?`).get(runId) as
+    | StoredRun
+    | undefined;
+  return r ? seen(r) : null;
+}
+
+/** Every run, oldest first. */
+export function allRuns(src: ResultsSource): StoredRun[] {
+  return (src[SQL].prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY run_id`).all() as StoredRun[]).map(seen);
+}
+
+export function resultsOf(src: ResultsSource, runId: number): ResultRow[] {
+  return src[SQL]
+    .prepare(`SELECT ${RESULT_COLUMNS} FROM results WHERE run_id = ? ORDER BY id`)
+    .all(runId) as ResultRow[];
+}
+
+/** An instance's result in the newest run that has one, with its rerun counts. */
+export function latestResultOf(src: ResultsSource, id: string): (ResultRow & { runId: number }) | null {
+  const r = src[SQL]
+    .prepare(
+      `SELECT run_id AS runId, ${RESULT_COLUMNS}, rerun_passes AS rerunPasses, rerun_failures AS rerunFailures
+     FROM results WHERE id = ? ORDER BY run_id DESC LIMIT 1`,
+    )
+    .get(id) as (ResultRow & { runId: number }) | undefined;
+  return r ?? null;
+}
+
+export function lastRunIdOf(src: ResultsSource): number | null {
+  return (src[SQL].prepare('SELECT MAX(run_id) FROM runs').pluck().get() as number | null) ?? null;
+}
+
+/** A run's wall time in seconds (null while it has no end). */
+export function wallSeconds(src: ResultsSource, runId: number): number | null {
+  return (
+    (src[SQL]
+      .prepare('SELECT (julianday(ended_at) - julianday(started_at)) * 86400 FROM runs WHERE run_id = ?')
+      .pluck()
+      .get(runId) as number | null | undefined) ?? null
+  );
+}

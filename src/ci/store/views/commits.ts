@@ -1,0 +1,52 @@
+/**
+ * What every dashboard view asks of the runs table: which runs count for a commit, the newest commits, and a
+ * run's status as readers see it.
+ */
+
+import { SQL } from '../connection.ts';
+import { runStatusSql } from '../liveness.ts';
+import type { ResultsReader } from '../reader.ts';
+
+/** A run's status as readers see it (`u` is the runs table): a run whose process died reads 'aborted'. */
+export const RUN_STATUS = runStatusSql('u');
+
+/**
+ * A run's job: what it was asked to run (shard, tier, platform and its filters, e.g. CI's `--device cpu`), not
+ * where its temporary id files lived.
+ */
+const JOB_OF_RUN = `shard, tier, platform, json_remove(filters, '$.idsFile', '$.priorityFile', '$.disabledFile', '$.reruns')`;
+
+/**
+ * The runs that count for a commit: normal (not rerun-disabled) runs, the latest one per job, so a re-run of a
+ * job replaces its earlier attempt while the other devices' runs of the same shard number stay.
+ */
+export const LATEST_RUNS = `SELECT MAX(run_id) AS run_id FROM runs WHERE kind = 'normal' GROUP BY commit_sha, ${JOB_OF_RUN}`;
+
+export interface CommitRow {
+  readonly sha: string;
+  readonly branch: string;
+  readonly startedAt: string;
+}
+
+/** The newest `limit` commits with normal runs, newest first. */
+export function recentCommits(db: ResultsReader, limit: number): CommitRow[] {
+  return db[SQL]
+    .prepare(
+      `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt FROM runs
+     WHERE kind = 'normal' GROUP BY commit_sha ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT ?`,
+    )
+    .all(limit) as CommitRow[];
+}
+
+/** Every commit with a normal run. */
+export function commitShas(db: ResultsReader): string[] {
+  return db[SQL]
+    .prepare(`SELECT DISTINCT commit_sha FROM runs WHERE kind = 'normal'`)
+    .pluck()
+    .all() as string[];
+}
+
+/** The shard specs run at a commit. */
+export function shardsOfCommit(db: ResultsReader, sha: string): string[] {
+  return db[SQL].prepare('SELECT DISTINCT shard FROM runs WHERE commit_sha = ?').pluck().all(sha) as string[];
+}

@@ -1,0 +1,80 @@
+/** The commit grid's queries: result counts per job, the runs that did not finish, failures. */
+import { marks, SQL } from '../connection.ts';
+import type { ResultsReader } from '../reader.ts';
+import { LATEST_RUNS, RUN_STATUS } from './commits.ts';
+
+const BAD = `('fail','error','xpass')`;
+
+/** Results per (commit, shard, device, status) of the runs that count for `shas`. */
+export function gridCounts(
+  db: ResultsReader,
+  shas: readonly string[],
+): { sha: string; shard: string; device: string; status: string; n: number }[] {
+  return db[SQL]
+    .prepare(
+      `SELECT u.commit_sha AS sha, u.shard, r.device, r.status, COUNT(*) AS n
+     FROM runs u JOIN results r ON r.run_id = u.run_id
+     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})
+     GROUP BY u.run_id, r.device, r.status`,
+    )
+    .all(...shas) as { sha: string; shard: string; device: string; status: string; n: number }[];
+}
+
+/** The counted runs of `shas` that did not finish, with the devices they were asked for (JSON) and status. */
+export function unfinishedRuns(
+  db: ResultsReader,
+  shas: readonly string[],
+): { sha: string; shard: string; devices: string | null; status: 'running' | 'interrupted' | 'aborted' }[] {
+  return db[SQL]
+    .prepare(
+      `SELECT u.commit_sha AS sha, u.shard, json_extract(u.filters, '$.device') AS devices, ${RUN_STATUS} AS status
+     FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.status IN ('running', 'interrupted', 'aborted')
+       AND u.commit_sha IN (${marks(shas.length)})`,
+    )
+    .all(...shas) as {
+    sha: string;
+    shard: string;
+    devices: string | null;
+    status: 'running' | 'interrupted' | 'aborted';
+  }[];
+}
+
+/** Each failing (fail, error, xpass) result of the counted runs of `shas`. */
+export function failingResults(
+  db: ResultsReader,
+  shas: readonly string[],
+): { id: string; sha: string; shard: string; device: string }[] {
+  return db[SQL]
+    .prepare(
+      `SELECT r.id, u.commit_sha AS sha, u.shard, r.device FROM runs u JOIN results r ON r.run_id = u.run_id
+     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)}) AND r.status IN ${BAD}`,
+    )
+    .all(...shas) as { id: string; sha: string; shard: string; device: string }[];
+}
+
+export interface CellFailureRow {
+  readonly id: string;
+  readonly status: string;
+  readonly message: string | null;
+  readonly sample: number | null;
+  readonly seed: number | null;
+  readonly attempts: number;
+  readonly durationMs: number;
+}
+
+/** The failing and flaky results of one job at one commit, failures first, by id. */
+export function cellFailures(
+  db: ResultsReader,
+  sha: string,
+  shard: string,
+  device: string,
+): CellFailureRow[] {
+  return db[SQL]
+    .prepare(
+      `SELECT r.id, r.status, r.message, r.sample, r.seed, r.attempts, r.duration_ms AS durationMs
+     FROM runs u JOIN results r ON r.run_id = u.run_id
+     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? AND u.shard = ? AND r.device = ?
+       AND r.status IN ('fail','error','xpass','flaky') ORDER BY r.status = 'flaky', r.id`,
+    )
+    .all(sha, shard, device) as CellFailureRow[];
+}

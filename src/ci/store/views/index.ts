@@ -1,0 +1,8 @@
+/** The dashboards' read API: the read-only reader and the queries behind each view. */
+export { openReadOnly, ResultsReader } from '../reader.ts';
+export { type CommitRow, commitShas, recentCommits, shardsOfCommit } from './commits.ts';
+export { type CoverageRow, coverageCounts, outcomesByCommit } from './coverage.ts';
+export { disabledSkipsByCommit, everFailedIds, outcomesOf } from './flaky.ts';
+export { type CellFailureRow, cellFailures, failingResults, gridCounts, unfinishedRuns } from './grid.ts';
+export { perfSeriesPoints, type SeriesPoint } from './perf.ts';
+export { type CommitTimeRow, commitTimes, type ShardRunRow, shardRuns, slowestResults } from './shards.ts';
