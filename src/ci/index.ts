@@ -50,6 +50,7 @@ export {
   shardIds,
   type Unit,
 } from './shard/index.ts';
+export type { ResultsSource } from './store/connection.ts';
 export { inspectDbFile } from './store/file.ts';
 export { type DisabledTestRow, disabledTests, replaceDisabledTests } from './store/flaky.ts';
 export { effectiveStatus, isComplete, RUN_STATUSES, type RunStatus } from './store/liveness.ts';
