@@ -18,7 +18,11 @@ export type CiErrorCode =
   /** Nothing to resume: no unfinished run matching the request. */
   | 'E_NOTHING_TO_RESUME'
   /** GitHub could not be reached (DNS, connection refused, timeout), as opposed to an HTTP error status. */
-  | 'E_GITHUB_UNREACHABLE';
+  | 'E_GITHUB_UNREACHABLE'
+  /** An external tool a command needs (valgrind, git) is not installed or failed to run. */
+  | 'E_TOOL_MISSING'
+  /** rerun-disabled: a quarantined instance failed some of its reruns (a test failure, stored as its message). */
+  | 'E_RERUNS_FAILED';
 
 export class CiError extends Error {
   constructor(
