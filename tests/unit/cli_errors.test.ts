@@ -82,6 +82,11 @@ const CASES: readonly [string[], string, RegExp][] = [
   [['repro', ID, '--sample', '999'], 'E_INVALID_ARGUMENT', /--sample: got 999, expected 0\.\.\d+/],
   [['repro', ID, '--sample', 'abc'], 'E_INVALID_ARGUMENT', /--sample: got 'abc'/],
   [['repro', 'bogus'], 'E_UNKNOWN_NAME', /unknown instance id: bogus/],
+  [
+    ['td', 'HEAD...no_such_revision'],
+    'E_INVALID_ARGUMENT',
+    /changed files: got 'HEAD\.\.\.no_such_revision'/,
+  ],
   [['merge', 'missing.db', '--into', 'm.db'], 'E_FILE_NOT_FOUND', /missing\.db/],
   [['merge', 'garbage.db', '--into', 'm.db'], 'E_DB_INVALID', /garbage\.db/],
   [['merge', 'newer.db', '--into', 'm.db'], 'E_DB_SCHEMA_NEWER', /newer/],
