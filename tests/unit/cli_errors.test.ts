@@ -120,7 +120,8 @@ describe('CLI input errors: exit 2, one line, nothing written', () => {
     expect(snapshot(dir)).toEqual(before);
     for (const p of ['x.db', 'm.db', 'nonexistent', 'garbage.db-wal', 'newer.db-wal', 'newer.db-shm'])
       expect(existsSync(f(p)), p).toBe(false);
-  }, 240_000);
+    // Each case is a fresh node process: minutes on a loaded 2-core machine.
+  }, 420_000);
 
   test('a usage error from commander (a bad choice) also exits 2 with one line', async () => {
     const o = await opgate(['run', '--tier', 'nonsense'], { cwd: dir });

@@ -1,9 +1,9 @@
 /**
  * `opgate run` plans once: one matrix expansion per run, counted across the main process and the vitest workers
- * (OPGATE_TRACE_EXPANSIONS), for a plain, a sharded, a TD-ordered and a resumed run; the plan reaches the
- * workers in memory (no temp files); a retried failure is one row with its first failing message.
+ * (OPGATE_TRACE_EXPANSIONS), for a plain, a sharded, a TD-ordered, a rerun-disabled and a resumed run; the plan
+ * reaches the workers in memory (no temp files); a retried failure is one row with its first failing message.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -27,8 +27,14 @@ async function traced(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('opgate run plans once', () => {
-  test('one expansion for a plain, a sharded and a TD-ordered run; no temp files', async () => {
+  test('one expansion for a plain, a sharded, a TD-ordered and a rerun-disabled run; no temp files', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'opgate-plan-db-')), 'r.db');
+    const disabledFile = `${db}.disabled.json`;
+    const quarantined = 'test_reference_neg_cpu_float32_contiguous_eager';
+    writeFileSync(
+      disabledFile,
+      JSON.stringify({ [quarantined]: { issue: 1, url: 'https://x/1', platforms: [] } }),
+    );
     const runs = await Promise.all([
       traced([...FILTERS, '--db', db, '--json']),
       traced([...FILTERS, '--db', `${db}.s`, '--shard', '2/3', '--json']),
@@ -40,6 +46,17 @@ describe('opgate run plans once', () => {
         'src/oracles/dtypes.ts',
         '--td',
         'order',
+        '--json',
+      ]),
+      traced([
+        ...FILTERS,
+        '--db',
+        `${db}.rd`,
+        '--disabled-file',
+        disabledFile,
+        '--rerun-disabled',
+        '--reruns',
+        '2',
         '--json',
       ]),
     ]);
@@ -58,6 +75,7 @@ describe('opgate run plans once', () => {
     );
     expect(total(runs[1])).toBeLessThan(total(runs[0]));
     expect(total(runs[2])).toBe(total(runs[0]));
+    expect(JSON.parse(runs[3].stdout)).toMatchObject({ total: 1, passed: 1 });
   }, 240_000);
 
   test('one expansion for a resumed run', async () => {

@@ -134,12 +134,15 @@ export function buildCli(): Command {
     .description('list the op_db: each OpInfo with its dtypes per device and oracles')
     .option('--json', 'print JSON')
     .action((o: { json?: boolean }) => {
+      // One expansion for all OpInfos (not one per OpInfo): an OpInfo's oracles in matrix order.
+      const oracles = new Map<string, Set<string>>();
+      for (const i of expandMatrix('full')) oracles.set(i.op, (oracles.get(i.op) ?? new Set()).add(i.oracle));
       const rows = opDb.map((info) => ({
         name: info.name,
         op: info.op,
         family: info.family,
         dtypes: info.dtypes,
-        oracles: [...new Set(expandMatrix('full', { op: [info.name] }).map((i) => i.oracle))],
+        oracles: [...(oracles.get(info.name) ?? [])],
         skips: info.skips.length,
       }));
       if (o.json) console.log(JSON.stringify(rows, null, 2));
