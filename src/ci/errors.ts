@@ -24,7 +24,11 @@ export type CiErrorCode =
   /** `opgate perf diff`: no per-function profile recorded for the scenario at that commit. */
   | 'E_PERF_PROFILE_NOT_FOUND'
   /** valgrind/callgrind (or the scenario listing it runs) exited with an error. */
-  | 'E_CALLGRIND_FAILED';
+  | 'E_CALLGRIND_FAILED'
+  /** An external tool a command needs (valgrind, git) is not installed or failed to run. */
+  | 'E_TOOL_MISSING'
+  /** rerun-disabled: a quarantined instance failed some of its reruns (a test failure, stored as its message). */
+  | 'E_RERUNS_FAILED';
 
 export class CiError extends Error {
   constructor(

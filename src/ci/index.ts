@@ -1,5 +1,4 @@
 export { reproCommand } from '../oracles/index.ts';
-export { ENV_FILTERS, ENV_TIER, filtersFromEnv, tierFromEnv } from './env.ts';
 export {
   currentPlatform,
   type DisabledEntry,
@@ -19,10 +18,10 @@ export {
   type Verdict,
 } from './flaky/index.ts';
 export {
+  ENV_TRACE_EXPANSIONS,
   expandMatrix,
   type Filters,
   findInstance,
-  idsIn,
   instanceId,
   type MatrixInstance,
   resultAxes,
@@ -38,6 +37,8 @@ export {
   type PerfSample,
   recordPerf,
 } from './perf/index.ts';
+export { type InstanceRecord, PLAN_KEY, type PlanEntry, type RunPlan } from './run/channel.ts';
+export { defineMatrixTests, type MatrixFaults } from './run/define.ts';
 export {
   estimator,
   loadDurations,
@@ -47,7 +48,7 @@ export {
   planShards,
   type ShardPlan,
   sampleCounter,
-  shardIds,
+  shardOf,
   type Unit,
 } from './shard/index.ts';
 export type { ResultsSource } from './store/connection.ts';

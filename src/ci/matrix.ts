@@ -4,10 +4,9 @@
  * (a rule that matches nothing is reported as stale).
  */
 
-import { readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import {
   hashString,
-  LAYOUTS,
   type Layout,
   type Mode,
   type OpInfo,
@@ -15,10 +14,15 @@ import {
   opDb,
   type SkipRule,
 } from '../../op_db/index.ts';
-import { type Instance, ORACLE_RUNNERS } from '../oracles/index.ts';
-import { DTYPES, type DType } from '../runtime/index.ts';
+import { type Instance, ORACLE_TABLE, oracleRecords, type Tier } from '../oracles/index.ts';
 
-export type Tier = 'pull' | 'full';
+export type { Tier };
+
+/**
+ * `OPGATE_TRACE_EXPANSIONS=<file>`: every expansion appends a line (pid, tier, filters) to the file, in the main
+ * process and in vitest workers alike; the test that a run expands its matrix once counts them.
+ */
+export const ENV_TRACE_EXPANSIONS = 'OPGATE_TRACE_EXPANSIONS';
 
 export interface MatrixInstance extends Instance {
   readonly op: string;
@@ -46,28 +50,6 @@ export interface Filters {
   readonly mode?: readonly string[];
   /** Substring or /regex/ matched against the id. */
   readonly pattern?: string;
-  /**
-   * A file of instance ids (one per line): only those run (a shard's part, a TD selection). A file rather
-   * than a list because vitest workers receive filters through the environment, which caps a value's size.
-   */
-  readonly idsFile?: string;
-  /** A file of ids to run first, in each template file (TD `--td order`). */
-  readonly priorityFile?: string;
-  /** disabled-tests.json: instances it disables are skipped with their issue (quarantine). */
-  readonly disabledFile?: string;
-  /** rerun-disabled mode: run each selected instance this many times and record the counts. */
-  readonly reruns?: number;
-}
-
-const idSets = new Map<string, Set<string>>();
-/** The ids listed in a file (cached per path). */
-export function idsIn(path: string): Set<string> {
-  let s = idSets.get(path);
-  if (!s) {
-    s = new Set(readFileSync(path, 'utf8').split('\n').filter(Boolean));
-    idSets.set(path, s);
-  }
-  return s;
 }
 
 export function instanceId(
@@ -79,123 +61,6 @@ export function instanceId(
   mode: Mode,
 ): string {
   return `test_${oracle}_${opName.replace(/\./g, '_')}_${device}_${dtype}_${layout}_${mode}`;
-}
-
-interface Axis {
-  readonly device: Instance['device'];
-  readonly dtypes: (info: OpInfo) => readonly DType[];
-  readonly layouts: readonly Layout[];
-}
-
-/** Which devices, dtypes and layouts each oracle runs per tier. */
-function axes(oracle: Oracle, tier: Tier): Axis[] {
-  const claimed = (info: OpInfo) => info.dtypes.cpu;
-  const onWebgpu = (info: OpInfo) => info.dtypes.webgpu;
-  // The pull tier runs webgpu on the layouts that exercise strides and offsets in the shaders.
-  const gpuLayouts: readonly Layout[] = tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'offset'];
-  switch (oracle) {
-    case 'reference':
-      return [
-        { device: 'cpu', dtypes: claimed, layouts: LAYOUTS },
-        { device: 'webgpu', dtypes: onWebgpu, layouts: gpuLayouts },
-      ];
-    case 'crossbackend':
-      return [
-        {
-          device: 'webgpu',
-          dtypes: onWebgpu,
-          layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'expanded', 'offset'],
-        },
-      ];
-    case 'compile': {
-      const f32 = (i: OpInfo, d: 'cpu' | 'webgpu') => {
-        const c = i.dtypes[d];
-        return c.includes('float32') ? ['float32' as DType] : c.slice(0, 1);
-      };
-      return tier === 'full'
-        ? [
-            { device: 'cpu', dtypes: claimed, layouts: ['contiguous', 'transposed', 'expanded'] },
-            { device: 'webgpu', dtypes: onWebgpu, layouts: ['contiguous', 'transposed'] },
-          ]
-        : [
-            { device: 'cpu', dtypes: (i) => f32(i, 'cpu'), layouts: ['contiguous', 'transposed'] },
-            { device: 'webgpu', dtypes: (i) => f32(i, 'webgpu'), layouts: ['contiguous'] },
-          ];
-    }
-    case 'metadata':
-      return [
-        {
-          device: 'meta',
-          dtypes: claimed,
-          layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'strided', 'offset'],
-        },
-        { device: 'webgpu', dtypes: (i) => onWebgpu(i).slice(0, 1), layouts: gpuLayouts },
-      ];
-    case 'errors':
-      return [
-        { device: 'cpu', dtypes: (i) => i.dtypes.cpu.slice(0, 1), layouts: ['contiguous'] },
-        { device: 'webgpu', dtypes: (i) => onWebgpu(i).slice(0, 1), layouts: ['contiguous'] },
-      ];
-    case 'dtypes':
-      return [
-        { device: 'cpu', dtypes: () => DTYPES, layouts: ['contiguous'] },
-        { device: 'meta', dtypes: () => DTYPES, layouts: ['contiguous'] },
-      ];
-    case 'gradcheck':
-    case 'gradgradcheck':
-      // float64 only; the expanded layout is excluded because gradcheck refuses stride-0 inputs, like PyTorch.
-      return [
-        {
-          device: 'cpu',
-          dtypes: float64If,
-          layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'],
-        },
-      ];
-    case 'backward':
-      return [
-        {
-          device: 'cpu',
-          dtypes: float64If,
-          layouts:
-            tier === 'full'
-              ? LAYOUTS.filter((l) => l !== 'contiguous')
-              : ['transposed', 'strided', 'expanded'],
-        },
-      ];
-    case 'property':
-      return [
-        {
-          device: 'cpu',
-          dtypes: (i) =>
-            tier === 'full' ? claimed(i) : claimed(i).filter((d) => d === 'float32' || d === 'int64'),
-          layouts: ['contiguous'],
-        },
-      ];
-    default:
-      return [];
-  }
-}
-
-/** Autograd oracles run in float64, where the OpInfo claims backward support for it. */
-const float64If = (info: OpInfo): readonly DType[] =>
-  info.backwardDtypes.cpu.includes('float64') ? ['float64'] : [];
-
-function applies(info: OpInfo, oracle: Oracle): boolean {
-  if (oracle === 'gradcheck' || oracle === 'backward') return info.flags.supportsAutograd;
-  if (oracle === 'gradgradcheck') return info.flags.supportsAutograd && info.flags.supportsGradgrad;
-  if (oracle === 'reference') return info.ref !== null;
-  if (oracle === 'compile') return info.flags.supportsCompile;
-  if (oracle === 'property') return info.ref !== null && info.arbitrary !== null;
-  if (oracle === 'errors')
-    return (
-      info.errorInputs({
-        device: 'cpu',
-        dtype: info.dtypes.cpu[0] ?? 'float32',
-        requiresGrad: false,
-        seed: 0,
-      }).length > 0
-    );
-  return true;
 }
 
 /**
@@ -231,7 +96,6 @@ function passes(f: Filters, i: MatrixInstance): boolean {
     !inList(f.mode, i.mode)
   )
     return false;
-  if (f.idsFile && !idsIn(f.idsFile).has(i.id)) return false;
   if (f.pattern) {
     const m = /^\/(.*)\/$/.exec(f.pattern);
     if (m ? !new RegExp(m[1]).test(i.id) : !i.id.includes(f.pattern)) return false;
@@ -239,34 +103,36 @@ function passes(f: Filters, i: MatrixInstance): boolean {
   return true;
 }
 
+/** One instance of the matrix, with its id, seed and matching skip/xfail rule (no filtering, no expansion). */
+export function matrixInstance(
+  info: OpInfo,
+  oracle: Oracle,
+  device: Instance['device'],
+  dtype: Instance['dtype'],
+  layout: Layout,
+): MatrixInstance {
+  const mode = ORACLE_TABLE[oracle].mode;
+  const id = instanceId(oracle, info.name, device, dtype, layout, mode);
+  const rule = info.skips.find((r) => ruleMatches(r, { oracle, device, dtype, layout, mode })) ?? null;
+  return { id, oracle, info, op: info.name, device, dtype, layout, mode, seed: hashString(id), rule };
+}
+
 export function expandMatrix(
   tier: Tier,
   filters: Filters = {},
   db: readonly OpInfo[] = opDb,
 ): MatrixInstance[] {
+  const trace = process.env[ENV_TRACE_EXPANSIONS];
+  if (trace) appendFileSync(trace, `${process.pid} ${tier} ${JSON.stringify(filters)}\n`);
   const out: MatrixInstance[] = [];
   for (const info of db) {
-    for (const oracle of Object.keys(ORACLE_RUNNERS) as Oracle[]) {
-      if (!applies(info, oracle)) continue;
-      for (const axis of axes(oracle, tier)) {
+    for (const record of oracleRecords()) {
+      if (filters.oracle?.length && !filters.oracle.includes(record.name)) continue;
+      if (!record.applies(info)) continue;
+      for (const axis of record.axes(tier)) {
         for (const dtype of axis.dtypes(info)) {
           for (const layout of axis.layouts) {
-            const mode: Mode = oracle === 'compile' ? 'compile' : 'eager';
-            const id = instanceId(oracle, info.name, axis.device, dtype, layout, mode);
-            const key = { oracle, device: axis.device, dtype, layout, mode };
-            const rule = info.skips.find((r) => ruleMatches(r, key)) ?? null;
-            const inst: MatrixInstance = {
-              id,
-              oracle,
-              info,
-              op: info.name,
-              device: axis.device,
-              dtype,
-              layout,
-              mode,
-              seed: hashString(id),
-              rule,
-            };
+            const inst = matrixInstance(info, record.name, axis.device, dtype, layout);
             if (passes(filters, inst)) out.push(inst);
           }
         }

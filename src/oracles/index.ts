@@ -1,36 +1,12 @@
-/** The oracles (reference, metadata, errors, dtypes, property) and what they share. */
-import type { Oracle } from '../../op_db/index.ts';
-import { runCompile } from './compile.ts';
-import { runCrossBackend } from './crossbackend.ts';
-import { runDtypes } from './dtypes.ts';
-import { runErrors } from './errors.ts';
-import { gradSamples, runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
-import { type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
-import { runMetadata } from './metadata.ts';
-import { runProperty } from './property.ts';
-import { runReference } from './reference.ts';
+/** The oracles (reference, metadata, errors, dtypes, property, ...) and what they share; registry.ts declares each. */
+import { type Instance, OracleFailure, type OracleResult } from './instance.ts';
+import { ORACLE_TABLE } from './registry.ts';
 import { initWebGPU, NoAdapterError, webgpuUnavailableReason } from './runtime_face.ts';
-
-type Runner = (inst: Instance, sample?: number) => OracleResult | Promise<OracleResult>;
-
-/** Oracles implemented so far; the matrix only expands these. */
-export const ORACLE_RUNNERS: Partial<Record<Oracle, Runner>> = {
-  reference: runReference,
-  crossbackend: runCrossBackend,
-  compile: runCompile,
-  metadata: runMetadata,
-  errors: runErrors,
-  dtypes: runDtypes,
-  property: (inst) => runProperty(inst),
-  gradcheck: runGradcheckOracle,
-  gradgradcheck: runGradgradcheckOracle,
-  backward: runBackwardConsistency,
-};
 
 /** Runs one instance; a webgpu instance first acquires the device (E_NO_ADAPTER when there is none). */
 export async function runOracle(inst: Instance, sample?: number): Promise<OracleResult> {
-  const run = ORACLE_RUNNERS[inst.oracle];
-  if (!run) throw new OracleFailure(inst, null, undefined, `oracle '${inst.oracle}' is not implemented yet`);
+  const record = ORACLE_TABLE[inst.oracle];
+  if (!record) throw new OracleFailure(inst, null, undefined, `oracle '${inst.oracle}' is not implemented`);
   if (inst.device === 'webgpu' && !(await initWebGPU())) {
     throw new NoAdapterError(webgpuUnavailableReason(), {
       op: inst.info.op,
@@ -38,26 +14,12 @@ export async function runOracle(inst: Instance, sample?: number): Promise<Oracle
       expected: 'a webgpu adapter',
     });
   }
-  return run(inst, sample);
+  return record.run(inst, sample);
 }
 
-/**
- * How many samples an instance's oracle indexes (`repro --sample k` takes k below this); null when its samples
- * have no stable index (property-based samples are drawn by fast-check from the seed).
- */
+/** How many samples an instance's oracle indexes (`repro --sample k` takes k below this); null: no stable index. */
 export function sampleCount(inst: Instance): number | null {
-  switch (inst.oracle) {
-    case 'property':
-      return null;
-    case 'errors':
-      return inst.info.errorInputs(sampleContext(inst)).length;
-    case 'gradcheck':
-    case 'gradgradcheck':
-    case 'backward':
-      return gradSamples(inst).length;
-    default:
-      return inst.info.sampleInputs(sampleContext(inst)).length;
-  }
+  return ORACLE_TABLE[inst.oracle].samples(inst);
 }
 
 export { close, compareValues, type Mismatch } from './compare.ts';
@@ -79,5 +41,13 @@ export { applyLayout } from './layouts.ts';
 export { runMetadata } from './metadata.ts';
 export { runProperty } from './property.ts';
 export { runReference } from './reference.ts';
+export {
+  ORACLE_TABLE,
+  type OracleAxis,
+  type OracleRecord,
+  type OracleRunner,
+  oracleRecords,
+  type Tier,
+} from './registry.ts';
 export { metaMirror, toRefSample, withLayout } from './sample_io.ts';
 export { DEFAULT_TOLERANCES, DEVICE_TOLERANCES, toleranceFor } from './tolerances.ts';

@@ -1,11 +1,13 @@
 /**
- * Test fixtures for the flaky-test machinery (not runtime bugs): `OPGATE_FLAKY_FIXTURE="<id>=<p>,..."` makes an
- * instance fail on a seeded fraction p of its attempts, `OPGATE_BROKEN_FIXTURE="<id>,..."` makes it fail always.
- * Attempts are counted per process, and the seeded sequence is a pure function of the id and the attempt number.
- * `OPGATE_COLLECT_FAULT="<oracle>,..."` makes those oracles' template files throw while vitest collects them, as
- * a file that fails to import would: none of their instances reports a result.
+ * Test fixtures for the flaky-test machinery (not runtime bugs), passed to defineMatrixTests by every template:
+ * `OPGATE_FLAKY_FIXTURE="<id>=<p>,..."` makes an instance fail on a seeded fraction p of its attempts,
+ * `OPGATE_BROKEN_FIXTURE="<id>,..."` makes it fail always. Attempts are counted per process, and the seeded
+ * sequence is a pure function of the id and the attempt number. `OPGATE_COLLECT_FAULT="<oracle>,..."` makes
+ * those oracles' template files throw while vitest collects them, as a file that fails to import would: none of
+ * their instances reports a result.
  */
 import { hashString, rng } from '../../op_db/index.ts';
+import type { MatrixFaults } from '../../src/ci/index.ts';
 
 const attempts = new Map<string, number>();
 
@@ -20,7 +22,7 @@ function parse(): { flaky: Map<string, number>; broken: Set<string> } {
 }
 
 /** Throws the fixture's injected failure for this attempt of `id`, if any. */
-export function fixtureFault(id: string): void {
+function fixtureFault(id: string): void {
   const { flaky, broken } = parse();
   if (broken.has(id)) throw new Error(`fixture: ${id} always fails (OPGATE_BROKEN_FIXTURE)`);
   const p = flaky.get(id);
@@ -34,7 +36,9 @@ export function fixtureFault(id: string): void {
 }
 
 /** Throws while collecting `oracle`'s template file, if OPGATE_COLLECT_FAULT names it. */
-export function collectFault(oracle: string): void {
+function collectFault(oracle: string): void {
   if ((process.env.OPGATE_COLLECT_FAULT ?? '').split(',').includes(oracle))
     throw new Error(`fixture: the ${oracle} template fails to load (OPGATE_COLLECT_FAULT)`);
 }
+
+export const faults: MatrixFaults = { collect: collectFault, attempt: fixtureFault };

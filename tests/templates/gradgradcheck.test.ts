@@ -1,3 +1,4 @@
-import { defineMatrixTests } from './matrix.ts';
+import { defineMatrixTests } from '../../src/ci/index.ts';
+import { faults } from './fixtures.ts';
 
-defineMatrixTests('gradgradcheck');
+await defineMatrixTests('gradgradcheck', faults);

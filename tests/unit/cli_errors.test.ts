@@ -82,6 +82,11 @@ const CASES: readonly [string[], string, RegExp][] = [
   [['repro', ID, '--sample', '999'], 'E_INVALID_ARGUMENT', /--sample: got 999, expected 0\.\.\d+/],
   [['repro', ID, '--sample', 'abc'], 'E_INVALID_ARGUMENT', /--sample: got 'abc'/],
   [['repro', 'bogus'], 'E_UNKNOWN_NAME', /unknown instance id: bogus/],
+  [
+    ['td', 'HEAD...no_such_revision'],
+    'E_INVALID_ARGUMENT',
+    /changed files: got 'HEAD\.\.\.no_such_revision'/,
+  ],
   [['merge', 'missing.db', '--into', 'm.db'], 'E_FILE_NOT_FOUND', /missing\.db/],
   [['merge', 'garbage.db', '--into', 'm.db'], 'E_DB_INVALID', /garbage\.db/],
   [['merge', 'newer.db', '--into', 'm.db'], 'E_DB_SCHEMA_NEWER', /newer/],
@@ -115,7 +120,8 @@ describe('CLI input errors: exit 2, one line, nothing written', () => {
     expect(snapshot(dir)).toEqual(before);
     for (const p of ['x.db', 'm.db', 'nonexistent', 'garbage.db-wal', 'newer.db-wal', 'newer.db-shm'])
       expect(existsSync(f(p)), p).toBe(false);
-  }, 240_000);
+    // Each case is a fresh node process: minutes on a loaded 2-core machine.
+  }, 420_000);
 
   test('a usage error from commander (a bad choice) also exits 2 with one line', async () => {
     const o = await opgate(['run', '--tier', 'nonsense'], { cwd: dir });

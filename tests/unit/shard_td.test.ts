@@ -44,7 +44,7 @@ describe('shard planning', () => {
   });
 
   test('the union of all shards is the whole tier, with no instance twice or missing', () => {
-    const { plan } = planFor('pull', {}, 4, null);
+    const plan = planFor(pull, 4, null);
     const ids = plan.shards.flatMap((s) => s.units.flatMap((u) => u.ids));
     expect(ids.length).toBe(pull.length);
     expect(new Set(ids).size).toBe(pull.length);

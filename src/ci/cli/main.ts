@@ -1,24 +1,30 @@
 /**
  * The `opgate` command line (commander): ops, run, repro, list, stale.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle, sampleCount } from '../../oracles/index.ts';
 import { listOps } from '../../runtime/index.ts';
 import { CiError } from '../errors.ts';
-import { disabledBy, exportDisabled, listDisabled, readDisabled } from '../flaky/index.ts';
-import { expandMatrix, type Filters, findInstance, staleRules, type Tier } from '../matrix.ts';
+import { type DisabledEntry, listDisabled, readDisabled } from '../flaky/index.ts';
+import {
+  expandMatrix,
+  type Filters,
+  findInstance,
+  type MatrixInstance,
+  staleRules,
+  type Tier,
+} from '../matrix.ts';
 import { toJUnit } from '../run/junit.ts';
 import { toMarkdown } from '../run/markdown.ts';
-import { PACKAGE_ROOT, runMatrix } from '../run/run.ts';
+import { narrow } from '../run/plan.ts';
+import { type JobFilters, PACKAGE_ROOT, runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
 import { emptySelection, selectInstances } from '../selection.ts';
-import { parseShard, shardIds } from '../shard/index.ts';
+import { parseShard } from '../shard/index.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
-import { affectedBy, changedFiles, isAffected } from '../td/index.ts';
+import { type Affected, affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerFlakyCommands } from './flaky.ts';
 import { intOption, listOption } from './options.ts';
@@ -75,14 +81,19 @@ function describeSelection(o: Record<string, unknown>): string {
 /** Runs the selected instances, writes the requested reports and sets the exit code. */
 async function runAndReport(
   tier: Tier,
-  filters: Filters,
-  planned: readonly string[],
+  filters: JobFilters,
+  selection: readonly MatrixInstance[],
+  instances: readonly MatrixInstance[],
+  disabled: readonly DisabledEntry[],
   o: Record<string, unknown>,
 ): Promise<void> {
   const { summary, reporter, runId } = await runMatrix({
     tier,
     filters,
-    planned,
+    selection,
+    instances,
+    disabled,
+    reruns: filters.reruns ?? 0,
     db: o.db as string,
     progress: !o.json && process.stderr.isTTY === true,
     shard: (o.shard as string | undefined) ?? '1/1',
@@ -123,12 +134,15 @@ export function buildCli(): Command {
     .description('list the op_db: each OpInfo with its dtypes per device and oracles')
     .option('--json', 'print JSON')
     .action((o: { json?: boolean }) => {
+      // One expansion for all OpInfos (not one per OpInfo): an OpInfo's oracles in matrix order.
+      const oracles = new Map<string, Set<string>>();
+      for (const i of expandMatrix('full')) oracles.set(i.op, (oracles.get(i.op) ?? new Set()).add(i.oracle));
       const rows = opDb.map((info) => ({
         name: info.name,
         op: info.op,
         family: info.family,
         dtypes: info.dtypes,
-        oracles: [...new Set(expandMatrix('full', { op: [info.name] }).map((i) => i.oracle))],
+        oracles: [...(oracles.get(info.name) ?? [])],
         skips: info.skips.length,
       }));
       if (o.json) console.log(JSON.stringify(rows, null, 2));
@@ -183,65 +197,47 @@ export function buildCli(): Command {
     .action(async (o: Record<string, unknown>) => {
       const tier = o.tier as Tier;
       // Every input is validated before anything is created: a typo must neither run nor write.
-      let filters = filtersOf(o);
-      selectInstances(tier, filters, { allowEmpty: o.allowEmpty === true });
+      const filters = filtersOf(o);
+      // The run's one expansion: everything below narrows it (plan.ts), the workers get the result.
+      const selection = selectInstances(tier, filters, { allowEmpty: o.allowEmpty === true });
       if (o.shard) parseShard(o.shard as string);
       for (const flag of ['disabledFile', 'history'] as const)
         if (o[flag] && !existsSync(o[flag] as string))
           throw new CiError('E_FILE_NOT_FOUND', `--${kebab(flag)}: ${o[flag]} does not exist`);
-      const dir = mkdtempSync(join(tmpdir(), 'opgate-'));
-      // Removed on the way out, also when a signal ends the run with process.exit.
-      const removeDir = () => rmSync(dir, { recursive: true, force: true });
-      process.once('exit', removeDir);
-      try {
-        // Quarantine: the disabled list (from the results DB, which `opgate flaky sync` fills from the issues).
-        const disabledFile = (o.disabledFile as string | undefined) ?? join(dir, 'disabled-tests.json');
-        if (!o.disabledFile) {
-          const entries = existsSync(o.db as string) ? readDisabledOf(o.db as string) : [];
-          exportDisabled(entries, disabledFile);
-        }
-        filters = { ...filters, disabledFile };
-        if (o.rerunDisabled) {
-          const entries = readDisabled(disabledFile);
-          const ids = expandMatrix(tier, filters)
-            .filter((i) => disabledBy(entries, i))
-            .map((i) => i.id);
-          const file = join(dir, 'disabled.ids');
-          writeFileSync(file, ids.join('\n'));
-          filters = { ...filters, idsFile: file, reruns: o.reruns as number };
-        }
-        if (o.shard) {
-          const ids = shardIds(tier, filters, o.shard as string, (o.history as string) ?? (o.db as string));
-          const file = join(dir, 'shard.ids');
-          writeFileSync(file, ids.join('\n'));
-          filters = { ...filters, idsFile: file };
-        }
-        if (o.changed) {
-          const affected = affectedBy(changedFiles(o.changed as string, PACKAGE_ROOT), PACKAGE_ROOT);
-          const ids = expandMatrix(tier, filters)
-            .filter((i) => isAffected(i, affected))
-            .map((i) => i.id);
-          const file = join(dir, 'td.ids');
-          writeFileSync(file, ids.join('\n'));
-          filters = o.td === 'order' ? { ...filters, priorityFile: file } : { ...filters, idsFile: file };
-          if (!o.json)
-            console.error(
-              `target determination (${o.td}): ${ids.length} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
-            );
-        }
-        // A shard, a TD selection or a quarantine rerun can leave nothing to run: never a stored pass.
-        const planned = expandMatrix(tier, filters).map((i) => i.id);
-        if (planned.length === 0) {
-          if (!o.allowEmpty) throw emptySelection(tier, filters, describeSelection(o));
-          console.error('opgate run: 0 instances selected (--allow-empty): nothing run, no run stored');
-          if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
-          return;
-        }
-        await runAndReport(tier, filters, planned, o);
-      } finally {
-        removeDir();
-        process.off('exit', removeDir);
+      // Quarantine: the disabled list (from the results DB, which `opgate flaky sync` fills from the issues).
+      const disabled = o.disabledFile
+        ? readDisabled(o.disabledFile as string)
+        : existsSync(o.db as string)
+          ? readDisabledOf(o.db as string)
+          : [];
+      const job: JobFilters = o.rerunDisabled ? { ...filters, reruns: o.reruns as number } : filters;
+      // A resumed run runs what its own stored plan has left, not a selection recomputed now.
+      if (o.resume) return runAndReport(tier, job, selection, selection, disabled, o);
+      let affected: Affected | undefined;
+      if (o.changed) affected = affectedBy(changedFiles(o.changed as string, PACKAGE_ROOT), PACKAGE_ROOT);
+      const instances = narrow(selection, {
+        disabled,
+        rerunDisabled: o.rerunDisabled === true,
+        shard: o.shard
+          ? { spec: o.shard as string, history: (o.history as string) ?? (o.db as string) }
+          : undefined,
+        affected: affected ? { by: affected, mode: o.td as 'order' | 'select' } : undefined,
+      });
+      if (affected && !o.json) {
+        const n =
+          o.td === 'order' ? instances.filter((i) => isAffected(i, affected)).length : instances.length;
+        console.error(
+          `target determination (${o.td}): ${n} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
+        );
       }
+      // A shard, a TD selection or a quarantine rerun can leave nothing to run: never a stored pass.
+      if (instances.length === 0) {
+        if (!o.allowEmpty) throw emptySelection(tier, filters, describeSelection(o));
+        console.error('opgate run: 0 instances selected (--allow-empty): nothing run, no run stored');
+        if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
+        return;
+      }
+      await runAndReport(tier, job, selection, instances, disabled, o);
     });
 
   program

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { CiError } from '../errors.ts';
 import {
   acceptBaseline,
   bundleRegion,
@@ -40,13 +41,20 @@ const commit = () => {
 /** Per-iteration instruction counts of the chosen scenarios (all by default). */
 function countAll(names: readonly string[] | undefined, log: (s: string) => void) {
   if (!valgrindAvailable())
-    throw new Error('valgrind is not installed (apt-get install valgrind; .ci/run installs it)');
+    throw new CiError(
+      'E_TOOL_MISSING',
+      'valgrind is not installed (apt-get install valgrind; .ci/run installs it)',
+    );
   const bundle = bundleRegion(PACKAGE_ROOT);
   const known = listScenarios(bundle);
   const chosen = names?.length
     ? names.map((n) => {
         const s = known.find((x) => x.name === n);
-        if (!s) throw new Error(`unknown scenario '${n}' (known: ${known.map((x) => x.name).join(', ')})`);
+        if (!s)
+          throw new CiError(
+            'E_UNKNOWN_NAME',
+            `unknown scenario '${n}' (known: ${known.map((x) => x.name).join(', ')})`,
+          );
         return s;
       })
     : known;

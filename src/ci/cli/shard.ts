@@ -21,7 +21,8 @@ export function registerShardCommands(program: Command): void {
     .option('--db <path>', 'results database with the duration history', DEFAULT_DB)
     .option('--json', 'print the plan as JSON')
     .action((o: { shards: number; tier: Tier; db: string; json?: boolean }) => {
-      const { plan, instances } = planFor(o.tier, {}, o.shards, o.db);
+      const instances = expandMatrix(o.tier);
+      const plan = planFor(instances, o.shards, o.db);
       const shards = plan.shards.map((s) => ({
         shard: `${s.index}/${o.shards}`,
         instances: s.units.reduce((n, u) => n + u.ids.length, 0),

@@ -1,7 +1,7 @@
 /**
- * The vitest reporter behind `opgate run`: maps each matrix test case to a results row (status with xfail/xpass
- * from the test's `fails` flag), commits rows to SQLite as they arrive, and draws a progress bar on a terminal
- * (stderr, so `--json` stdout stays clean).
+ * The vitest reporter behind `opgate run`: maps each matrix test case to one results row (channel.ts's
+ * resultRow: status with xfail/xpass from the test's `fails` flag, one row however many attempts), commits
+ * rows to SQLite as they arrive, and draws a progress bar on a terminal (stderr, so `--json` stdout stays clean).
  *
  * Durability: a row is committed within FLUSH_MS of being reported (a timer, not a batch size: a run killed
  * with SIGKILL loses at most its last half second), and the run's heartbeat is written at least every
@@ -9,7 +9,8 @@
  */
 import type { Reporter, TestCase } from 'vitest/node';
 import { HEARTBEAT_MS } from '../store/liveness.ts';
-import type { ResultRow, ResultStatus, ResultsStore } from '../store/store.ts';
+import type { ResultRow, ResultsStore } from '../store/store.ts';
+import { resultRow } from './channel.ts';
 
 export const FLUSH_MS = 500;
 
@@ -62,48 +63,22 @@ export class OpgateReporter implements Reporter {
   }
 
   onTestCaseResult(tc: TestCase): void {
-    const meta = tc.meta().opgate;
-    if (!meta) return;
+    const record = tc.meta().opgate;
+    if (!record) return;
     const result = tc.result();
-    const fails = tc.options.fails === true;
-    let status: ResultStatus;
-    const retried = (tc.diagnostic()?.retryCount ?? 0) > 0;
-    if (result.state === 'skipped') status = 'skip';
-    // Failed, then passed on a retry: flaky (the failing attempt's message is kept).
-    else if (result.state === 'passed')
-      status = fails ? 'xfail' : retried || result.errors?.length ? 'flaky' : 'pass';
-    else if (result.state === 'failed') status = fails ? 'xpass' : 'fail';
-    else return;
-    const errors = result.state === 'failed' || status === 'flaky' ? (result.errors ?? []) : [];
-    const message =
-      status === 'xpass'
-        ? 'unexpected success: an xfail rule matched but the instance passed'
-        : errors.length
-          ? errors.map((e) => e.message).join('\n')
-          : status === 'skip' || status === 'xfail'
-            ? ((result as { note?: string }).note ?? meta.reason ?? null)
-            : null;
-    const row: ResultRow = {
-      id: tc.name,
-      op: meta.op,
-      oracle: meta.oracle,
-      device: meta.device,
-      dtype: meta.dtype,
-      layout: meta.layout,
-      mode: meta.mode,
-      status,
-      durationMs: tc.diagnostic()?.duration ?? 0,
-      attempts: 1 + (tc.diagnostic()?.retryCount ?? 0),
-      message,
-      sample: meta.sample ?? null,
-      seed: meta.seed,
-      checks: meta.checks,
-      rerunPasses: meta.rerunPasses ?? null,
-      rerunFailures: meta.rerunFailures ?? null,
-    };
+    const diagnostic = tc.diagnostic();
+    const row = resultRow(tc.name, record, {
+      state: result.state,
+      fails: tc.options.fails === true,
+      retryCount: diagnostic?.retryCount ?? 0,
+      errors: result.errors ?? [],
+      note: (result as { note?: string }).note,
+      durationMs: diagnostic?.duration ?? 0,
+    });
+    if (!row) return;
     this.rows.push(row);
     this.pending.push(row);
-    if (this.log) process.stderr.write(`opgate-result ${Date.now()} ${status} ${row.id}\n`);
+    if (this.log) process.stderr.write(`opgate-result ${Date.now()} ${row.status} ${row.id}\n`);
     // The timer flushes too; this covers an event loop too busy with results to run it on time.
     if (Date.now() - this.lastWrite >= FLUSH_MS) this.flush();
     this.draw(false);

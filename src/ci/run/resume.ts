@@ -2,8 +2,8 @@
  * `opgate run --resume`: which earlier run to continue, and what it has left.
  *
  * A run matches when it was the same job on the same code: same commit, platform, tier, shard, kind (normal or
- * rerun-disabled) and filters (op, device, dtype, oracle, layout, mode, pattern, reruns; the temporary files a
- * run's filters point at, ids/priority/disabled lists, are not part of the job). The newest matching run that
+ * rerun-disabled) and filters (op, device, dtype, oracle, layout, mode, pattern, reruns; runs stored by older
+ * versions also name temporary id/priority/disabled files, which are not part of the job). The newest matching run that
  * was aborted or interrupted is resumed. What it has left is its own plan (the ids it set out to run, stored
  * when it started) minus the ids it has results for: not a selection recomputed now, which could differ (a
  * shard plan reads the history, and the history now holds the partial run itself).
@@ -11,7 +11,7 @@
 import { CiError } from '../errors.ts';
 import type { ResultRow, ResultsStore, RunInfo, StoredRun } from '../store/store.ts';
 
-/** Filters keys naming temporary files: where a run's lists were, not what it ran. */
+/** Filters keys naming temporary files (runs stored before the plan travelled in memory): not what it ran. */
 const TEMP_KEYS = new Set(['idsFile', 'priorityFile', 'disabledFile']);
 
 /** A canonical form of a run's filters: temporary paths dropped, keys and list values sorted. */

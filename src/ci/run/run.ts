@@ -1,30 +1,44 @@
 /**
- * `opgate run`: records the caller's selection as the run's plan, runs the templates through vitest's Node API with the
- * OpgateReporter, stores results in SQLite and returns the summary. SIGINT and SIGTERM end the run as
- * 'interrupted' with everything reported so far; `resume` continues an aborted or interrupted run instead of
- * starting one (see resume.ts).
+ * `opgate run`: records the caller's plan as the run's, gives it to vitest's workers through `provide` (see
+ * channel.ts) with the OpgateReporter, stores results in SQLite and returns the summary. SIGINT and SIGTERM end
+ * the run as 'interrupted' with everything reported so far; `resume` continues an aborted or interrupted run
+ * instead of starting one (see resume.ts). The matrix is expanded once, by the caller: nothing here expands it
+ * again, and nothing here writes a file besides the database.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { ENV_FILTERS, ENV_TIER } from '../env.ts';
+import { ORACLE_TABLE } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
-import { expandMatrix, type Filters, resultAxes, type Tier } from '../matrix.ts';
+import type { DisabledEntry } from '../flaky/index.ts';
+import { type Filters, type MatrixInstance, resultAxes, type Tier } from '../matrix.ts';
 import { type ResultRow, ResultsStore, type RunInfo } from '../store/store.ts';
+import { PLAN_KEY, type RunPlan } from './channel.ts';
+import { toRunPlan } from './plan.ts';
 import { OpgateReporter } from './reporter.ts';
 import { resumePoint } from './resume.ts';
 import { type Summary, summarize } from './summary.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** A run's filters as stored with it: they identify the job `--resume` continues. */
+export interface JobFilters extends Filters {
+  /** rerun-disabled mode's reruns per instance. */
+  readonly reruns?: number;
+}
+
 export interface RunOptions {
   readonly tier: Tier;
-  readonly filters: Filters;
-  /** The ids the filters select, expanded once by the caller: a new run's plan. */
-  readonly planned: readonly string[];
+  readonly filters: JobFilters;
+  /** The one expansion of the filters: where a resumed run finds the instances it has left. */
+  readonly selection: readonly MatrixInstance[];
+  /** What a new run runs, in run order (narrowed from `selection`, see plan.ts); a resumed run runs its own. */
+  readonly instances: readonly MatrixInstance[];
+  /** The quarantine list: its instances are skipped with their issue, unless `reruns`. */
+  readonly disabled: readonly DisabledEntry[];
+  /** rerun-disabled mode: each instance runs this many times; 0 in a normal run. */
+  readonly reruns: number;
   readonly db: string;
   readonly progress: boolean;
   readonly shard?: string;
@@ -56,56 +70,38 @@ const EXIT_CODE: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 
 
 interface Started {
   readonly runId: number;
-  readonly filters: Filters;
   /** The ids the run set out to run (a resumed run's original plan). */
   readonly planned: readonly string[];
-  readonly total: number;
+  /** What this invocation runs. */
+  readonly instances: readonly MatrixInstance[];
   readonly done: readonly ResultRow[];
-  /** A temporary folder to remove at the end. */
-  readonly tmp: string | null;
 }
 
-/** Starts a run with its plan, or takes over the run to resume with a filter of what it has left. */
+/** Starts a run with its plan, or takes over the run to resume with what it has left. */
 function startOrResume(store: ResultsStore, info: RunInfo, o: RunOptions): Started {
   if (!o.resume) {
-    return {
-      runId: store.startRun(info, o.planned),
-      filters: o.filters,
-      planned: o.planned,
-      total: o.planned.length,
-      done: [],
-      tmp: null,
-    };
+    const planned = o.instances.map((i) => i.id);
+    return { runId: store.startRun(info, planned), planned, instances: o.instances, done: [] };
   }
   const p = resumePoint(store, info);
-  // The plan decides what is left; an ids file (the shard's, TD's) recomputed for this invocation does not.
-  const tmp = mkdtempSync(join(tmpdir(), 'opgate-resume-'));
-  const idsFile = join(tmp, 'unfinished.ids');
-  writeFileSync(idsFile, p.unfinished.join('\n'));
+  // The stored plan decides what is left; a shard or TD selection recomputed for this invocation does not.
+  const byId = new Map(o.selection.map((i) => [i.id, i]));
+  const instances = p.unfinished.flatMap((id) => byId.get(id) ?? []);
   store.resumeRun(p.run.runId);
   process.stderr.write(
     `resuming run ${p.run.runId}: ${p.unfinished.length} of ${p.planned.length} instances left\n`,
   );
-  return {
-    runId: p.run.runId,
-    filters: { ...o.filters, idsFile },
-    planned: p.planned,
-    total: p.planned.length,
-    done: p.done,
-    tmp,
-  };
+  return { runId: p.run.runId, planned: p.planned, instances, done: p.done };
 }
 
 /**
  * A planned instance that reported nothing (its template file failed to load, its worker died) is an `error`,
  * never a silent gap: a run that lost instances must not pass.
  */
-function noResultRows(tier: Tier, planned: readonly string[], rows: readonly ResultRow[]): ResultRow[] {
+function noResultRows(instances: readonly MatrixInstance[], rows: readonly ResultRow[]): ResultRow[] {
   const have = new Set(rows.map((r) => r.id));
-  const lost = new Set(planned.filter((id) => !have.has(id)));
-  if (lost.size === 0) return [];
-  return expandMatrix(tier)
-    .filter((i) => lost.has(i.id))
+  return instances
+    .filter((i) => !have.has(i.id))
     .map((i) => ({
       ...resultAxes(i),
       status: 'error',
@@ -118,6 +114,10 @@ function noResultRows(tier: Tier, planned: readonly string[], rows: readonly Res
       checks: 0,
     }));
 }
+
+/** The template files of the oracles a plan runs (vitest's file filters). */
+const templatesOf = (plan: RunPlan): string[] =>
+  (Object.keys(plan.oracles) as (keyof typeof ORACLE_TABLE)[]).map((o) => ORACLE_TABLE[o].template);
 
 export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
   // Nothing to resume in a database that does not exist, and no reason to create it.
@@ -145,7 +145,9 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     store.close();
     throw e;
   }
-  const { runId, filters, planned, total, done, tmp } = started;
+  const { runId, planned, instances, done } = started;
+  const total = planned.length;
+  const plan = toRunPlan(instances, o.disabled, o.reruns);
   const reporter = new OpgateReporter(store, runId, total, o.progress, done);
   // Ctrl-C or a CI cancellation: keep what was reported and end the run as interrupted, then exit as a signal
   // would. Registered before vitest's own handlers, so this runs first.
@@ -154,7 +156,6 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     reporter.flush();
     store.endRun(runId, 'interrupted');
     store.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
     process.stderr.write(
       `\nopgate: ${signal}: run ${runId} interrupted with ${reporter.rows.length} of ${total} results stored; \`opgate run --resume\` (same flags) continues it\n`,
     );
@@ -162,24 +163,24 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  process.env[ENV_TIER] = o.tier;
-  process.env[ENV_FILTERS] = JSON.stringify(filters);
   const t0 = performance.now();
   let status: 'passed' | 'failed' | 'interrupted' = 'interrupted';
   reporter.start();
   try {
-    // A resumed run killed right after its last result has nothing left to run, only to end.
-    if (reporter.rows.length < total || total === 0) {
-      const vitest = await startVitest('test', ['tests/templates/'], {
+    // A resumed run killed right after its last result has nothing left to run, only to end (and vitest given
+    // no files would run every test file there is).
+    if (instances.length > 0) {
+      const vitest = await startVitest('test', templatesOf(plan), {
         root: PACKAGE_ROOT,
         watch: false,
         reporters: [reporter],
         passWithNoTests: true,
         retry: o.retries ?? 2,
+        provide: { [PLAN_KEY]: plan },
       });
       await vitest.close();
     }
-    reporter.record(noResultRows(o.tier, planned, reporter.rows));
+    reporter.record(noResultRows(instances, reporter.rows));
     reporter.flush();
     const summary = summarize(reporter.rows, (performance.now() - t0) / 1000);
     status = summary.failed + summary.xpassed + summary.errors > 0 ? 'failed' : 'passed';
@@ -189,7 +190,6 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     reporter.flush();
     store.endRun(runId, status);
     store.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
     // Only now: with no listener left, a signal kills the process at once, even in the middle of the above.
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -1,22 +1,11 @@
 /**
- * Instance times without history: samples × dtype cost × oracle and device factors, calibrated on this
- * project's own runs (ms per sample). Better than round-robin; replaced by history after one run.
+ * Instance times without history: samples × dtype cost × the oracle's ms per sample (its record) × a device
+ * factor, calibrated on this project's own runs. Better than round-robin; replaced by history after one run.
  */
+import { ORACLE_TABLE } from '../../oracles/index.ts';
 import type { DType } from '../../runtime/index.ts';
 import type { MatrixInstance } from '../matrix.ts';
 
-const ORACLE_MS: Record<string, number> = {
-  reference: 0.25,
-  metadata: 0.15,
-  dtypes: 0.15,
-  errors: 0.1,
-  property: 4,
-  gradcheck: 3,
-  gradgradcheck: 6,
-  backward: 1.5,
-  crossbackend: 0.6,
-  compile: 3,
-};
 const DEVICE_FACTOR: Record<string, number> = { cpu: 1, meta: 0.5, webgpu: 4 };
 /** Wider and emulated dtypes cost more per element. */
 const DTYPE_FACTOR: Partial<Record<DType, number>> = {
@@ -30,7 +19,7 @@ const DTYPE_FACTOR: Partial<Record<DType, number>> = {
 export function estimator(samplesOf: (inst: MatrixInstance) => number): (inst: MatrixInstance) => number {
   return (inst) =>
     samplesOf(inst) *
-    (ORACLE_MS[inst.oracle] ?? 1) *
+    ORACLE_TABLE[inst.oracle].msPerSample *
     (DEVICE_FACTOR[inst.device] ?? 1) *
     (DTYPE_FACTOR[inst.dtype] ?? 1);
 }

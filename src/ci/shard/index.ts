@@ -9,4 +9,4 @@ export {
   type ShardPlan,
   type Unit,
 } from './plan.ts';
-export { planFor, shardIds } from './select.ts';
+export { planFor, shardOf } from './select.ts';

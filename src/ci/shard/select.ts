@@ -1,24 +1,26 @@
-/** `opgate run --shard i/N`: the instance ids of one shard of the (filtered) tier, planned from history. */
+/**
+ * `opgate run --shard i/N`: one shard of a selection, planned from history. Both take instances the caller has
+ * already expanded: a run plans from its one expansion.
+ */
 import { existsSync } from 'node:fs';
-import { expandMatrix, type Filters, type MatrixInstance, type Tier } from '../matrix.ts';
+import type { MatrixInstance } from '../matrix.ts';
 import { estimator, sampleCounter } from './estimate.ts';
 import { loadDurations } from './history.ts';
 import { makeUnits, parseShard, planShards, type ShardPlan } from './plan.ts';
 
-export function planFor(
-  tier: Tier,
-  filters: Filters,
-  shards: number,
-  db: string | null,
-): { plan: ShardPlan; instances: MatrixInstance[] } {
-  const instances = expandMatrix(tier, filters);
+export function planFor(instances: readonly MatrixInstance[], shards: number, db: string | null): ShardPlan {
   const history = db && existsSync(db) ? loadDurations(db) : new Map<string, number>();
   const units = makeUnits(instances, history, { shards, estimate: estimator(sampleCounter()) });
-  return { plan: planShards(units, shards), instances };
+  return planShards(units, shards);
 }
 
-export function shardIds(tier: Tier, filters: Filters, spec: string, db: string | null): string[] {
+/** The instances of shard `spec` (`i/N`) of `instances`, in their given order. */
+export function shardOf(
+  instances: readonly MatrixInstance[],
+  spec: string,
+  db: string | null,
+): MatrixInstance[] {
   const { index, count } = parseShard(spec);
-  const { plan } = planFor(tier, filters, count, db);
-  return plan.shards[index - 1].units.flatMap((u) => u.ids);
+  const ids = new Set(planFor(instances, count, db).shards[index - 1].units.flatMap((u) => u.ids));
+  return instances.filter((i) => ids.has(i.id));
 }

@@ -1,12 +1,14 @@
 /**
  * Target determination: which instances a change can affect. Changed files map to ops (the op definitions in
- * src/runtime/ops, the kernels a backend file provides to them, op_db entries), to oracles (an oracle's file or
- * template), or to everything (shared infrastructure: core, dispatcher, autograd, compile, the runner, configs).
+ * src/runtime/ops, the kernels a backend file provides to them, op_db entries), to oracles (the sources and
+ * template its record in src/oracles/registry.ts names), or to everything (shared infrastructure: core,
+ * dispatcher, autograd, compile, the runner, configs).
  * Unrelated files (unit tests, docs, benches) select nothing.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
+import { oracleRecords } from '../../oracles/index.ts';
 import type { MatrixInstance } from '../matrix.ts';
 
 export interface Affected {
@@ -57,17 +59,13 @@ function users(files: readonly string[], names: readonly string[], text: (f: str
   return files.filter((f) => re.test(text(f)));
 }
 
-const ORACLE_FILES: Record<string, readonly string[]> = {
-  'reference.ts': ['reference'],
-  'metadata.ts': ['metadata'],
-  'errors.ts': ['errors'],
-  'dtypes.ts': ['dtypes'],
-  'property.ts': ['property'],
-  'crossbackend.ts': ['crossbackend'],
-  'compile.ts': ['compile'],
-  'grad.ts': ['gradcheck', 'gradgradcheck', 'backward'],
-  'gradcheck.ts': ['gradcheck', 'gradgradcheck', 'backward'],
-};
+/** Repository paths that belong to oracles (their sources and templates) -> the oracles they re-run. */
+function oracleFiles(): Map<string, string[]> {
+  const files = new Map<string, string[]>();
+  for (const r of oracleRecords())
+    for (const f of [...r.sources, r.template]) files.set(f, [...(files.get(f) ?? []), r.name]);
+  return files;
+}
 const IGNORED = /^(tests\/unit\/|bench\/|dashboards\/|docs\/|.*\.md$|\.github\/|LICENSE)/;
 
 export function affectedBy(changed: readonly string[], root: string): Affected {
@@ -80,6 +78,7 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
     }
     return t;
   };
+  const byOracleFile = oracleFiles();
   const opsFiles = sourceFiles(root, 'src/runtime/ops');
   const opDbFiles = sourceFiles(root, 'op_db/ops');
   const ops = new Map<string, Set<string> | null>();
@@ -103,16 +102,13 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
       reasons.push(`${f}: not part of the matrix -> nothing`);
       continue;
     }
-    const oracleTemplate = /^tests\/templates\/(\w+)\.test\.ts$/.exec(f);
-    if (oracleTemplate) {
-      oracles.add(oracleTemplate[1]);
-      reasons.push(`${f}: the ${oracleTemplate[1]} template -> that oracle`);
-      continue;
-    }
-    const oracleFile = /^src\/oracles\/(\w+\.ts)$/.exec(f);
-    if (oracleFile && ORACLE_FILES[oracleFile[1]]) {
-      for (const o of ORACLE_FILES[oracleFile[1]]) oracles.add(o);
-      reasons.push(`${f}: oracle ${ORACLE_FILES[oracleFile[1]].join('/')} -> that oracle`);
+    const ofOracles = byOracleFile.get(f);
+    if (ofOracles) {
+      for (const o of ofOracles) oracles.add(o);
+      const what = f.startsWith('tests/')
+        ? `the ${ofOracles.join('/')} template`
+        : `oracle ${ofOracles.join('/')}`;
+      reasons.push(`${f}: ${what} -> that oracle`);
       continue;
     }
     if (f.startsWith('src/runtime/ops/')) {

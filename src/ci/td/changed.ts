@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { CiError } from '../errors.ts';
 
 export function changedFiles(spec: string, root: string): string[] {
   const parts = spec
@@ -13,6 +14,21 @@ export function changedFiles(spec: string, root: string): string[] {
     parts.some((p) => p.includes('/') && !p.includes('..')) ||
     parts.some((p) => existsSync(join(root, p)));
   if (looksLikeFiles) return parts;
-  const out = execFileSync('git', ['diff', '--name-only', spec], { cwd: root, encoding: 'utf8' });
+  let out: string;
+  try {
+    out = execFileSync('git', ['diff', '--name-only', spec], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    const why = String((e as { stderr?: unknown }).stderr ?? (e as Error).message)
+      .trim()
+      .split('\n')[0];
+    throw new CiError(
+      'E_INVALID_ARGUMENT',
+      `changed files: got '${spec}', expected existing files (comma-separated) or a git range (git: ${why})`,
+    );
+  }
   return out.split('\n').filter(Boolean);
 }
