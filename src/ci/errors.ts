@@ -28,7 +28,11 @@ export type CiErrorCode =
   /** An external tool a command needs (valgrind, git) is not installed or failed to run. */
   | 'E_TOOL_MISSING'
   /** rerun-disabled: a quarantined instance failed some of its reruns (a test failure, stored as its message). */
-  | 'E_RERUNS_FAILED';
+  | 'E_RERUNS_FAILED'
+  /** A committed data file (the schema snapshot, the BC allowlist) that does not parse or validate. */
+  | 'E_FILE_INVALID'
+  /** Two operator-table overloads with the same qualified name. */
+  | 'E_DUPLICATE_OVERLOAD';
 
 export class CiError extends Error {
   constructor(

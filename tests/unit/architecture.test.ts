@@ -1,14 +1,15 @@
 /**
- * The house rules of DESIGN.md §1, checked on the source text: dependencies point downward only
- * (dashboards -> ci -> oracles -> op_db -> runtime), other folders import only a folder's index.ts face, and
- * there are no import cycles between files.
+ * The house rules, checked on the source text: dependencies point downward only
+ * (tests -> dashboards -> ci -> oracles -> op_db -> runtime), other folders import only a folder's index.ts face
+ * (unit tests, which are white-box, excepted), no import cycles between files, and src/ci throws only coded
+ * errors.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SOURCES = ['src', 'op_db', 'dashboards', 'bench'];
+const SOURCES = ['src', 'op_db', 'dashboards', 'bench', 'tests'];
 
 function files(dir: string): string[] {
   const abs = join(ROOT, dir);
@@ -31,7 +32,7 @@ const all = SOURCES.flatMap(files);
 const graph = new Map<string, string[]>(
   all.map((f) => {
     const text = readFileSync(join(ROOT, f), 'utf8');
-    const deps = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gms)].map((m) =>
+    const deps = [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
       relative(ROOT, resolve(ROOT, dirname(f), m[1])),
     );
     return [f, deps];
@@ -44,6 +45,7 @@ function layer(f: string): number {
   if (f.startsWith('op_db/')) return 1;
   if (f.startsWith('src/oracles/')) return 2;
   if (f.startsWith('src/ci/')) return 3;
+  if (f.startsWith('tests/')) return 5; // nothing imports the tests
   return 4; // dashboards, bench
 }
 
@@ -67,6 +69,7 @@ describe('architecture', () => {
   test('other folders import only a folder face (index.ts)', () => {
     // src/runtime/index.ts is the face of the runtime's api/ files, which have no index of their own.
     const allowed = (f: string, d: string) =>
+      f.startsWith('tests/unit/') ||
       moduleOf(f) === moduleOf(d) ||
       d === `${moduleOf(d)}/index.ts` ||
       (f === 'src/runtime/index.ts' && moduleOf(d) === 'src/runtime/api');
@@ -76,9 +79,31 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
-  test('the rules see the whole source tree', () => {
+  test('the rules see the whole source tree, tests and dashboards included', () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.get('src/ci/matrix.ts')).toContain('op_db/index.ts');
+    expect(graph.get('tests/templates/reference.test.ts')).toContain('src/ci/index.ts');
+    expect(graph.get('dashboards/data/index.ts')?.length).toBeGreaterThan(0);
+  });
+
+  test('nothing outside tests/ imports from tests/', () => {
+    const bad = [...graph].flatMap(([f, deps]) =>
+      f.startsWith('tests/') ? [] : deps.filter((d) => d.startsWith('tests/')).map((d) => `${f} -> ${d}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  test('src/ci throws coded errors only (CiError, or an error class with a code)', () => {
+    const plain = all
+      .filter((f) => f.startsWith('src/ci/'))
+      .flatMap((f) =>
+        readFileSync(join(ROOT, f), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ line, at: `${f}:${i + 1}` }))
+          .filter(({ line }) => /\bnew (Type|Range)?Error\(/.test(line))
+          .map(({ at, line }) => `${at}: ${line.trim()}`),
+      );
+    expect(plain).toEqual([]);
   });
 
   test('no import cycles', () => {

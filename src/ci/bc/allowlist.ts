@@ -5,7 +5,9 @@
  * whole qualified name (`add(\..*)?`). An entry suppresses that op's breaks and warnings through `until`
  * (inclusive); after that it is expired: reported, and it suppresses nothing.
  */
+
 import { readFileSync } from 'node:fs';
+import { CiError } from '../errors.ts';
 import { DEFAULT_ALLOWLIST } from './snapshot.ts';
 
 export interface AllowEntry {
@@ -35,22 +37,35 @@ export function parseAllowlist(text: string, source = 'allowlist'): AllowEntry[]
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${source}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new CiError(
+      'E_FILE_INVALID',
+      `${source}: not JSON (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
-  if (!Array.isArray(raw)) throw new Error(`${source}: expected an array of {op, until, reason}`);
+  if (!Array.isArray(raw))
+    throw new CiError('E_FILE_INVALID', `${source}: expected an array of {op, until, reason}`);
   return raw.map((e: unknown, i) => {
     const entry = e as Partial<Record<keyof AllowEntry, unknown>> | null;
     const where = `${source}[${i}]`;
-    if (!entry || typeof entry !== 'object') throw new Error(`${where}: expected {op, until, reason}`);
+    if (!entry || typeof entry !== 'object')
+      throw new CiError('E_FILE_INVALID', `${where}: expected {op, until, reason}`);
     const { op, until, reason } = entry;
-    if (typeof op !== 'string' || !op) throw new Error(`${where}: "op" must be a non-empty string`);
+    if (typeof op !== 'string' || !op)
+      throw new CiError('E_FILE_INVALID', `${where}: "op" must be a non-empty string`);
     if (typeof until !== 'string' || !isIsoDate(until))
-      throw new Error(`${where}: "until" must be a YYYY-MM-DD date, got ${JSON.stringify(until)}`);
-    if (typeof reason !== 'string' || !reason.trim()) throw new Error(`${where}: "reason" is required`);
+      throw new CiError(
+        'E_FILE_INVALID',
+        `${where}: "until" must be a YYYY-MM-DD date, got ${JSON.stringify(until)}`,
+      );
+    if (typeof reason !== 'string' || !reason.trim())
+      throw new CiError('E_FILE_INVALID', `${where}: "reason" is required`);
     try {
       new RegExp(op);
     } catch {
-      throw new Error(`${where}: "op" ${JSON.stringify(op)} is neither a name nor a valid regex`);
+      throw new CiError(
+        'E_FILE_INVALID',
+        `${where}: "op" ${JSON.stringify(op)} is neither a name nor a valid regex`,
+      );
     }
     return { op, until, reason };
   });

@@ -2,9 +2,11 @@
  * The committed schema snapshot (`op_db/schemas.snapshot.json`): every overload of the operator table by
  * qualified name with its schema text, keys sorted, pretty-printed so a diff reads as a schema change.
  */
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { listOps, parseSchema } from '../../runtime/index.ts';
+import { CiError } from '../errors.ts';
 import type { SchemaMap } from './compare.ts';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -23,7 +25,8 @@ export function schemaMapOf(schemas: readonly string[]): SchemaMap {
   const map: Record<string, string> = {};
   for (const text of schemas) {
     const s = parseSchema(text);
-    if (Object.hasOwn(map, s.qualifiedName)) throw new Error(`duplicate overload ${s.qualifiedName}`);
+    if (Object.hasOwn(map, s.qualifiedName))
+      throw new CiError('E_DUPLICATE_OVERLOAD', `duplicate overload ${s.qualifiedName}`);
     map[s.qualifiedName] = s.text;
   }
   return sortedMap(map);
@@ -46,23 +49,34 @@ export function parseSnapshot(text: string, source = 'snapshot'): SchemaMap {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${source}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new CiError(
+      'E_FILE_INVALID',
+      `${source}: not JSON (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   const obj = raw as { version?: unknown; schemas?: unknown };
   if (!obj || typeof obj !== 'object' || obj.version !== SNAPSHOT_VERSION)
-    throw new Error(`${source}: expected {"version": ${SNAPSHOT_VERSION}, "schemas": {...}}`);
+    throw new CiError(
+      'E_FILE_INVALID',
+      `${source}: expected {"version": ${SNAPSHOT_VERSION}, "schemas": {...}}`,
+    );
   if (!obj.schemas || typeof obj.schemas !== 'object' || Array.isArray(obj.schemas))
-    throw new Error(`${source}: "schemas" must be an object of qualified name -> schema text`);
+    throw new CiError(
+      'E_FILE_INVALID',
+      `${source}: "schemas" must be an object of qualified name -> schema text`,
+    );
   const map: Record<string, string> = {};
   for (const [key, value] of Object.entries(obj.schemas as Record<string, unknown>)) {
-    if (typeof value !== 'string') throw new Error(`${source}: schema of ${key} is not a string`);
+    if (typeof value !== 'string')
+      throw new CiError('E_FILE_INVALID', `${source}: schema of ${key} is not a string`);
     let name: string;
     try {
       name = parseSchema(value).qualifiedName;
     } catch (e) {
-      throw new Error(`${source}: ${key}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new CiError('E_FILE_INVALID', `${source}: ${key}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (name !== key) throw new Error(`${source}: key ${key} holds the schema of ${name}`);
+    if (name !== key)
+      throw new CiError('E_FILE_INVALID', `${source}: key ${key} holds the schema of ${name}`);
     map[key] = value;
   }
   return map;
