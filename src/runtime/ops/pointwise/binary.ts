@@ -1,4 +1,6 @@
 /** Binary pointwise rows (add, sub, mul, div, comparisons, logical, bitwise, ...). */
+
+import { arg, binaryGrad, type GradContext, gradOps } from '../../autograd/index.ts';
 import {
   DTYPE_INFO,
   DTypeUnsupportedError,
@@ -11,6 +13,13 @@ import {
 } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
 import { checkIntegerDivisor } from './zero_divisor.ts';
+
+const { div, mul, neg, op, sumToSize, zerosLike } = gradOps;
+/**
+ * A binary formula's gradients, annotated: the rows' `as const` types feed Tensor's method names, so a formula
+ * whose result type tsc had to infer from Tensor's members would be a circular type.
+ */
+type Grads = [Tensor | null, Tensor | null];
 
 const zeroDiv = (op: string) =>
   new ZeroDivisionError('integer division by zero', {
@@ -149,7 +158,7 @@ function checkSubBool(args: Readonly<Record<string, unknown>>): PointwiseRow {
 }
 const SUB_TWO_BOOLS =
   'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
-const ADD: PointwiseRow = {
+const ADD = {
   name: 'add',
   // alpha = 1 exactly as a + b (no fused multiply-add), so the sum is correctly rounded like cpu's.
   wgsl: 'select(a + s0 * b, a + b, s0 == 1)',
@@ -164,8 +173,8 @@ const ADD: PointwiseRow = {
     const [sr, si] = cmul(br, bi, xr, xi);
     return [ar + sr, ai + si];
   },
-};
-const SUB: PointwiseRow = {
+} as const satisfies PointwiseRow;
+const SUB = {
   name: 'sub',
   wgsl: 'select(a - s0 * b, a - b, s0 == 1)',
   schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
@@ -180,8 +189,8 @@ const SUB: PointwiseRow = {
     const [sr, si] = cmul(br, bi, xr, xi);
     return [ar - sr, ai - si];
   },
-};
-const POW: PointwiseRow = {
+} as const satisfies PointwiseRow;
+const POW = {
   name: 'pow',
   wgsl: { f32: 'fpow(a, b)', i32: 'ipow(a, b)', nan: 'own' },
   schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
@@ -205,7 +214,7 @@ const POW: PointwiseRow = {
     return [mag * Math.cos(ang), mag * Math.sin(ang)];
   },
   kinds: ['int', 'float', 'complex'],
-};
+} as const satisfies PointwiseRow;
 const DIV_TRUE: PointwiseRow = {
   name: 'div',
   wgsl: { f32: 'a / b' },
@@ -240,9 +249,22 @@ const DIV_FLOOR: PointwiseRow = {
   kinds: ['int', 'float'], // "div_floor_cpu" is not implemented for Bool
 };
 
-export const BINARY_ROWS: readonly PointwiseRow[] = [
-  { ...ADD, select: (args) => checkAlpha(args, ADD) },
-  { ...SUB, select: (args) => checkAlpha(args, checkSubBool(args)) },
+const BITWISE_OPS: Readonly<Record<string, string>> = { bitwise_and: '&', bitwise_or: '|', bitwise_xor: '^' };
+
+export const BINARY_ROWS = [
+  {
+    ...ADD,
+    select: (args) => checkAlpha(args, ADD),
+    derivative: binaryGrad([], (c): Grads => [c.grad, alpha(c) === 1 ? c.grad : mul(c.grad, alpha(c))]),
+  },
+  {
+    ...SUB,
+    select: (args) => checkAlpha(args, checkSubBool(args)),
+    derivative: binaryGrad([], (c): Grads => {
+      const a = alpha(c);
+      return [c.grad, mul(c.grad, typeof a === 'number' ? -a : neg(a))];
+    }),
+  },
   {
     name: 'mul',
     wgsl: 'a * b',
@@ -253,6 +275,10 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     int: Math.imul,
     big: (a: bigint, b: bigint) => a * b,
     complex: cmul,
+    derivative: binaryGrad(
+      ['self', 'other'],
+      (c): Grads => [mul(c.grad, arg(c, 'other')), mul(c.grad, arg(c, 'self'))],
+    ),
   },
   {
     name: 'div',
@@ -263,8 +289,14 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'intToFloat',
     num: (a: number, b: number) => a / b,
     complex: cdiv,
-    select: (args) =>
+    select: (args): PointwiseRow =>
       args.rounding_mode === 'trunc' ? DIV_TRUNC : args.rounding_mode === 'floor' ? DIV_FLOOR : DIV_TRUE,
+    derivative: binaryGrad(['self', 'other'], (c): Grads => {
+      // Rounding divisions are piecewise constant: zero gradient, as in PyTorch.
+      if (c.args.rounding_mode) return [zerosLike(c.grad), zerosLike(c.grad)];
+      const other = arg(c, 'other');
+      return [div(c.grad, other), neg(div(mul(c.grad, arg(c, 'self')), op('square', other)))];
+    }),
   },
   {
     name: 'remainder',
@@ -284,6 +316,10 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       return r !== 0n && r < 0n !== b < 0n ? r + b : r;
     },
     kinds: ['int', 'float'],
+    derivative: binaryGrad(
+      ['self', 'other'],
+      (c): Grads => [c.grad, neg(mul(c.grad, op('floor', div(arg(c, 'self'), arg(c, 'other')))))],
+    ),
   },
   {
     name: 'fmod',
@@ -302,10 +338,14 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       return a % b;
     },
     kinds: ['int', 'float'],
+    derivative: binaryGrad(
+      ['self', 'other'],
+      (c): Grads => [c.grad, neg(mul(c.grad, op('trunc', div(arg(c, 'self'), arg(c, 'other')))))],
+    ),
   },
   {
     ...POW,
-    select: (args) => {
+    select: (args): PointwiseRow => {
       // pow.Tensor_Scalar refuses a negative Python int exponent for an integral base; tensor exponents don't.
       const self = args.self as Tensor;
       const e = args.exponent as Tensor;
@@ -321,6 +361,25 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       }
       return POW;
     },
+    derivative: {
+      name: 'PowBackward1',
+      saves: ['self', 'exponent', 'result'],
+      formula: (c): Grads => {
+        const [self, e] = [arg(c, 'self'), arg(c, 'exponent')];
+        const gs = mul(c.grad, mul(e, op('pow', self, op('sub', e, 1))));
+        // d/de self^e = self^e * log(self), taken as 0 where self == 0 and e >= 0 (PyTorch's masking).
+        const ge = mul(
+          c.grad,
+          op(
+            'where',
+            op('logical_and', op('eq', self, 0), op('ge', e, 0)),
+            0,
+            mul(c.result, op('log', self)),
+          ),
+        );
+        return [sumToSize(gs, c.shapes.self), c.shapes.exponent ? sumToSize(ge, c.shapes.exponent) : null];
+      },
+    },
   },
   {
     name: 'maximum',
@@ -332,6 +391,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     num: fmaxNaN,
     big: (a: bigint, b: bigint) => (a > b ? a : b),
     kinds: ['bool', 'int', 'float'],
+    derivative: binaryGrad(['self', 'other'], (c): Grads => minMax(c, 'gt')),
   },
   {
     name: 'minimum',
@@ -343,6 +403,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     num: fminNaN,
     big: (a: bigint, b: bigint) => (a < b ? a : b),
     kinds: ['bool', 'int', 'float'],
+    derivative: binaryGrad(['self', 'other'], (c): Grads => minMax(c, 'lt')),
   },
   {
     name: 'atan2',
@@ -352,6 +413,11 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'intToFloat',
     num: Math.atan2,
     kinds: ['float'],
+    derivative: binaryGrad(['self', 'other'], (c): Grads => {
+      const [y, x] = [arg(c, 'self'), arg(c, 'other')];
+      const r2 = op('add', op('square', y), op('square', x));
+      return [mul(c.grad, div(x, r2)), mul(c.grad, neg(div(y, r2)))];
+    }),
   },
   {
     name: 'hypot',
@@ -361,6 +427,10 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'default',
     num: Math.hypot,
     kinds: ['float'],
+    derivative: binaryGrad(
+      ['self', 'other', 'result'],
+      (c): Grads => [mul(c.grad, div(arg(c, 'self'), c.result)), mul(c.grad, div(arg(c, 'other'), c.result))],
+    ),
   },
   {
     name: 'copysign',
@@ -369,33 +439,53 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'intToFloat',
     num: (a: number, b: number) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
     kinds: ['float'],
+    derivative: binaryGrad(['self', 'result'], (c): Grads => {
+      const self = arg(c, 'self');
+      return [op('where', op('eq', self, 0), 0, mul(c.grad, div(c.result, self))), zerosLike(c.grad)];
+    }),
   },
   ...comparisonRows(),
   ...logicalRows(),
   ...bitwiseRows(),
-];
+] as const satisfies readonly PointwiseRow[];
 
-function comparisonRows(): PointwiseRow[] {
+/** alpha: a Scalar, or a 0-dim tensor bound to the Scalar parameter (kept a tensor, so meta works too). */
+const alpha = (c: GradContext): number | Tensor =>
+  c.args.alpha instanceof Scalar ? c.args.alpha.toNumber() : (c.args.alpha as Tensor);
+
+/** maximum/minimum: the gradient goes to the winner, split evenly on ties (derivatives.yaml). */
+function minMax(c: GradContext, wins: 'gt' | 'lt'): [Tensor, Tensor] {
+  const [a, b] = [arg(c, 'self'), arg(c, 'other')];
+  const tie = op('eq', a, b);
+  const half = mul(c.grad, 0.5);
+  const ga = op('where', tie, half, op('where', op(wins, a, b), c.grad, 0));
+  const gb = op('where', tie, half, op('where', op(wins, b, a), c.grad, 0));
+  return [ga, gb];
+}
+
+function comparisonRows() {
   const OPS: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
-  const row = (
-    name: string,
+  const row = <N extends string>(
+    name: N,
     num: (a: number, b: number) => boolean,
     complex?: (ar: number, ai: number, br: number, bi: number) => boolean,
-  ): PointwiseRow => ({
-    name,
-    // NaN compares false (ne: true) — said explicitly, as GLSL backends may not.
-    wgsl: {
-      f32:
-        name === 'ne' ? 'a != b || is_nan(a) || is_nan(b)' : `a ${OPS[name]} b && !is_nan(a) && !is_nan(b)`,
-      i32: `a ${OPS[name]} b`,
-    },
-    arity: 2,
-    promotion: 'alwaysBool',
-    outOverload: 'Tensor_out',
-    num,
-    big: num as unknown as (a: bigint, b: bigint) => boolean,
-    complex,
-  });
+  ) =>
+    ({
+      name,
+      // NaN compares false (ne: true) — said explicitly, as GLSL backends may not.
+      wgsl: {
+        f32:
+          name === 'ne' ? 'a != b || is_nan(a) || is_nan(b)' : `a ${OPS[name]} b && !is_nan(a) && !is_nan(b)`,
+        i32: `a ${OPS[name]} b`,
+      },
+      arity: 2,
+      promotion: 'alwaysBool',
+      outOverload: 'Tensor_out',
+      num,
+      big: num as unknown as (a: bigint, b: bigint) => boolean,
+      complex,
+      derivative: { nondifferentiable: 'comparison: bool result' },
+    }) satisfies PointwiseRow;
   return [
     row(
       'eq',
@@ -414,24 +504,26 @@ function comparisonRows(): PointwiseRow[] {
   ];
 }
 
-function logicalRows(): PointwiseRow[] {
+function logicalRows() {
   const truthy = (x: number) => x !== 0; // NaN is true, ±0 false, like C++ bool()
   const bigTruthy = (x: bigint) => x !== 0n;
   const OPS: Record<string, string> = { logical_and: '&&', logical_or: '||', logical_xor: '!=' };
-  const row = (name: string, f: (a: boolean, b: boolean) => boolean): PointwiseRow => ({
-    name,
-    wgsl: {
-      f32: `(a != 0.0 || is_nan(a)) ${OPS[name]} (b != 0.0 || is_nan(b))`,
-      i32: `(a != 0) ${OPS[name]} (b != 0)`,
-    },
-    schema: `${name}(Tensor self, Tensor other) -> Tensor`,
-    arity: 2,
-    promotion: 'alwaysBool',
-    num: (a: number, b: number) => f(truthy(a), truthy(b)),
-    big: (a: bigint, b: bigint) => f(bigTruthy(a), bigTruthy(b)),
-    complex: (ar: number, ai: number, br: number, bi: number) =>
-      f(truthy(ar) || truthy(ai), truthy(br) || truthy(bi)),
-  });
+  const row = <N extends string>(name: N, f: (a: boolean, b: boolean) => boolean) =>
+    ({
+      name,
+      wgsl: {
+        f32: `(a != 0.0 || is_nan(a)) ${OPS[name]} (b != 0.0 || is_nan(b))`,
+        i32: `(a != 0) ${OPS[name]} (b != 0)`,
+      },
+      schema: `${name}(Tensor self, Tensor other) -> Tensor`,
+      arity: 2,
+      promotion: 'alwaysBool',
+      num: (a: number, b: number) => f(truthy(a), truthy(b)),
+      big: (a: bigint, b: bigint) => f(bigTruthy(a), bigTruthy(b)),
+      complex: (ar: number, ai: number, br: number, bi: number) =>
+        f(truthy(ar) || truthy(ai), truthy(br) || truthy(bi)),
+      derivative: { nondifferentiable: 'logical op: bool result' },
+    }) satisfies PointwiseRow;
   return [
     row('logical_and', (a, b) => a && b),
     row('logical_or', (a, b) => a || b),
@@ -439,21 +531,23 @@ function logicalRows(): PointwiseRow[] {
   ];
 }
 
-function bitwiseRows(): PointwiseRow[] {
-  const row = (
-    name: string,
+function bitwiseRows() {
+  const row = <N extends string>(
+    name: N,
     num: (a: number, b: number) => number,
     big: (a: bigint, b: bigint) => bigint,
-  ): PointwiseRow => ({
-    name,
-    wgsl: { i32: `a ${{ bitwise_and: '&', bitwise_or: '|', bitwise_xor: '^' }[name]} b` },
-    arity: 2,
-    promotion: 'default',
-    outOverload: 'Tensor_out',
-    num,
-    big,
-    kinds: ['bool', 'int'],
-  });
+  ) =>
+    ({
+      name,
+      wgsl: { i32: `a ${BITWISE_OPS[name]} b` },
+      arity: 2,
+      promotion: 'default',
+      outOverload: 'Tensor_out',
+      num,
+      big,
+      kinds: ['bool', 'int'],
+      derivative: { nondifferentiable: 'bitwise op: integer/bool domain' },
+    }) satisfies PointwiseRow;
   return [
     row(
       'bitwise_and',
