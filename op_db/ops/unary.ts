@@ -1,5 +1,5 @@
 /** OpInfos for unary pointwise ops: one line each (name, reference, claimed dtypes, options). */
-import { DTYPE_GROUPS, type DType } from '../../src/runtime/index.ts';
+import { DTYPE_GROUPS, type DType, opVariants } from '../../src/runtime/index.ts';
 import { unaryArbitrary } from '../families/arbitraries.ts';
 import { type UnaryOptions, unaryErrors, unarySamples } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
@@ -21,7 +21,6 @@ interface UnarySpec {
   readonly samples?: UnaryOptions;
   readonly aliases?: readonly string[];
   readonly intToFloat?: boolean;
-  readonly inplace?: boolean;
   readonly name?: string;
   readonly rule?: PromotionRule;
   readonly exact?: boolean;
@@ -35,10 +34,9 @@ function unary(op: string, ref: (x: number) => number, spec: UnarySpec): OpInfo 
     aliases: spec.aliases ?? [],
     dtypes: spec.dtypes,
     sampleInputs: unarySamples(spec.samples),
-    errorInputs: unaryErrors((spec.intToFloat ?? false) && spec.inplace !== false),
+    errorInputs: unaryErrors((spec.intToFloat ?? false) && opVariants(op).inplace),
     arbitrary: unaryArbitrary(spec.samples),
     ref: unaryRef(ref, spec.complexRef),
-    variants: { method: true, inplace: spec.inplace ?? true, out: spec.inplace ?? true },
     resultDType: (s) => pointwiseResultDType(s, spec.rule ?? (spec.intToFloat ? 'intToFloat' : 'promote')),
     flags: { promotesIntToFloat: spec.intToFloat ?? false, exactRounding: spec.exact ?? false },
   });
@@ -145,18 +143,15 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('isnan', (x) => (Number.isNaN(x) ? 1 : 0), {
     dtypes: ALL,
     rule: 'bool',
-    inplace: false,
     complexRef: (re, im) => [Number.isNaN(re) || Number.isNaN(im) ? 1 : 0, 0],
   }),
   unary('isinf', (x) => (x === Infinity || x === -Infinity ? 1 : 0), {
     dtypes: NO_COMPLEX,
     rule: 'bool',
-    inplace: false,
   }),
   unary('isfinite', (x) => (Number.isFinite(x) ? 1 : 0), {
     dtypes: ALL,
     rule: 'bool',
-    inplace: false,
     complexRef: (re, im) => [Number.isFinite(re) && Number.isFinite(im) ? 1 : 0, 0],
   }),
 ];

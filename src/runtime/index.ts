@@ -16,7 +16,7 @@ installAutogradMethods();
 
 export { fromArray, type NestedData, type TensorOptions, tensor } from './api/creation.ts';
 export { getitem, type IndexItem, type Slice, slice } from './api/indexing.ts';
-export { listOps, type OpListing } from './api/listing.ts';
+export { listOps, type OpListing, type OpVariants, opVariants } from './api/listing.ts';
 export { type Element, flatValues, type Nested, toHost } from './api/readback.ts';
 export {
   type BackwardOptions,

@@ -37,7 +37,6 @@ export function installTensorMethods(): void {
     };
   };
   for (const n of apiNames().methods) define(n, n);
-  define('to', 'to');
   // Tensor.where(condition, other) is torch.where(condition, self, other): the receiver is not the first argument.
   proto.where = function (this: Tensor, condition: unknown, ...rest: OpArg[]) {
     return invoke('where', [condition, this, ...rest]);

@@ -73,6 +73,7 @@ export const COPY_API = {
   clone: 'function, method',
   copy_: 'method',
   resize_: 'method',
+  to: 'method',
 } as const satisfies ApiDecl;
 
 export function registerCopies(): void {

@@ -69,6 +69,7 @@ export const VIEW_API = {
   narrow: 'function, method',
   select: 'function, method',
   slice: 'function, method',
+  detach: 'function, method',
   as_strided: 'function, method',
   unfold: 'function, method',
   diagonal: 'function, method',
