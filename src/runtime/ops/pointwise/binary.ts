@@ -1,16 +1,28 @@
-/** Binary pointwise rows (add, sub, mul, div, comparisons, logical, bitwise, ...). */
+/**
+ * Binary pointwise rows (add, sub, mul, div, pow, ...) with their derivatives; the comparison, logical and bitwise
+ * rows are in binary_bool.ts, the scalar functions and argument checks in binary_math.ts.
+ */
 
 import { arg, binaryGrad, type GradContext, gradOps } from '../../autograd/index.ts';
+import { DTYPE_INFO, Scalar, type Tensor, ZeroDivisionError } from '../../core/index.ts';
+import { bitwiseRows, comparisonRows, logicalRows } from './binary_bool.ts';
 import {
-  DTYPE_INFO,
-  DTypeUnsupportedError,
-  InvalidArgumentError,
-  promotionOperand,
-  resultType,
-  Scalar,
-  type Tensor,
-  ZeroDivisionError,
-} from '../../core/index.ts';
+  cdiv,
+  checkAlpha,
+  checkSubBool,
+  cmul,
+  floorDivBig,
+  floorDivFloat,
+  floorDivNum,
+  fmaxNaN,
+  fminNaN,
+  intPowBig,
+  intPowNum,
+  remainderFloat,
+  SUB_TWO_BOOLS,
+  truncDivBig,
+  zeroDiv,
+} from './binary_math.ts';
 import type { PointwiseRow } from './row.ts';
 import { checkIntegerDivisor } from './zero_divisor.ts';
 
@@ -21,143 +33,6 @@ const { div, mul, neg, op, sumToSize, zerosLike } = gradOps;
  */
 type Grads = [Tensor | null, Tensor | null];
 
-const zeroDiv = (op: string) =>
-  new ZeroDivisionError('integer division by zero', {
-    op,
-    arg: 'other',
-    got: 0,
-    expected: 'a nonzero divisor',
-  });
-
-/** Python's floor division on exact integers. */
-function floorDivNum(a: number, b: number): number {
-  if (b === 0) throw zeroDiv('div');
-  return Math.floor(a / b);
-}
-function floorDivBig(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw zeroDiv('div');
-  const q = a / b;
-  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
-}
-function truncDivBig(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw zeroDiv('div');
-  return a / b;
-}
-/** Python remainder: the result has the sign of the divisor. */
-function remainderFloat(a: number, b: number): number {
-  const r = a % b;
-  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
-}
-/**
- * Python's floor division on floats (c10's div_floor_floating): computed from fmod so that 1.0 // 0.1 is 9.0,
- * not Math.floor(1.0 / 0.1) = 10; a zero divisor gives the IEEE quotient.
- */
-function floorDivFloat(a: number, b: number): number {
-  if (b === 0) return a / b;
-  const mod = a % b;
-  let div = (a - mod) / b;
-  if (mod !== 0 && b < 0 !== mod < 0) div -= 1;
-  if (div === 0) return Math.sign(a / b) < 0 || Object.is(a / b, -0) ? -0 : 0;
-  let floordiv = Math.floor(div);
-  if (div - floordiv > 0.5) floordiv += 1;
-  return floordiv;
-}
-/** Integer pow with a negative exponent: 1 and -1 stay exact, anything else truncates to 0 (like c10 powi). */
-function intPowNum(a: number, b: number): number {
-  if (b < 0) {
-    if (a === 1) return 1;
-    if (a === -1) return b % 2 === 0 ? 1 : -1;
-    return 0;
-  }
-  let r = 1;
-  let base = a;
-  let e = b;
-  while (e > 0) {
-    if (e & 1) r = Math.imul(r, base);
-    base = Math.imul(base, base);
-    e = Math.floor(e / 2);
-  }
-  return r;
-}
-function intPowBig(a: bigint, b: bigint): bigint {
-  if (b < 0n) {
-    if (a === 1n) return 1n;
-    if (a === -1n) return b % 2n === 0n ? 1n : -1n;
-    return 0n;
-  }
-  let r = 1n;
-  let base = a;
-  let e = b;
-  while (e > 0n) {
-    if (e & 1n) r = BigInt.asIntN(64, r * base);
-    base = BigInt.asIntN(64, base * base);
-    e >>= 1n;
-  }
-  return r;
-}
-function cmul(ar: number, ai: number, br: number, bi: number): [number, number] {
-  return [ar * br - ai * bi, ar * bi + ai * br];
-}
-/**
- * PyTorch 1.13's c10::complex division: the textbook formula over c^2 + d^2 (so x / 0 is nan+nanj, not inf;
- * later PyTorch versions switched to Smith's algorithm).
- */
-function cdiv(ar: number, ai: number, br: number, bi: number): [number, number] {
-  const den = br * br + bi * bi;
-  return [(ar * br + ai * bi) / den, (ai * br - ar * bi) / den];
-}
-/**
- * Float maximum/minimum propagate NaN; for ±0 they keep the comparison's choice (`a > b ? a : b`, as ATen's
- * kernel does) rather than Math.max's +0 preference.
- */
-const fmaxNaN = (a: number, b: number) =>
-  // biome-ignore lint/complexity/useMathMinMax: Math.max differs on ±0
-  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : a > b ? a : b;
-const fminNaN = (a: number, b: number) =>
-  // biome-ignore lint/complexity/useMathMinMax: Math.min differs on ±0
-  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : a < b ? a : b;
-
-/** aten's alpha_check: alpha must not be a float for integral results, complex for real ones, bool for non-bool. */
-function checkAlpha(args: Readonly<Record<string, unknown>>, row: PointwiseRow): PointwiseRow {
-  const alpha = args.alpha;
-  if (!(alpha instanceof Scalar)) return row;
-  const dtype = resultType([promotionOperand(args.self as Tensor), promotionOperand(args.other as Tensor)]);
-  const kind = DTYPE_INFO[dtype].kind;
-  const fail = (why: string, expected: string) =>
-    new InvalidArgumentError(why, { op: row.name, arg: 'alpha', got: `${alpha.kind} ${alpha}`, expected });
-  if (alpha.kind === 'bool' && dtype !== 'bool')
-    throw fail('Boolean alpha only supported for Boolean results.', 'an int or float alpha');
-  if (alpha.kind === 'float' && (kind === 'int' || kind === 'bool')) {
-    throw fail(
-      'For integral input tensors, argument alpha must not be a floating point number.',
-      'an integer alpha',
-    );
-  }
-  if (alpha.kind === 'complex' && kind !== 'complex') {
-    throw fail('For non-complex input tensors, argument alpha must not be a complex number.', 'a real alpha');
-  }
-  return row;
-}
-/** aten's sub_check: subtraction refuses any bool operand (a Python bool included), not just a bool result. */
-function checkSubBool(args: Readonly<Record<string, unknown>>): PointwiseRow {
-  const a = (args.self as Tensor).dtype === 'bool';
-  const b = (args.other as Tensor).dtype === 'bool';
-  if (a || b) {
-    const why =
-      a && b
-        ? SUB_TWO_BOOLS
-        : 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.';
-    throw new DTypeUnsupportedError(why, {
-      op: 'sub',
-      arg: a ? 'self' : 'other',
-      got: 'bool',
-      expected: 'a non-bool tensor',
-    });
-  }
-  return SUB;
-}
-const SUB_TWO_BOOLS =
-  'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
 const ADD = {
   name: 'add',
   // alpha = 1 exactly as a + b (no fused multiply-add), so the sum is correctly rounded like cpu's.
@@ -249,8 +124,6 @@ const DIV_FLOOR: PointwiseRow = {
   kinds: ['int', 'float'], // "div_floor_cpu" is not implemented for Bool
 };
 
-const BITWISE_OPS: Readonly<Record<string, string>> = { bitwise_and: '&', bitwise_or: '|', bitwise_xor: '^' };
-
 export const BINARY_ROWS = [
   {
     ...ADD,
@@ -259,7 +132,7 @@ export const BINARY_ROWS = [
   },
   {
     ...SUB,
-    select: (args) => checkAlpha(args, checkSubBool(args)),
+    select: (args) => checkAlpha(args, checkSubBool(args, SUB)),
     derivative: binaryGrad([], (c): Grads => {
       const a = alpha(c);
       return [c.grad, mul(c.grad, typeof a === 'number' ? -a : neg(a))];
@@ -461,108 +334,4 @@ function minMax(c: GradContext, wins: 'gt' | 'lt'): [Tensor, Tensor] {
   const ga = op('where', tie, half, op('where', op(wins, a, b), c.grad, 0));
   const gb = op('where', tie, half, op('where', op(wins, b, a), c.grad, 0));
   return [ga, gb];
-}
-
-function comparisonRows() {
-  const OPS: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
-  const row = <N extends string>(
-    name: N,
-    num: (a: number, b: number) => boolean,
-    complex?: (ar: number, ai: number, br: number, bi: number) => boolean,
-  ) =>
-    ({
-      name,
-      // NaN compares false (ne: true) — said explicitly, as GLSL backends may not.
-      wgsl: {
-        f32:
-          name === 'ne' ? 'a != b || is_nan(a) || is_nan(b)' : `a ${OPS[name]} b && !is_nan(a) && !is_nan(b)`,
-        i32: `a ${OPS[name]} b`,
-      },
-      arity: 2,
-      promotion: 'alwaysBool',
-      outOverload: 'Tensor_out',
-      num,
-      big: num as unknown as (a: bigint, b: bigint) => boolean,
-      complex,
-      derivative: { nondifferentiable: 'comparison: bool result' },
-    }) satisfies PointwiseRow;
-  return [
-    row(
-      'eq',
-      (a, b) => a === b,
-      (ar, ai, br, bi) => ar === br && ai === bi,
-    ),
-    row(
-      'ne',
-      (a, b) => a !== b,
-      (ar, ai, br, bi) => ar !== br || ai !== bi,
-    ),
-    row('lt', (a, b) => a < b),
-    row('le', (a, b) => a <= b),
-    row('gt', (a, b) => a > b),
-    row('ge', (a, b) => a >= b),
-  ];
-}
-
-function logicalRows() {
-  const truthy = (x: number) => x !== 0; // NaN is true, ±0 false, like C++ bool()
-  const bigTruthy = (x: bigint) => x !== 0n;
-  const OPS: Record<string, string> = { logical_and: '&&', logical_or: '||', logical_xor: '!=' };
-  const row = <N extends string>(name: N, f: (a: boolean, b: boolean) => boolean) =>
-    ({
-      name,
-      wgsl: {
-        f32: `(a != 0.0 || is_nan(a)) ${OPS[name]} (b != 0.0 || is_nan(b))`,
-        i32: `(a != 0) ${OPS[name]} (b != 0)`,
-      },
-      schema: `${name}(Tensor self, Tensor other) -> Tensor`,
-      arity: 2,
-      promotion: 'alwaysBool',
-      num: (a: number, b: number) => f(truthy(a), truthy(b)),
-      big: (a: bigint, b: bigint) => f(bigTruthy(a), bigTruthy(b)),
-      complex: (ar: number, ai: number, br: number, bi: number) =>
-        f(truthy(ar) || truthy(ai), truthy(br) || truthy(bi)),
-      derivative: { nondifferentiable: 'logical op: bool result' },
-    }) satisfies PointwiseRow;
-  return [
-    row('logical_and', (a, b) => a && b),
-    row('logical_or', (a, b) => a || b),
-    row('logical_xor', (a, b) => a !== b),
-  ];
-}
-
-function bitwiseRows() {
-  const row = <N extends string>(
-    name: N,
-    num: (a: number, b: number) => number,
-    big: (a: bigint, b: bigint) => bigint,
-  ) =>
-    ({
-      name,
-      wgsl: { i32: `a ${BITWISE_OPS[name]} b` },
-      arity: 2,
-      promotion: 'default',
-      outOverload: 'Tensor_out',
-      num,
-      big,
-      kinds: ['bool', 'int'],
-      derivative: { nondifferentiable: 'bitwise op: integer/bool domain' },
-    }) satisfies PointwiseRow;
-  return [
-    row(
-      'bitwise_and',
-      (a, b) => a & b,
-      (a, b) => a & b,
-    ),
-    row(
-      'bitwise_or',
-      (a, b) => a | b,
-      (a, b) => a | b,
-    ),
-    row(
-      'bitwise_xor',
-      (a, b) => a ^ b,
-      (a, b) => a ^ b,
-    ),
-  ];
 }
