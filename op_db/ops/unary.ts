@@ -48,6 +48,10 @@ const clog: ComplexFn = (re, im) => [Math.log(Math.hypot(re, im)), Math.atan2(im
 /** Smooth domains for gradient samples (outside them the derivative is NaN or infinite). */
 const POSITIVE = { gradDomain: { low: 0.5, high: 9 } };
 const UNIT = { gradDomain: { low: -0.9, high: 0.9 } };
+/** PyTorch's softplus in float64: the input itself above the threshold, else log(1 + e^(beta x)) / beta. */
+const softplusRef = (x: number, beta: number, threshold: number) =>
+  beta * x > threshold ? x : Math.log1p(Math.exp(beta * x)) / beta;
+
 const float = (dtypes: readonly DType[], complexRef?: ComplexFn, samples?: UnaryOptions): UnarySpec => ({
   dtypes,
   complexRef,
@@ -111,6 +115,23 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
     exact: true,
     name: 'nn.functional.relu',
   }),
+  {
+    ...unary('softplus', (x) => softplusRef(x, 1, 20), { dtypes: FLOATS, name: 'nn.functional.softplus' }),
+    // The defaults, then beta/threshold kwargs: threshold 5 puts beta * x on both sides of the switch.
+    sampleInputs: (ctx) => [
+      ...unarySamples()(ctx),
+      ...unarySamples({ kwargs: { beta: 2, threshold: 5 }, noSpecials: true, low: -4, high: 4 })(ctx).slice(
+        0,
+        3,
+      ),
+    ],
+    ref: (s) =>
+      elementwise(
+        [s.input],
+        (x) => softplusRef(x, Number(s.kwargs.beta ?? 1), Number(s.kwargs.threshold ?? 20)),
+        s.input.dtype,
+      ),
+  },
   unary('floor', Math.floor, { dtypes: REAL_NUMERIC, exact: true }),
   unary('ceil', Math.ceil, { dtypes: REAL_NUMERIC, exact: true }),
   unary('trunc', Math.trunc, { dtypes: REAL_NUMERIC, exact: true, aliases: ['fix'] }),

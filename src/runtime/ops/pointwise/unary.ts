@@ -10,6 +10,7 @@ import {
   unaryGrad,
   zeroGrad,
 } from '../../autograd/index.ts';
+import { Scalar } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
 import { cexp, clog, erf, roundHalfEven } from './unary_math.ts';
 
@@ -56,6 +57,9 @@ const rounding = <N extends string>(name: N, num: (x: number) => number, aliases
   }) satisfies PointwiseRow;
 
 const self = (c: Parameters<Derivative['formula']>[0]) => arg(c, 'self');
+/** A Scalar argument as a number (a 0-dim tensor bound to it stays a tensor, so meta inputs work too). */
+const scalarArg = (c: Parameters<Derivative['formula']>[0], name: string): unknown =>
+  c.args[name] instanceof Scalar ? (c.args[name] as Scalar).toNumber() : c.args[name];
 const predicate: NonDifferentiable = { nondifferentiable: 'predicate: bool result' };
 
 export const UNARY_ROWS = [
@@ -228,6 +232,27 @@ export const UNARY_ROWS = [
     aliases: ['nn.functional.relu'],
     wgsl: { f32: 'select(a, 0.0, a < 0.0)', i32: 'max(a, 0)' },
     derivative: unaryGrad(['result'], (c) => mul(c.grad, op('gt', c.result, 0)), 'ReluBackward0'),
+  },
+  {
+    // aten's softplus: x where beta * x > threshold (log1p(exp(.)) would only round to x there), else
+    // log1p(exp(beta * x)) / beta. Python reaches it as nn.functional.softplus: no method, no softplus_.
+    name: 'softplus',
+    schema: 'softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor',
+    arity: 1,
+    promotion: 'default',
+    scalars: ['beta', 'threshold'],
+    num: (x: number, beta: number, threshold: number) =>
+      x * beta > threshold ? x : Math.log1p(Math.exp(x * beta)) / beta,
+    kinds: ['float'], // "softplus_cpu" is not implemented for integers or bool
+    variants: 'function',
+    inplace: false,
+    aliases: ['nn.functional.softplus'],
+    wgsl: { f32: 'select(log(1.0 + exp(a * s0)) / s0, a, a * s0 > s1)' },
+    // softplus_backward: grad * sigmoid(beta * x), or grad where beta * x > threshold.
+    derivative: unaryGrad(['self'], (c) => {
+      const bx = mul(self(c), scalarArg(c, 'beta'));
+      return mul(c.grad, op('where', op('gt', bx, scalarArg(c, 'threshold')), 1, op('sigmoid', bx)));
+    }),
   },
   rounding('floor', Math.floor),
   rounding('ceil', Math.ceil),
