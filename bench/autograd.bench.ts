@@ -10,13 +10,13 @@ import * as T from '../src/runtime/index.ts';
 
 const json = process.argv.includes('--json');
 const x = T.tensor([1.5], { dtype: 'float32', requiresGrad: true });
-const big = T.linspace(-2, 2, 1200, { dtype: 'float64' }).reshape([30, 40]).requiresGrad_();
-const w = T.linspace(0.5, 1.5, 40, { dtype: 'float64' }).requiresGrad_();
-const fn = (a: T.Tensor, b: T.Tensor) => T.mul(T.tanh(a), b);
+const big = T.torch.linspace(-2, 2, 1200, { dtype: 'float64' }).reshape([30, 40]).requiresGrad_();
+const w = T.torch.linspace(0.5, 1.5, 40, { dtype: 'float64' }).requiresGrad_();
+const fn = (a: T.Tensor, b: T.Tensor) => T.torch.mul(T.torch.tanh(a), b);
 
 const bench = new Bench({ time: 1000, warmup: true });
 bench.add('mul + sum + backward (1 element)', () => {
-  T.sum(T.mul(x, x)).backward();
+  T.torch.sum(T.torch.mul(x, x)).backward();
 });
 bench.add('gradcheck fast mode, tanh(x) * w, 1,240 inputs', () =>
   gradcheck(fn, [big, w], { fastMode: true }),

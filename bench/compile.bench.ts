@@ -15,13 +15,14 @@ const info = await T.initWebGPU();
 
 const N = 1 << 20;
 /** x -> exp(x * 0.5) + 1 -> tanh -> * 3 : five pointwise ops, two of them transcendental (compute-bound). */
-const chain = (x: T.Tensor) => T.mul(T.tanh(T.add(T.exp(T.mul(x, 0.5)), 1)), 3);
+const chain = (x: T.Tensor) => T.torch.mul(T.torch.tanh(T.torch.add(T.torch.exp(T.torch.mul(x, 0.5)), 1)), 3);
 /** ((x * 0.5 + 1) - y) * 3 / 2 : five cheap ops (memory-bound), two inputs. */
-const cheap = (x: T.Tensor, y: T.Tensor) => T.div(T.mul(T.sub(T.add(T.mul(x, 0.5), 1), y), 3), 2);
+const cheap = (x: T.Tensor, y: T.Tensor) =>
+  T.torch.div(T.torch.mul(T.torch.sub(T.torch.add(T.torch.mul(x, 0.5), 1), y), 3), 2);
 const fused = T.compile(chain, { backend: 'fused' });
 const fusedCheap = T.compile(cheap, { backend: 'fused' });
-const x = T.linspace(-3, 3, N);
-const y = T.linspace(1, -1, N);
+const x = T.torch.linspace(-3, 3, N);
+const y = T.torch.linspace(1, -1, N);
 const gx = info ? T.uploadTensor(x) : null;
 const gy = info ? T.uploadTensor(y) : null;
 

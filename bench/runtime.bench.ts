@@ -11,14 +11,14 @@ const json = args.includes('--json');
 const time = Number(args[args.indexOf('--time') + 1]) || 500;
 
 const one = T.tensor([1], { dtype: 'float32' });
-const big = T.ones([1 << 20]);
-const big2 = T.ones([1 << 20]);
-const sq = T.ones([1024, 1024]);
-const sqT = T.ones([1024, 1024]).t();
-const sq2 = T.ones([1024, 1024]);
-const rnd = T.linspace(-3, 3, 1024 * 1024).reshape(1024, 1024);
-const m1 = T.linspace(-1, 1, 256 * 256).reshape(256, 256);
-const m2 = T.linspace(1, -1, 256 * 256).reshape(256, 256);
+const big = T.torch.ones([1 << 20]);
+const big2 = T.torch.ones([1 << 20]);
+const sq = T.torch.ones([1024, 1024]);
+const sqT = T.torch.ones([1024, 1024]).t();
+const sq2 = T.torch.ones([1024, 1024]);
+const rnd = T.torch.linspace(-3, 3, 1024 * 1024).reshape(1024, 1024);
+const m1 = T.torch.linspace(-1, 1, 256 * 256).reshape(256, 256);
+const m2 = T.torch.linspace(1, -1, 256 * 256).reshape(256, 256);
 
 interface Case {
   name: string;
@@ -31,32 +31,32 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'add 1-element (eager)', fn: () => T.add(one, one), unit: 'us', pytorch: '1.5 us' },
+  { name: 'add 1-element (eager)', fn: () => T.torch.add(one, one), unit: 'us', pytorch: '1.5 us' },
   {
     name: 'add 1M float32',
-    fn: () => T.add(big, big2),
+    fn: () => T.torch.add(big, big2),
     bytes: 3 * 4 * (1 << 20),
     unit: 'ms',
     pytorch: '0.124 ms',
   },
   {
     name: 'add 1024x1024 non-contiguous',
-    fn: () => T.add(sqT, sq2),
+    fn: () => T.torch.add(sqT, sq2),
     bytes: 3 * 4 * (1 << 20),
     unit: 'ms',
     pytorch: '0.10 ms',
   },
-  { name: 'sum 1024x1024', fn: () => T.sum(rnd), bytes: 4 * (1 << 20), unit: 'ms', pytorch: '—' },
+  { name: 'sum 1024x1024', fn: () => T.torch.sum(rnd), bytes: 4 * (1 << 20), unit: 'ms', pytorch: '—' },
   {
     name: 'softmax 1024x1024 (dim -1)',
-    fn: () => T.softmax(rnd, -1),
+    fn: () => T.torch.softmax(rnd, -1),
     bytes: 2 * 4 * (1 << 20),
     unit: 'ms',
     pytorch: '0.77 ms',
   },
   {
     name: 'matmul 256x256 float32',
-    fn: () => T.matmul(m1, m2),
+    fn: () => T.torch.matmul(m1, m2),
     flops: 2 * 256 ** 3,
     unit: 'ms',
     pytorch: '5.4 ms',

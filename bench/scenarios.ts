@@ -15,11 +15,13 @@ export interface Scenario {
 }
 
 const f32 = (shape: number[]) =>
-  T.linspace(
-    -1,
-    1,
-    shape.reduce((a, b) => a * b, 1),
-  ).reshape(shape);
+  T.torch
+    .linspace(
+      -1,
+      1,
+      shape.reduce((a, b) => a * b, 1),
+    )
+    .reshape(shape);
 
 export const SCENARIOS: readonly Scenario[] = [
   {
@@ -28,7 +30,7 @@ export const SCENARIOS: readonly Scenario[] = [
     k: 200,
     setup: () => {
       const a = T.tensor([1], { dtype: 'float32' });
-      return () => T.add(a, a);
+      return () => T.torch.add(a, a);
     },
   },
   {
@@ -37,7 +39,7 @@ export const SCENARIOS: readonly Scenario[] = [
     k: 200,
     setup: () => {
       const a = T.tensor([2], { dtype: 'float32' });
-      return () => T.mul(a, a);
+      return () => T.torch.mul(a, a);
     },
   },
   {
@@ -46,7 +48,7 @@ export const SCENARIOS: readonly Scenario[] = [
     k: 200,
     setup: () => {
       const a = T.tensor([2], { dtype: 'float32' });
-      return () => T.sum(a);
+      return () => T.torch.sum(a);
     },
   },
   {
@@ -83,7 +85,7 @@ export const SCENARIOS: readonly Scenario[] = [
     setup: () => {
       const a = T.tensor([1, 2], { dtype: 'float32', requiresGrad: true });
       const b = T.tensor([3, 4], { dtype: 'float32' });
-      return () => T.backward([T.sum(T.mul(a, b))]);
+      return () => T.backward([T.torch.sum(T.torch.mul(a, b))]);
     },
   },
   {
@@ -92,7 +94,7 @@ export const SCENARIOS: readonly Scenario[] = [
     k: 200,
     setup: () => {
       const a = T.tensor([[1]], { dtype: 'float32' });
-      const b = T.zeros([2, 2]);
+      const b = T.torch.zeros([2, 2]);
       return () => T.callOp('expand_as', [a, b]);
     },
   },
@@ -101,7 +103,7 @@ export const SCENARIOS: readonly Scenario[] = [
     description: 'a compiled exp(x) + 1 called again with the same metadata (guard check + replay)',
     k: 100,
     setup: () => {
-      const f = T.compile((x: T.Tensor) => T.add(T.exp(x), 1), { backend: 'eager' });
+      const f = T.compile((x: T.Tensor) => T.torch.add(T.torch.exp(x), 1), { backend: 'eager' });
       const x = T.tensor([1, 2], { dtype: 'float32' });
       f(x);
       return () => f(x);
@@ -113,9 +115,9 @@ export const SCENARIOS: readonly Scenario[] = [
     k: 20,
     warmup: 300,
     setup: () => {
-      const a = T.transpose(f32([64, 64]), 0, 1);
+      const a = T.torch.transpose(f32([64, 64]), 0, 1);
       const b = f32([64, 64]);
-      return () => T.add(a, b);
+      return () => T.torch.add(a, b);
     },
   },
   {
@@ -125,7 +127,7 @@ export const SCENARIOS: readonly Scenario[] = [
     warmup: 3,
     setup: () => {
       const a = f32([1 << 20]);
-      return () => T.add(a, a);
+      return () => T.torch.add(a, a);
     },
   },
   {
@@ -135,7 +137,7 @@ export const SCENARIOS: readonly Scenario[] = [
     warmup: 3,
     setup: () => {
       const a = f32([1024, 1024]);
-      return () => T.softmax(a, -1);
+      return () => T.torch.softmax(a, -1);
     },
   },
   {
@@ -145,7 +147,7 @@ export const SCENARIOS: readonly Scenario[] = [
     warmup: 3,
     setup: () => {
       const a = f32([256, 256]);
-      return () => T.matmul(a, a);
+      return () => T.torch.matmul(a, a);
     },
   },
 ];

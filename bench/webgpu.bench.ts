@@ -22,11 +22,11 @@ if (!info) {
 const on = (t: T.Tensor, device: 'cpu' | 'webgpu') => (device === 'cpu' ? t : T.uploadTensor(t));
 const inputs = (device: 'cpu' | 'webgpu') => ({
   one: on(T.tensor([1], { dtype: 'float32' }), device),
-  big: on(T.ones([1 << 20]), device),
-  big2: on(T.ones([1 << 20]), device),
-  rnd: on(T.linspace(-3, 3, 1024 * 1024).reshape(1024, 1024), device),
-  m1: on(T.linspace(-1, 1, 512 * 512).reshape(512, 512), device),
-  m2: on(T.linspace(1, -1, 512 * 512).reshape(512, 512), device),
+  big: on(T.torch.ones([1 << 20]), device),
+  big2: on(T.torch.ones([1 << 20]), device),
+  rnd: on(T.torch.linspace(-3, 3, 1024 * 1024).reshape(1024, 1024), device),
+  m1: on(T.torch.linspace(-1, 1, 512 * 512).reshape(512, 512), device),
+  m2: on(T.torch.linspace(1, -1, 512 * 512).reshape(512, 512), device),
 });
 const cpu = inputs('cpu');
 const gpu = inputs('webgpu');
@@ -46,46 +46,46 @@ const cases: Case[] = [
   {
     name: `add 1-element, enqueue (x${BATCH})`,
     cpu: () => {
-      for (let i = 0; i < BATCH; i++) T.add(cpu.one, cpu.one);
+      for (let i = 0; i < BATCH; i++) T.torch.add(cpu.one, cpu.one);
     },
     gpu: () => {
-      for (let i = 0; i < BATCH; i++) T.add(gpu.one, gpu.one);
+      for (let i = 0; i < BATCH; i++) T.torch.add(gpu.one, gpu.one);
     },
     per: BATCH,
     unit: 'us',
   },
   {
     name: 'add 1-element, enqueue + await',
-    cpu: () => T.add(cpu.one, cpu.one),
+    cpu: () => T.torch.add(cpu.one, cpu.one),
     gpu: async () => {
-      T.add(gpu.one, gpu.one);
+      T.torch.add(gpu.one, gpu.one);
       await sync();
     },
     unit: 'us',
   },
   {
     name: 'add 1M float32',
-    cpu: () => T.add(cpu.big, cpu.big2),
+    cpu: () => T.torch.add(cpu.big, cpu.big2),
     gpu: async () => {
-      T.add(gpu.big, gpu.big2);
+      T.torch.add(gpu.big, gpu.big2);
       await sync();
     },
     unit: 'ms',
   },
   {
     name: 'softmax 1024x1024 (dim -1)',
-    cpu: () => T.softmax(cpu.rnd, -1),
+    cpu: () => T.torch.softmax(cpu.rnd, -1),
     gpu: async () => {
-      T.softmax(gpu.rnd, -1);
+      T.torch.softmax(gpu.rnd, -1);
       await sync();
     },
     unit: 'ms',
   },
   {
     name: 'matmul 512x512 float32',
-    cpu: () => T.matmul(cpu.m1, cpu.m2),
+    cpu: () => T.torch.matmul(cpu.m1, cpu.m2),
     gpu: async () => {
-      T.matmul(gpu.m1, gpu.m2);
+      T.torch.matmul(gpu.m1, gpu.m2);
       await sync();
     },
     unit: 'ms',

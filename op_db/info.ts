@@ -1,5 +1,8 @@
-/** `opInfo()`: builds a complete OpInfo from the few fields an entry states (PyTorch's OpInfo defaults). */
-import { type DeviceType, DTYPE_GROUPS, type DType } from '../src/runtime/index.ts';
+/**
+ * `opInfo()`: builds a complete OpInfo from the few fields an entry states (PyTorch's OpInfo defaults); the
+ * variants (method, in-place, out=) come from the runtime's operator table, so every existing variant is checked.
+ */
+import { type DeviceType, DTYPE_GROUPS, type DType, opVariants } from '../src/runtime/index.ts';
 import type { OpFlags, OpInfo, Variant } from './types.ts';
 
 export type OpInfoSpec = Partial<Omit<OpInfo, 'variants' | 'flags' | 'dtypes' | 'backwardDtypes'>> & {
@@ -12,7 +15,12 @@ export type OpInfoSpec = Partial<Omit<OpInfo, 'variants' | 'flags' | 'dtypes' | 
   /** Why the op does not run on a device (its claims there are then empty). */
   readonly unsupported?: Partial<Record<DeviceType, string>>;
   readonly backwardDtypes?: readonly DType[];
-  readonly variants?: Partial<Record<Variant, boolean>>;
+  /**
+   * Variants the operator table has but the generic checks cannot call as PyTorch would, each with the reason
+   * (Tensor.where's receiver is `self`, not the sample's condition). Which variants exist is never stated here:
+   * `opInfo` reads it from the runtime's operator table.
+   */
+  readonly untestedVariants?: Partial<Record<Variant, string>>;
   readonly flags?: Partial<OpFlags>;
 };
 
@@ -24,7 +32,9 @@ export type OpInfoSpec = Partial<Omit<OpInfo, 'variants' | 'flags' | 'dtypes' | 
 export const WEBGPU_DTYPES: readonly DType[] = ['float32', 'int32', 'uint8', 'bool'];
 
 export function opInfo(spec: OpInfoSpec): OpInfo {
-  const { dtypes, dtypesIf, backwardDtypes, variants, flags, unsupported, ...rest } = spec;
+  const { dtypes, dtypesIf, backwardDtypes, untestedVariants, flags, unsupported, ...rest } = spec;
+  const exists = opVariants(rest.op ?? spec.name);
+  const tested = (v: Variant) => exists[v] && untestedVariants?.[v] === undefined;
   const webgpu = unsupported?.webgpu
     ? []
     : (dtypesIf?.webgpu ?? dtypes.filter((d) => WEBGPU_DTYPES.includes(d)));
@@ -40,7 +50,12 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
     tolerances: {},
     skips: [],
     ...rest,
-    variants: { function: true, method: false, inplace: false, out: false, ...variants },
+    variants: {
+      function: tested('function'),
+      method: tested('method'),
+      inplace: tested('inplace'),
+      out: tested('out'),
+    },
     unsupported: unsupported ?? {},
     dtypes: { cpu: dtypes, meta: dtypesIf?.meta ?? dtypes, webgpu },
     backwardDtypes: { cpu: backwardDtypes ?? dtypes.filter((d) => floats.includes(d)), meta: [], webgpu: [] },

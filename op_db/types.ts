@@ -131,6 +131,11 @@ export interface OpInfo {
   readonly aliases: readonly string[];
   readonly family: string;
   readonly variants: Readonly<Record<Variant, boolean>>;
+  /**
+   * The samples whose call has an out= form, where only some overloads have one (PyTorch 1.13's mean.out needs
+   * `dim`: `mean(x, out=o)` does not bind); absent: every sample. The out= checks skip the others.
+   */
+  readonly outApplies?: (s: SampleInput) => boolean;
   /** Why the op does not run on a device (a reason per device); its claims there are empty. */
   readonly unsupported: Readonly<Partial<Record<DeviceType, string>>>;
   /** Claimed dtypes per device. */

@@ -163,7 +163,6 @@ export function view(
     errorInputs: viewErrors(errors),
     ref,
     resultDType: (s) => (s.input as Tensor).dtype,
-    variants: { method: true },
     flags: { isView: true },
     ...extra,
   });

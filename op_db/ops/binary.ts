@@ -22,7 +22,6 @@ interface BinarySpec {
   readonly complexRef?: CRef;
   readonly samples?: BinaryOptions;
   readonly intToFloat?: boolean;
-  readonly inplace?: boolean;
   readonly name?: string;
   readonly rule?: PromotionRule;
   readonly exact?: boolean;
@@ -47,7 +46,6 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
     errorInputs: binaryErrors(spec.zeroDivisor),
     arbitrary: binaryArbitrary(bounds(lhs), bounds(rhs), spec.samples?.kwargs),
     ref: binaryRef(ref, spec.complexRef),
-    variants: { method: true, inplace: spec.inplace ?? true, out: spec.inplace ?? true },
     resultDType: (s) => pointwiseResultDType(s, spec.rule ?? (spec.intToFloat ? 'intToFloat' : 'promote')),
     flags: { promotesIntToFloat: spec.intToFloat ?? false, exactRounding: spec.exact ?? false },
   });
@@ -191,8 +189,8 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       },
     },
   ),
-  binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, exact: true, inplace: false }),
-  binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, exact: true, inplace: false }),
+  binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, exact: true }),
+  binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, exact: true }),
   binary('atan2', Math.atan2, { dtypes: NO_COMPLEX, intToFloat: true }),
   binary('hypot', (a, b) => Math.hypot(a, b), { dtypes: FLOATS }),
   binary('copysign', (a, b) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)), {

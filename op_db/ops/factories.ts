@@ -129,7 +129,6 @@ function fill(
     ]),
     ref: (s) => fullRef(s.input.shape, value(s), s.input.dtype),
     resultDType: (s) => (s.input as Tensor).dtype,
-    variants: { method: true },
     flags: { mutates: true },
     skips: [NO_EXPANDED_SELF],
   });

@@ -73,7 +73,6 @@ function product(
   pairs: readonly (readonly [Shape, Shape])[],
   degenerate: readonly (readonly [Shape, Shape])[],
   errors: readonly Err[],
-  method = true,
 ): OpInfo {
   return opInfo({
     name,
@@ -83,7 +82,6 @@ function product(
     sampleInputs: productSamples(pairs, degenerate),
     errorInputs: productErrors(errors),
     ref: productRef,
-    variants: { method, out: true },
     resultDType: (s) => (s.input as Tensor).dtype,
     tolerances: PRODUCT_TOLERANCES,
   });

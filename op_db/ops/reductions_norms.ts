@@ -57,7 +57,6 @@ const vectorNorm = opInfo({
   }),
   ref: vectorNormRef,
   resultDType: (s) => realOf(dtypeKw(s) ?? inputDType(s)),
-  variants: { out: true },
   errorInputs: reductionErrors([
     ...dimRangeErrors(true, [2]),
     {
@@ -145,8 +144,8 @@ const norm = opInfo({
   }),
   ref: normRef,
   resultDType: (s) => realOf(inputDType(s)),
-  // norm.out exists only for norm.ScalarOpt_dim; norm(x) / norm(x, p) have no out= (see mean).
-  variants: { method: true },
+  // norm.out exists only for norm.ScalarOpt_dim: norm(x) / norm(x, p) have no out= form.
+  outApplies: (s) => s.args.length >= 2 || 'dim' in s.kwargs,
   errorInputs: reductionErrors([
     ...dimRangeErrors(true, [2]),
     duplicateDims([2]),

@@ -68,8 +68,10 @@ function moment(name: 'var' | 'std'): OpInfo {
     }),
     ref: momentRef(name === 'std'),
     resultDType: (s) => realOf(inputDType(s)),
-    // var.out / var.correction_out exist, but var(x, unbiased) has no out=: see mean in reductions.ts.
-    variants: { method: true },
+    // var.out needs dim, var.correction_out takes no `unbiased`: var(x, unbiased) alone has no out= form.
+    outApplies: (s) =>
+      typeof s.args[0] !== 'boolean' &&
+      !('unbiased' in s.kwargs && s.args.length === 0 && !('dim' in s.kwargs)),
     errorInputs: reductionErrors([
       ...dimRangeErrors(true),
       duplicateDims(),
@@ -91,7 +93,6 @@ const logsumexp = opInfo({
   sampleInputs: reductionSamples({ dtypes: LOGSUMEXP, dims: 'list', allDims: 'empty' }),
   ref: logsumexpRef,
   resultDType: (s) => (isIntLike(inputDType(s)) ? 'float32' : inputDType(s)),
-  variants: { method: true, out: true },
   errorInputs: reductionErrors([
     ...dimRangeErrors(true),
     duplicateDims(),
@@ -126,7 +127,6 @@ function scan(kind: 'cumsum' | 'cumprod'): OpInfo {
     }),
     ref: scanRef(kind === 'cumsum' ? 'sum' : 'prod'),
     resultDType: (s) => accumulateDType(inputDType(s), dtypeKw(s)),
-    variants: { method: true, out: true },
     errorInputs: reductionErrors([
       ...dimRangeErrors(false),
       {
@@ -169,7 +169,6 @@ function softmax(kind: 'softmax' | 'log_softmax'): OpInfo {
     }),
     ref: softmaxRef(kind === 'log_softmax'),
     resultDType: (s) => dtypeKw(s) ?? inputDType(s),
-    variants: { method: true, out: true },
     errorInputs: reductionErrors([
       ...dimRangeErrors(false),
       {

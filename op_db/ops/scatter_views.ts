@@ -29,7 +29,6 @@ const scatter = (
   skips: SkipRule[] = [],
 ) =>
   view(name, ref, cases, errors, {
-    variants: { method: true },
     flags: { isView: false, supportsAutograd: true, supportsGradgrad: true },
     skips,
   });

@@ -109,7 +109,6 @@ export const SORTING_OPINFOS: readonly OpInfo[] = [
     sampleInputs: sortSamples,
     errorInputs: sortErrors,
     ref: R.sortRef,
-    variants: { method: true },
     flags: { exactRounding: true },
   }),
   opInfo({
@@ -120,7 +119,6 @@ export const SORTING_OPINFOS: readonly OpInfo[] = [
     sampleInputs: topkSamples,
     errorInputs: topkErrors,
     ref: R.topkRef,
-    variants: { method: true },
     flags: { exactRounding: true },
   }),
 ];

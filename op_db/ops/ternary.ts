@@ -81,7 +81,7 @@ const where = opInfo({
   ref: R.whereRef,
   // Tensor.where(condition, y) takes self as the *second* operand, so the oracle's method check (receiver = the
   // sample's input, here the condition) does not apply; tests/unit/where_clamp_indexing covers the method.
-  variants: { method: false, out: true },
+  untestedVariants: { method: 'Tensor.where(condition, y) takes self as the receiver, not the condition' },
   resultDType: whereResultType,
   flags: { exactRounding: true },
 });
@@ -190,7 +190,6 @@ const clamp = opInfo({
     ];
   },
   ref: R.clampRef,
-  variants: { method: true, inplace: true, out: true },
   resultDType: clampResultType,
   flags: { exactRounding: true },
 });

@@ -1,5 +1,5 @@
 /** OpInfos for unary pointwise ops: one line each (name, reference, claimed dtypes, options). */
-import { DTYPE_GROUPS, type DType } from '../../src/runtime/index.ts';
+import { DTYPE_GROUPS, type DType, opVariants } from '../../src/runtime/index.ts';
 import { unaryArbitrary } from '../families/arbitraries.ts';
 import { type UnaryOptions, unaryErrors, unarySamples } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
@@ -21,7 +21,6 @@ interface UnarySpec {
   readonly samples?: UnaryOptions;
   readonly aliases?: readonly string[];
   readonly intToFloat?: boolean;
-  readonly inplace?: boolean;
   readonly name?: string;
   readonly rule?: PromotionRule;
   readonly exact?: boolean;
@@ -35,10 +34,9 @@ function unary(op: string, ref: (x: number) => number, spec: UnarySpec): OpInfo 
     aliases: spec.aliases ?? [],
     dtypes: spec.dtypes,
     sampleInputs: unarySamples(spec.samples),
-    errorInputs: unaryErrors((spec.intToFloat ?? false) && spec.inplace !== false),
+    errorInputs: unaryErrors((spec.intToFloat ?? false) && opVariants(op).inplace),
     arbitrary: unaryArbitrary(spec.samples),
     ref: unaryRef(ref, spec.complexRef),
-    variants: { method: true, inplace: spec.inplace ?? true, out: spec.inplace ?? true },
     resultDType: (s) => pointwiseResultDType(s, spec.rule ?? (spec.intToFloat ? 'intToFloat' : 'promote')),
     flags: { promotesIntToFloat: spec.intToFloat ?? false, exactRounding: spec.exact ?? false },
   });
@@ -50,6 +48,10 @@ const clog: ComplexFn = (re, im) => [Math.log(Math.hypot(re, im)), Math.atan2(im
 /** Smooth domains for gradient samples (outside them the derivative is NaN or infinite). */
 const POSITIVE = { gradDomain: { low: 0.5, high: 9 } };
 const UNIT = { gradDomain: { low: -0.9, high: 0.9 } };
+/** PyTorch's softplus in float64: the input itself above the threshold, else log(1 + e^(beta x)) / beta. */
+const softplusRef = (x: number, beta: number, threshold: number) =>
+  beta * x > threshold ? x : Math.log1p(Math.exp(beta * x)) / beta;
+
 const float = (dtypes: readonly DType[], complexRef?: ComplexFn, samples?: UnaryOptions): UnarySpec => ({
   dtypes,
   complexRef,
@@ -113,6 +115,23 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
     exact: true,
     name: 'nn.functional.relu',
   }),
+  {
+    ...unary('softplus', (x) => softplusRef(x, 1, 20), { dtypes: FLOATS, name: 'nn.functional.softplus' }),
+    // The defaults, then beta/threshold kwargs: threshold 5 puts beta * x on both sides of the switch.
+    sampleInputs: (ctx) => [
+      ...unarySamples()(ctx),
+      ...unarySamples({ kwargs: { beta: 2, threshold: 5 }, noSpecials: true, low: -4, high: 4 })(ctx).slice(
+        0,
+        3,
+      ),
+    ],
+    ref: (s) =>
+      elementwise(
+        [s.input],
+        (x) => softplusRef(x, Number(s.kwargs.beta ?? 1), Number(s.kwargs.threshold ?? 20)),
+        s.input.dtype,
+      ),
+  },
   unary('floor', Math.floor, { dtypes: REAL_NUMERIC, exact: true }),
   unary('ceil', Math.ceil, { dtypes: REAL_NUMERIC, exact: true }),
   unary('trunc', Math.trunc, { dtypes: REAL_NUMERIC, exact: true, aliases: ['fix'] }),
@@ -145,18 +164,15 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('isnan', (x) => (Number.isNaN(x) ? 1 : 0), {
     dtypes: ALL,
     rule: 'bool',
-    inplace: false,
     complexRef: (re, im) => [Number.isNaN(re) || Number.isNaN(im) ? 1 : 0, 0],
   }),
   unary('isinf', (x) => (x === Infinity || x === -Infinity ? 1 : 0), {
     dtypes: NO_COMPLEX,
     rule: 'bool',
-    inplace: false,
   }),
   unary('isfinite', (x) => (Number.isFinite(x) ? 1 : 0), {
     dtypes: ALL,
     rule: 'bool',
-    inplace: false,
     complexRef: (re, im) => [Number.isFinite(re) && Number.isFinite(im) ? 1 : 0, 0],
   }),
 ];

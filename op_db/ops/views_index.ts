@@ -86,8 +86,6 @@ const INDEXING: OpInfo[] = [
       err('E_INVALID_ARGUMENT', ZERO_DIM, [], 0),
     ],
     {
-      // PyTorch has no Tensor.slice method (aten::slice is reached through indexing).
-      variants: { method: false },
       skips: [],
     },
   ),

@@ -56,7 +56,8 @@ function variantCalls(info: OpInfo, s: SampleInput, device: Instance['device']):
   if (info.variants.inplace && s.input instanceof Tensor && !hasOut)
     calls.push({ label: 'in-place', name: `${info.op}_`, kwargs: { ...s.kwargs } });
   const like = sampleTensors(s)[0];
-  const out = info.variants.out && !hasOut && like ? patternedLike(like, s, device) : null;
+  const outForm = info.variants.out && (info.outApplies?.(s) ?? true);
+  const out = outForm && !hasOut && like ? patternedLike(like, s, device) : null;
   if (out) calls.push({ label: 'out=', name: info.op, kwargs: { ...s.kwargs, out } });
   return calls;
 }

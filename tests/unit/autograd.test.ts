@@ -15,7 +15,7 @@ const code = (fn: () => unknown) => {
 describe('graph', () => {
   it('names nodes like PyTorch and links next_functions down to AccumulateGrad', () => {
     const x = f64([1, 2, 3]);
-    const y = T.add(T.mul(x, 2), 1).sum();
+    const y = T.torch.add(T.torch.mul(x, 2), 1).sum();
     expect(y.gradFn?.name).toBe('SumBackward0');
     const [[add]] = y.gradFn!.nextFunctions;
     expect(add?.name).toBe('AddBackward0');
@@ -33,7 +33,7 @@ describe('graph', () => {
 describe('backward', () => {
   it('accumulates .grad (+=) over calls and follows the chain rule', () => {
     const x = f64([0.5, -1, 2]);
-    const loss = () => T.mul(T.exp(x), x).sum();
+    const loss = () => T.torch.mul(T.torch.exp(x), x).sum();
     loss().backward();
     const once = x.grad!.tolist() as number[];
     expect(once.map((v, i) => v - Math.exp([0.5, -1, 2][i]) * ([0.5, -1, 2][i] + 1))).toEqual(
@@ -49,7 +49,7 @@ describe('backward', () => {
       [3, 4],
     ]);
     const b = f64([10, 20]);
-    T.add(a, b).mul(2).sum().backward();
+    T.torch.add(a, b).mul(2).sum().backward();
     expect([a.grad!.tolist(), b.grad!.tolist()]).toEqual([
       [
         [2, 2],
@@ -61,14 +61,14 @@ describe('backward', () => {
 
   it('needs an explicit gradient for non-scalar outputs', () => {
     const x = f64([1, 2]);
-    expect(code(() => T.mul(x, 2).backward())).toBe('E_AUTOGRAD');
-    T.mul(x, 2).backward(f64([1, 10], false));
+    expect(code(() => T.torch.mul(x, 2).backward())).toBe('E_AUTOGRAD');
+    T.torch.mul(x, 2).backward(f64([1, 10], false));
     expect(x.grad!.tolist()).toEqual([2, 20]);
   });
 
   it('frees the graph after backward unless retainGraph', () => {
     const x = f64([1, 2]);
-    const z = T.exp(x).sum();
+    const z = T.torch.exp(x).sum();
     z.backward(null, { retainGraph: true });
     z.backward();
     expect(code(() => z.backward())).toBe('E_GRAPH_FREED');
@@ -76,14 +76,14 @@ describe('backward', () => {
 
   it('runs tensor hooks and retains non-leaf grads on request', () => {
     const x = f64([1, 2, 3]);
-    const h = T.mul(x, 3);
+    const h = T.torch.mul(x, 3);
     h.retainGrad();
     const seen: number[][] = [];
     h.registerHook((g) => {
       seen.push(g.tolist() as number[]);
-      return T.mul(g, 2);
+      return T.torch.mul(g, 2);
     });
-    T.sum(h).backward();
+    T.torch.sum(h).backward();
     expect(seen).toEqual([[1, 1, 1]]);
     expect(h.grad!.tolist()).toEqual([1, 1, 1]);
     expect(x.grad!.tolist()).toEqual([6, 6, 6]);
@@ -91,12 +91,12 @@ describe('backward', () => {
 
   it('autograd.grad returns gradients without touching .grad, and composes (gradgrad)', () => {
     const x = f64([0.3, 1.1]);
-    const [g] = T.grad([T.sin(x).sum()], [x], { createGraph: true });
+    const [g] = T.grad([T.torch.sin(x).sum()], [x], { createGraph: true });
     expect(x.grad).toBeNull();
     expect(g!.requiresGrad).toBe(true);
     const [gg] = T.grad([g!.sum()], [x]);
     expect(gg!.tolist()).toEqual([0.3, 1.1].map((v) => expect.closeTo(-Math.sin(v), 12)));
-    expect(code(() => T.grad([T.sin(x).sum()], [f64([1])]))).toBe('E_AUTOGRAD');
+    expect(code(() => T.grad([T.torch.sin(x).sum()], [f64([1])]))).toBe('E_AUTOGRAD');
   });
 });
 
@@ -119,8 +119,8 @@ describe('saved tensors and in-place', () => {
 
   it('an in-place change to an input the backward does not save is fine', () => {
     const x = f64([1, 2, 3]);
-    const a = T.mul(x, 2);
-    const b = T.add(a, 1); // add saves neither input
+    const a = T.torch.mul(x, 2);
+    const b = T.torch.add(a, 1); // add saves neither input
     a.add_(5);
     b.sum().backward();
     expect(x.grad!.tolist()).toEqual([2, 2, 2]);
@@ -128,13 +128,13 @@ describe('saved tensors and in-place', () => {
 
   it('in-place on a non-leaf rebases its history; on a leaf that requires grad it is refused', () => {
     const x = f64([1, 2]);
-    const y = T.mul(x, 3);
+    const y = T.torch.mul(x, 3);
     y.mul_(3);
     expect(y.gradFn?.name).toBe('MulBackward0');
     y.sum().backward();
     expect(x.grad!.tolist()).toEqual([9, 9]);
     // Multiplying by a tensor sharing y's storage changes a value MulBackward0 saved: PyTorch raises too.
-    const z = T.mul(x, 3);
+    const z = T.torch.mul(x, 3);
     z.mul_(z.detach());
     expect(code(() => z.sum().backward())).toBe('E_INPLACE_VERSION');
     expect(code(() => x.add_(1))).toBe('E_AUTOGRAD');
@@ -142,27 +142,29 @@ describe('saved tensors and in-place', () => {
 
   it('out= refuses inputs that require grad', () => {
     const x = f64([1, 2]);
-    expect(code(() => T.add(x, 1, { out: T.zeros([2], { dtype: 'float64' }) }))).toBe('E_AUTOGRAD');
+    expect(code(() => T.torch.add(x, 1, { out: T.torch.zeros([2], { dtype: 'float64' }) }))).toBe(
+      'E_AUTOGRAD',
+    );
   });
 });
 
 describe('grad modes', () => {
   it('noGrad / inferenceMode exclude the Autograd key; enableGrad re-includes it', () => {
     const x = f64([1, 2]);
-    expect(T.noGrad(() => T.mul(x, 2).requiresGrad)).toBe(false);
-    expect(T.inferenceMode(() => T.mul(x, 2).requiresGrad)).toBe(false);
-    expect(T.noGrad(() => T.enableGrad(() => T.mul(x, 2).requiresGrad))).toBe(true);
+    expect(T.noGrad(() => T.torch.mul(x, 2).requiresGrad)).toBe(false);
+    expect(T.inferenceMode(() => T.torch.mul(x, 2).requiresGrad)).toBe(false);
+    expect(T.noGrad(() => T.enableGrad(() => T.torch.mul(x, 2).requiresGrad))).toBe(true);
     expect(T.noGrad(() => T.isGradEnabled())).toBe(false);
     expect(T.isGradEnabled()).toBe(true);
   });
 
   it('detach shares storage and drops history; complex autograd is declared unsupported', () => {
     const x = f64([1, 2]);
-    const d = T.mul(x, 2).detach();
+    const d = T.torch.mul(x, 2).detach();
     expect([d.requiresGrad, d.gradFn]).toEqual([false, null]);
     const c = T.tensor([T.complex(1, 2)]);
     c.requiresGrad_();
-    expect(code(() => T.mul(c, 2))).toBe('E_NOT_IMPLEMENTED');
+    expect(code(() => T.torch.mul(c, 2))).toBe('E_NOT_IMPLEMENTED');
   });
 
   it('every op has a derivative, a decomposition or a documented non-differentiable reason', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import * as T from '../../src/runtime/index.ts';
 
-const { tensor, zeros, ones } = T;
+const { tensor, zeros, ones } = { ...T, ...T.torch };
 const code = (c: string) => expect.objectContaining({ code: c });
 
 describe('broadcastShapes', () => {
@@ -77,7 +77,7 @@ describe('broadcastShapes', () => {
 
   it('the error names the sizes, the dimension and the op', () => {
     try {
-      T.add(zeros(2, 3), zeros(4, 3));
+      T.torch.add(zeros(2, 3), zeros(4, 3));
       expect.unreachable();
     } catch (e) {
       const err = e as T.OpgateError;
@@ -111,7 +111,7 @@ describe('broadcastShapes', () => {
 
 describe('ops on broadcast inputs', () => {
   it('column + row', () => {
-    const r = T.add(tensor([[1], [2]]), tensor([10, 20, 30]));
+    const r = T.torch.add(tensor([[1], [2]]), tensor([10, 20, 30]));
     expect(r.shape).toEqual([2, 3]);
     expect(r.tolist()).toEqual([
       [11n, 21n, 31n],
@@ -121,34 +121,36 @@ describe('ops on broadcast inputs', () => {
 
   it('scalar tensor and Python scalar broadcast to any shape', () => {
     expect(
-      T.mul(
-        tensor([
-          [1, 2],
-          [3, 4],
-        ]),
-        tensor(3),
-      ).tolist(),
+      T.torch
+        .mul(
+          tensor([
+            [1, 2],
+            [3, 4],
+          ]),
+          tensor(3),
+        )
+        .tolist(),
     ).toEqual([
       [3n, 6n],
       [9n, 12n],
     ]);
-    expect(T.sub(tensor([1.5, 2.5]), 1).tolist()).toEqual([0.5, 1.5]);
+    expect(T.torch.sub(tensor([1.5, 2.5]), 1).tolist()).toEqual([0.5, 1.5]);
   });
 
   it('0-d with 0-d stays 0-d', () => {
-    const r = T.add(tensor(3), tensor(4));
+    const r = T.torch.add(tensor(3), tensor(4));
     expect(r.shape).toEqual([]);
     expect(r.item()).toBe(7n);
   });
 
   it('zero-size results', () => {
-    expect(T.add(zeros(0, 3), zeros(1, 3)).shape).toEqual([0, 3]);
-    expect(T.add(zeros(2, 1, 0), zeros(3, 1)).shape).toEqual([2, 3, 0]);
-    expect(T.add(zeros(0, 3), zeros(1, 3)).tolist()).toEqual([]);
+    expect(T.torch.add(zeros(0, 3), zeros(1, 3)).shape).toEqual([0, 3]);
+    expect(T.torch.add(zeros(2, 1, 0), zeros(3, 1)).shape).toEqual([2, 3, 0]);
+    expect(T.torch.add(zeros(0, 3), zeros(1, 3)).tolist()).toEqual([]);
   });
 
   it('three-way broadcast through a comparison', () => {
-    const r = T.lt(T.arange(3).view(3, 1), T.arange(4));
+    const r = T.torch.lt(T.torch.arange(3).view(3, 1), T.torch.arange(4));
     expect(r.tolist()).toEqual([
       [false, true, true, true],
       [false, false, true, true],
@@ -159,10 +161,10 @@ describe('ops on broadcast inputs', () => {
   it('an expanded (stride-0) input gives the same values as a materialised one', () => {
     const base = tensor([[1.5], [2.5], [3.5]]);
     const e = base.expand(3, 4);
-    const other = T.arange(12, { dtype: 'float32' }).view(3, 4);
-    expect(T.mul(e, other).tolist()).toEqual(T.mul(e.contiguous(), other).tolist());
+    const other = T.torch.arange(12, { dtype: 'float32' }).view(3, 4);
+    expect(T.torch.mul(e, other).tolist()).toEqual(T.torch.mul(e.contiguous(), other).tolist());
     // PyTorch gives the output of an expanded input contiguous strides (verified with PyTorch 1.13).
-    expect(T.add(ones(3, 1, 4).expand(3, 5, 4), ones(5, 4)).stride()).toEqual([20, 4, 1]);
+    expect(T.torch.add(ones(3, 1, 4).expand(3, 5, 4), ones(5, 4)).stride()).toEqual([20, 4, 1]);
   });
 
   it('in-place ops do not broadcast self', () => {

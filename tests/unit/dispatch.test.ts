@@ -16,7 +16,7 @@ const {
   operatorTable,
   zeros,
   tensor,
-} = T;
+} = { ...T, ...T.torch };
 type Entry = T.OperatorEntry;
 
 const keysOf = (ks: T.DispatchKeySet) => ks.toString();
@@ -180,14 +180,14 @@ describe('redispatch', () => {
       return redispatch(op, ks.remove(DispatchKey.Autograd), args);
     });
     try {
-      expect(T.add(tensor([1, 2]), 3).tolist()).toEqual([4n, 5n]);
+      expect(T.torch.add(tensor([1, 2]), 3).tolist()).toEqual([4n, 5n]);
       expect(tensor([1.5]).add(1).tolist()).toEqual([2.5]);
       expect(T.callOp('add', [tensor([1]), tensor([1])]) as T.Tensor).toBeInstanceOf(T.Tensor);
       expect(count).toBe(3);
     } finally {
       add.kernels.delete(DispatchKey.Autograd);
     }
-    T.add(tensor([1]), 1);
+    T.torch.add(tensor([1]), 1);
     expect(count).toBe(3);
   });
 
@@ -196,7 +196,7 @@ describe('redispatch', () => {
     const seen: string[] = [];
     entry.composite = (ks, args) => {
       seen.push(keysOf(ks));
-      return T.mul(args.self as T.Tensor, 2);
+      return T.torch.mul(args.self as T.Tensor, 2);
     };
     expect((T.callOp('_dispatch_test_composite', [tensor([1, 2])]) as T.Tensor).tolist()).toEqual([2n, 4n]);
     const m = T.callOp('_dispatch_test_composite', [zeros(3, { device: 'meta' })]) as T.Tensor;
@@ -277,12 +277,12 @@ describe('binding (Python calling convention)', () => {
   });
 
   it('Scalars: bare integers are ints, other numbers floats, wrappers are explicit', () => {
-    expect(T.add(tensor([1]), 2).dtype).toBe('int64');
-    expect(T.add(tensor([1]), 2.5).dtype).toBe('float32');
-    expect(T.add(tensor([1]), T.float(2)).dtype).toBe('float32');
-    expect(T.add(tensor([1]), 2n).dtype).toBe('int64');
-    expect(T.full([1], T.int(3)).dtype).toBe('int64');
-    expect(T.full([1], T.bool(true)).dtype).toBe('bool');
+    expect(T.torch.add(tensor([1]), 2).dtype).toBe('int64');
+    expect(T.torch.add(tensor([1]), 2.5).dtype).toBe('float32');
+    expect(T.torch.add(tensor([1]), T.float(2)).dtype).toBe('float32');
+    expect(T.torch.add(tensor([1]), 2n).dtype).toBe('int64');
+    expect(T.torch.full([1], T.int(3)).dtype).toBe('int64');
+    expect(T.torch.full([1], T.bool(true)).dtype).toBe('bool');
   });
 
   it('aliases resolve to their target op', () => {

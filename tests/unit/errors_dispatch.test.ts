@@ -8,7 +8,7 @@ import * as core from '../../src/runtime/core/index.ts';
 import * as T from '../../src/runtime/index.ts';
 import { expectCode, namesGotExpected } from './errors_helpers.ts';
 
-const { tensor, zeros } = T;
+const { tensor, zeros } = { ...T, ...T.torch };
 const E = core;
 
 describe('E_NOT_IMPLEMENTED', () => {
@@ -57,7 +57,7 @@ describe('E_NO_OVERLOAD', () => {
     namesGotExpected(err);
   });
   it('an unexpected keyword, a missing argument, too many positionals', () => {
-    expectCode(() => T.add(zeros(1), zeros(1), { bogus: 1 }), 'E_NO_OVERLOAD', {
+    expectCode(() => T.torch.add(zeros(1), zeros(1), { bogus: 1 }), 'E_NO_OVERLOAD', {
       op: 'add',
       says: ["unexpected keyword argument 'bogus'"],
     });
@@ -88,7 +88,7 @@ describe('E_UNKNOWN_OP', () => {
 
 describe('E_DEVICE_MISMATCH', () => {
   it('cpu + meta', () => {
-    const err = expectCode(() => T.add(zeros(2, { device: 'meta' }), zeros(2)), 'E_DEVICE_MISMATCH', {
+    const err = expectCode(() => T.torch.add(zeros(2, { device: 'meta' }), zeros(2)), 'E_DEVICE_MISMATCH', {
       op: 'add',
       arg: 'other',
       cls: E.DeviceMismatchError,
@@ -98,7 +98,7 @@ describe('E_DEVICE_MISMATCH', () => {
     expectCode(() => zeros(2).add_(zeros(2, { device: 'meta' })), 'E_DEVICE_MISMATCH', { op: 'add_' });
   });
   it('a 0-d cpu tensor may join a meta tensor (like a CPU scalar in PyTorch)', () => {
-    const r = T.add(zeros(2, { device: 'meta' }), tensor(1.5));
+    const r = T.torch.add(zeros(2, { device: 'meta' }), tensor(1.5));
     expect(r.device).toBe('meta');
     expect(r.shape).toEqual([2]);
   });

@@ -8,12 +8,12 @@ import * as core from '../../src/runtime/core/index.ts';
 import * as T from '../../src/runtime/index.ts';
 import { expectCode, namesGotExpected } from './errors_helpers.ts';
 
-const { tensor, zeros } = T;
+const { tensor, zeros } = { ...T, ...T.torch };
 const E = core;
 
 describe('E_DTYPE_UNSUPPORTED', () => {
   it('bitwise_and on float tensors', () => {
-    const err = expectCode(() => T.bitwise_and(tensor([1.5]), tensor([2.5])), 'E_DTYPE_UNSUPPORTED', {
+    const err = expectCode(() => T.torch.bitwise_and(tensor([1.5]), tensor([2.5])), 'E_DTYPE_UNSUPPORTED', {
       op: 'bitwise_and',
       cls: E.DTypeUnsupportedError,
       says: [`"bitwise_and" not implemented for 'Float'`, 'got float32', 'expected a dtype of kind bool/int'],
@@ -21,27 +21,33 @@ describe('E_DTYPE_UNSUPPORTED', () => {
     namesGotExpected(err);
   });
   it('sub on two bool tensors (PyTorch message)', () => {
-    expectCode(() => T.sub(tensor([true]), tensor([false])), 'E_DTYPE_UNSUPPORTED', {
+    expectCode(() => T.torch.sub(tensor([true]), tensor([false])), 'E_DTYPE_UNSUPPORTED', {
       op: 'sub',
       says: ['Subtraction, the `-` operator, with two bool tensors is not supported', 'got bool'],
     });
   });
   it('neg on bool, relu on complex, atan2 on int64 promotes but remainder refuses complex', () => {
-    expectCode(() => T.neg(tensor([true])), 'E_DTYPE_UNSUPPORTED', { op: 'neg', says: ['Negation'] });
-    expectCode(() => T.relu(tensor([T.complex(1, 1)])), 'E_DTYPE_UNSUPPORTED', {
+    expectCode(() => T.torch.neg(tensor([true])), 'E_DTYPE_UNSUPPORTED', { op: 'neg', says: ['Negation'] });
+    expectCode(() => T.torch.relu(tensor([T.complex(1, 1)])), 'E_DTYPE_UNSUPPORTED', {
       op: 'relu',
       says: ['ComplexFloat'],
     });
-    expectCode(() => T.remainder(tensor([T.complex(1, 1)]), 2), 'E_DTYPE_UNSUPPORTED', { op: 'remainder' });
-    expect(T.atan2(tensor([1]), tensor([1])).dtype).toBe('float32');
+    expectCode(() => T.torch.remainder(tensor([T.complex(1, 1)]), 2), 'E_DTYPE_UNSUPPORTED', {
+      op: 'remainder',
+    });
+    expect(T.torch.atan2(tensor([1]), tensor([1])).dtype).toBe('float32');
   });
   it('in-place and out= variants check the dtype too', () => {
     expectCode(() => tensor([1.5]).bitwise_and_(tensor([1.5])), 'E_DTYPE_UNSUPPORTED', {
       op: 'bitwise_and_',
     });
-    expectCode(() => T.bitwise_or(tensor([1.5]), tensor([1.5]), { out: zeros(1) }), 'E_DTYPE_UNSUPPORTED', {
-      op: 'bitwise_or',
-    });
+    expectCode(
+      () => T.torch.bitwise_or(tensor([1.5]), tensor([1.5]), { out: zeros(1) }),
+      'E_DTYPE_UNSUPPORTED',
+      {
+        op: 'bitwise_or',
+      },
+    );
   });
 });
 
@@ -106,7 +112,9 @@ describe('E_INTERNAL_OVERLAP', () => {
     namesGotExpected(err);
     expectCode(() => zeros(1, 3).expand(2, 3).fill_(1), 'E_INTERNAL_OVERLAP', { op: 'fill_' });
     expectCode(() => zeros(1).expand(2).copy_(zeros(2)), 'E_INTERNAL_OVERLAP', { op: 'copy_' });
-    expectCode(() => T.add(zeros(2), 1, { out: zeros(1).expand(2) }), 'E_INTERNAL_OVERLAP', { op: 'add' });
+    expectCode(() => T.torch.add(zeros(2), 1, { out: zeros(1).expand(2) }), 'E_INTERNAL_OVERLAP', {
+      op: 'add',
+    });
   });
   it('an input partially overlapping the written-to tensor (verified with PyTorch 1.13)', () => {
     const a = tensor([
@@ -122,9 +130,9 @@ describe('E_INTERNAL_OVERLAP', () => {
         ],
       }),
     );
-    const b = T.arange(6, { dtype: 'float32' });
+    const b = T.torch.arange(6, { dtype: 'float32' });
     expectCode(() => T.getitem(b, '1:').add_(T.getitem(b, ':-1')), 'E_INTERNAL_OVERLAP', { op: 'add_' });
-    expectCode(() => T.add(T.getitem(b, ':3'), 1, { out: T.getitem(b, '1:4') }), 'E_INTERNAL_OVERLAP', {
+    expectCode(() => T.torch.add(T.getitem(b, ':3'), 1, { out: T.getitem(b, '1:4') }), 'E_INTERNAL_OVERLAP', {
       op: 'add',
       arg: 'self',
     });
@@ -135,7 +143,7 @@ describe('E_INTERNAL_OVERLAP', () => {
     // Full overlap (the same elements) and disjoint halves are fine.
     expect(b.add_(b).tolist()).toEqual([0, 2, 4, 6, 8, 10]);
     expect(T.getitem(b, ':3').mul_(T.getitem(b, '3:')).tolist()).toEqual([0, 16, 40]);
-    expect(T.add(b, 1, { out: b }).tolist()).toEqual([1, 17, 41, 7, 9, 11]);
+    expect(T.torch.add(b, 1, { out: b }).tolist()).toEqual([1, 17, 41, 7, 9, 11]);
   });
 });
 
@@ -143,7 +151,7 @@ describe('E_ZERO_DIVISION', () => {
   it('integer div with rounding_mode floor / trunc by zero', () => {
     for (const mode of ['floor', 'trunc']) {
       const err = expectCode(
-        () => T.div(tensor([1, 2]), tensor([1, 0]), { rounding_mode: mode }),
+        () => T.torch.div(tensor([1, 2]), tensor([1, 0]), { rounding_mode: mode }),
         'E_ZERO_DIVISION',
         {
           op: 'div',
@@ -154,31 +162,33 @@ describe('E_ZERO_DIVISION', () => {
       );
       namesGotExpected(err);
       expectCode(
-        () => T.div(tensor([1], { dtype: 'int32' }), 0, { rounding_mode: mode }),
+        () => T.torch.div(tensor([1], { dtype: 'int32' }), 0, { rounding_mode: mode }),
         'E_ZERO_DIVISION',
         { op: 'div' },
       );
     }
   });
   it('remainder and fmod by an integer zero', () => {
-    expectCode(() => T.remainder(tensor([1]), 0), 'E_ZERO_DIVISION', { op: 'remainder' });
+    expectCode(() => T.torch.remainder(tensor([1]), 0), 'E_ZERO_DIVISION', { op: 'remainder' });
     expectCode(
-      () => T.remainder(tensor([1], { dtype: 'int16' }), tensor([0], { dtype: 'int16' })),
+      () => T.torch.remainder(tensor([1], { dtype: 'int16' }), tensor([0], { dtype: 'int16' })),
       'E_ZERO_DIVISION',
       { op: 'remainder' },
     );
-    expectCode(() => T.fmod(tensor([1]), 0), 'E_ZERO_DIVISION', { op: 'fmod' });
+    expectCode(() => T.torch.fmod(tensor([1]), 0), 'E_ZERO_DIVISION', { op: 'fmod' });
   });
   it('an integral tensor to a negative Python int power', () => {
-    expectCode(() => T.pow(tensor([2]), -1), 'E_ZERO_DIVISION', {
+    expectCode(() => T.torch.pow(tensor([2]), -1), 'E_ZERO_DIVISION', {
       op: 'pow',
       arg: 'exponent',
       says: ['Integers to negative integer powers are not allowed.'],
     });
   });
   it('float division by zero is IEEE, not an error', () => {
-    expect(T.div(tensor([1.5]), 0).tolist()).toEqual([Number.POSITIVE_INFINITY]);
-    expect(T.div(tensor([1.5]), 0, { rounding_mode: 'floor' }).tolist()).toEqual([Number.POSITIVE_INFINITY]);
+    expect(T.torch.div(tensor([1.5]), 0).tolist()).toEqual([Number.POSITIVE_INFINITY]);
+    expect(T.torch.div(tensor([1.5]), 0, { rounding_mode: 'floor' }).tolist()).toEqual([
+      Number.POSITIVE_INFINITY,
+    ]);
   });
 });
 
@@ -199,7 +209,7 @@ describe('E_RESULT_TYPE', () => {
   it('out= with a dtype the result cannot be cast to', () => {
     namesGotExpected(
       expectCode(
-        () => T.add(tensor([1.5]), tensor([1.5]), { out: zeros(1, { dtype: 'int32' }) }),
+        () => T.torch.add(tensor([1.5]), tensor([1.5]), { out: zeros(1, { dtype: 'int32' }) }),
         'E_RESULT_TYPE',
         {
           op: 'add',
@@ -208,10 +218,10 @@ describe('E_RESULT_TYPE', () => {
         },
       ),
     );
-    expectCode(() => T.add(tensor([1]), 1, { out: zeros(1, { dtype: 'bool' }) }), 'E_RESULT_TYPE', {
+    expectCode(() => T.torch.add(tensor([1]), 1, { out: zeros(1, { dtype: 'bool' }) }), 'E_RESULT_TYPE', {
       says: ["result type Long can't be cast to the desired output type Bool"],
     });
-    expectCode(() => T.mul(tensor([T.complex(1, 1)]), 2, { out: zeros(1) }), 'E_RESULT_TYPE', {
+    expectCode(() => T.torch.mul(tensor([T.complex(1, 1)]), 2, { out: zeros(1) }), 'E_RESULT_TYPE', {
       says: ['ComplexFloat'],
     });
   });

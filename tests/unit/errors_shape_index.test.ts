@@ -8,12 +8,12 @@ import * as core from '../../src/runtime/core/index.ts';
 import * as T from '../../src/runtime/index.ts';
 import { expectCode, namesGotExpected } from './errors_helpers.ts';
 
-const { tensor, zeros } = T;
+const { tensor, zeros } = { ...T, ...T.torch };
 const E = core;
 
 describe('E_SHAPE_MISMATCH', () => {
   it('broadcasting two incompatible shapes', () => {
-    const err = expectCode(() => T.add(zeros(2, 3), zeros(4, 3)), 'E_SHAPE_MISMATCH', {
+    const err = expectCode(() => T.torch.add(zeros(2, 3), zeros(4, 3)), 'E_SHAPE_MISMATCH', {
       op: 'add',
       cls: E.ShapeMismatchError,
       says: [
@@ -91,26 +91,30 @@ describe('E_INVALID_ARGUMENT', () => {
       }),
     );
     namesGotExpected(
-      expectCode(() => T.arange(0, 5, 0), 'E_INVALID_ARGUMENT', { op: 'arange', arg: 'step' }),
+      expectCode(() => T.torch.arange(0, 5, 0), 'E_INVALID_ARGUMENT', { op: 'arange', arg: 'step' }),
     );
     namesGotExpected(
-      expectCode(() => T.arange(0, 5, -1), 'E_INVALID_ARGUMENT', { op: 'arange', arg: 'end' }),
+      expectCode(() => T.torch.arange(0, 5, -1), 'E_INVALID_ARGUMENT', { op: 'arange', arg: 'end' }),
     );
-    expectCode(() => T.linspace(0, 1, -1), 'E_INVALID_ARGUMENT', { op: 'linspace', arg: 'steps' });
+    expectCode(() => T.torch.linspace(0, 1, -1), 'E_INVALID_ARGUMENT', { op: 'linspace', arg: 'steps' });
   });
   it('a float alpha for integral tensors (PyTorch message)', () => {
     namesGotExpected(
-      expectCode(() => T.add(tensor([1]), tensor([2]), { alpha: 0.5 }), 'E_INVALID_ARGUMENT', {
+      expectCode(() => T.torch.add(tensor([1]), tensor([2]), { alpha: 0.5 }), 'E_INVALID_ARGUMENT', {
         op: 'add',
         arg: 'alpha',
         says: ['For integral input tensors, argument alpha must not be a floating point number.'],
       }),
     );
-    expectCode(() => T.sub(tensor([1.5]), tensor([2.5]), { alpha: T.complex(0, 1) }), 'E_INVALID_ARGUMENT', {
-      op: 'sub',
-      says: ['must not be a complex number'],
-    });
-    expectCode(() => T.add(tensor([1]), tensor([2]), { alpha: true }), 'E_INVALID_ARGUMENT', {
+    expectCode(
+      () => T.torch.sub(tensor([1.5]), tensor([2.5]), { alpha: T.complex(0, 1) }),
+      'E_INVALID_ARGUMENT',
+      {
+        op: 'sub',
+        says: ['must not be a complex number'],
+      },
+    );
+    expectCode(() => T.torch.add(tensor([1]), tensor([2]), { alpha: true }), 'E_INVALID_ARGUMENT', {
       op: 'add',
       says: ['Boolean alpha'],
     });

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as T from '../../src/runtime/index.ts';
 
-const { zeros, ones, full, empty, arange, linspace, eye, tensor } = T;
+const { zeros, ones, full, empty, arange, linspace, eye, tensor } = { ...T, ...T.torch };
 const code = (c: string) => expect.objectContaining({ code: c });
 const meta = { device: 'meta' } as const;
 
@@ -150,29 +150,29 @@ describe('eye', () => {
 describe('*_like', () => {
   it('take shape, dtype and device from the input unless overridden', () => {
     const x = tensor([1, 2]);
-    expect([T.zeros_like(x).dtype, T.zeros_like(x).tolist()]).toEqual(['int64', [0n, 0n]]);
-    expect(T.ones_like(x, { dtype: 'float64' }).tolist()).toEqual([1, 1]);
-    expect(T.full_like(x, 7).tolist()).toEqual([7n, 7n]);
-    expect(T.full_like(x, 7.5).tolist()).toEqual([7n, 7n]); // the fill value is cast to the input's dtype
-    expect(T.full_like(x, 7.5, { dtype: 'float32' }).tolist()).toEqual([7.5, 7.5]);
-    expect(T.empty_like(x).shape).toEqual([2]);
-    const m = T.ones_like(x, meta);
+    expect([T.torch.zeros_like(x).dtype, T.torch.zeros_like(x).tolist()]).toEqual(['int64', [0n, 0n]]);
+    expect(T.torch.ones_like(x, { dtype: 'float64' }).tolist()).toEqual([1, 1]);
+    expect(T.torch.full_like(x, 7).tolist()).toEqual([7n, 7n]);
+    expect(T.torch.full_like(x, 7.5).tolist()).toEqual([7n, 7n]); // the fill value is cast to the input's dtype
+    expect(T.torch.full_like(x, 7.5, { dtype: 'float32' }).tolist()).toEqual([7.5, 7.5]);
+    expect(T.torch.empty_like(x).shape).toEqual([2]);
+    const m = T.torch.ones_like(x, meta);
     expect([m.device, m.dtype, m.shape]).toEqual(['meta', 'int64', [2]]);
-    const back = T.zeros_like(m, { device: 'cpu' });
+    const back = T.torch.zeros_like(m, { device: 'cpu' });
     expect([back.device, back.tolist()]).toEqual(['cpu', [0n, 0n]]);
-    expect(T.zeros_like(m).device).toBe('meta');
+    expect(T.torch.zeros_like(m).device).toBe('meta');
   });
 
   it('preserve the layout of the input (verified with PyTorch 1.13)', () => {
     const p = zeros(2, 3, 4).permute(2, 0, 1);
-    expect(T.empty_like(p).stride()).toEqual([1, 12, 4]);
-    expect(T.zeros_like(p).stride()).toEqual([1, 12, 4]);
-    expect(T.empty_like(T.getitem(p, ':, :, :2')).stride()).toEqual([1, 8, 4]); // non-dense: dense in the same order
-    expect(T.ones_like(p, { memory_format: 'contiguous_format' }).stride()).toEqual([6, 3, 1]);
-    expect(T.empty_like(zeros(2, 3, 4, 5), { memory_format: 'channels_last' }).stride()).toEqual([
+    expect(T.torch.empty_like(p).stride()).toEqual([1, 12, 4]);
+    expect(T.torch.zeros_like(p).stride()).toEqual([1, 12, 4]);
+    expect(T.torch.empty_like(T.getitem(p, ':, :, :2')).stride()).toEqual([1, 8, 4]); // non-dense: dense in the same order
+    expect(T.torch.ones_like(p, { memory_format: 'contiguous_format' }).stride()).toEqual([6, 3, 1]);
+    expect(T.torch.empty_like(zeros(2, 3, 4, 5), { memory_format: 'channels_last' }).stride()).toEqual([
       60, 1, 15, 3,
     ]);
-    expect(T.zeros_like(zeros(3, 4).t()).stride()).toEqual([1, 4]);
+    expect(T.torch.zeros_like(zeros(3, 4).t()).stride()).toEqual([1, 4]);
   });
 });
 
@@ -262,14 +262,14 @@ describe('meta device', () => {
 
   it('ops on meta tensors compute shape, dtype and strides only', () => {
     const a = zeros(2, 3, meta);
-    const r = T.add(a, ones(3, { ...meta, dtype: 'float64' }));
+    const r = T.torch.add(a, ones(3, { ...meta, dtype: 'float64' }));
     expect([r.device, r.shape, r.dtype, r.stride()]).toEqual(['meta', [2, 3], 'float64', [3, 1]]);
-    expect(T.add(a.t(), 1).stride()).toEqual([1, 3]);
+    expect(T.torch.add(a.t(), 1).stride()).toEqual([1, 3]);
     expect(a.view(6).shape).toEqual([6]);
-    expect(T.lt(a, 1).dtype).toBe('bool');
+    expect(T.torch.lt(a, 1).dtype).toBe('bool');
     expect(a.add_(1)).toBe(a);
     expect(a.version).toBe(1);
     expect(() => a.tolist()).toThrow(code('E_NOT_IMPLEMENTED'));
-    expect(() => T.add(a, zeros(3))).toThrow(code('E_DEVICE_MISMATCH'));
+    expect(() => T.torch.add(a, zeros(3))).toThrow(code('E_DEVICE_MISMATCH'));
   });
 });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as T from '../../src/runtime/index.ts';
 
-const { zeros, ones, full, empty, arange, linspace, eye, tensor } = T;
+const { zeros, ones, full, empty, arange, linspace, eye, tensor } = { ...T, ...T.torch };
 const code = (c: string) => expect.objectContaining({ code: c });
 const meta = { device: 'meta' } as const;
 
@@ -23,8 +23,8 @@ describe('valid sizes and data (issue 15)', () => {
       () => full([2], Number.NaN, { dtype: 'int64' }),
       () => full([2], Number.POSITIVE_INFINITY, { dtype: 'int32' }),
       () => zeros([2]).expand(-2),
-      () => T.as_strided(zeros(4), [-1], [1]),
-      () => T.split_with_sizes(zeros(3), [4, -1]),
+      () => T.torch.as_strided(zeros(4), [-1], [1]),
+      () => T.torch.split_with_sizes(zeros(3), [4, -1]),
     ])
       expect(f).toThrow(code('E_INVALID_ARGUMENT'));
     for (const f of [() => zeros([Number.NaN]), () => linspace(0, 1, 2.5), () => zeros(2).view(2 ** 60)])
@@ -47,15 +47,19 @@ describe('valid sizes and data (issue 15)', () => {
     expect(arange(1e12, meta).shape).toEqual([1e12]);
     expect(() => empty([2 ** 40, 2 ** 40], meta)).toThrow(code('E_INVALID_ARGUMENT'));
     const long = empty([1e9], meta);
-    for (const f of [() => T.unbind(long), () => T.split(long, 1), () => T.chunk(empty([0], meta), 1e9)])
+    for (const f of [
+      () => T.torch.unbind(long),
+      () => T.torch.split(long, 1),
+      () => T.torch.chunk(empty([0], meta), 1e9),
+    ])
       expect(f).toThrow(code('E_OUT_OF_MEMORY'));
-    expect(T.split(long, 1e8)).toHaveLength(10);
+    expect(T.torch.split(long, 1e8)).toHaveLength(10);
   });
 
   it('0-dim tensors for Scalar arguments are read like item(); a meta one cannot be', () => {
     expect(arange(tensor(3)).tolist()).toEqual([0n, 1n, 2n]);
     expect(zeros(2).fill_(tensor(2.5)).tolist()).toEqual([2.5, 2.5]);
-    expect(T.add(ones(2), ones(2), { alpha: tensor(3) }).tolist()).toEqual([4, 4]);
+    expect(T.torch.add(ones(2), ones(2), { alpha: tensor(3) }).tolist()).toEqual([4, 4]);
     expect(() => full([2], empty([], meta))).toThrow(code('E_INVALID_ARGUMENT'));
   });
 

@@ -202,46 +202,46 @@ describe('regressions found by the fuzzer', () => {
 
   test('callOp with a junk name, argument list or keyword object', () => {
     expect(() => T.callOp('add', null as never)).toThrow(code('E_INVALID_ARGUMENT'));
-    expect(() => T.callOp('add', [T.zeros(1), T.zeros(1)], null as never)).toThrow(
+    expect(() => T.callOp('add', [T.torch.zeros(1), T.torch.zeros(1)], null as never)).toThrow(
       code('E_INVALID_ARGUMENT'),
     );
     expect(() => T.callOp(5 as never, [])).toThrow(code('E_UNKNOWN_OP'));
-    expect(() => T.callOp('view', [T.zeros(1), [2n ** 60n]])).toThrow(code('E_NO_OVERLOAD'));
+    expect(() => T.callOp('view', [T.torch.zeros(1), [2n ** 60n]])).toThrow(code('E_NO_OVERLOAD'));
   });
 
   test('scalar wrappers, devices and the default dtype take only what they can hold', () => {
     expect(() => T.int(1.5)).toThrow(code('E_INVALID_ARGUMENT'));
     expect(() => T.float('1' as never)).toThrow(code('E_INVALID_ARGUMENT'));
     expect(() => T.complex(1, null as never)).toThrow(code('E_INVALID_ARGUMENT'));
-    expect(() => T.zeros([3], { device: 'cuda' })).toThrow(code('E_INVALID_ARGUMENT'));
+    expect(() => T.torch.zeros([3], { device: 'cuda' })).toThrow(code('E_INVALID_ARGUMENT'));
     expect(() => T.setDefaultDType('int64')).toThrow(code('E_INVALID_ARGUMENT'));
   });
 
   test('a written 0-dim cpu tensor does not join a meta operand (no kernel reads missing data)', () => {
-    const other = T.empty([], { ...meta, dtype: 'bool' });
+    const other = T.torch.empty([], { ...meta, dtype: 'bool' });
     expect(() => T.tensor(true).logical_and_(other)).toThrow(code('E_DEVICE_MISMATCH'));
     expect(() => T.tensor(1.5).ne_(other)).toThrow(code('E_DEVICE_MISMATCH'));
   });
 
   test('a 0-dim tensor alpha is read for the kernel and kept for the gradient', () => {
-    const x = T.ones(2).requiresGrad_(true);
-    T.sum(T.sub(x, x, { alpha: T.tensor(3) })).backward();
+    const x = T.torch.ones(2).requiresGrad_(true);
+    T.torch.sum(T.torch.sub(x, x, { alpha: T.tensor(3) })).backward();
     expect(x.grad?.tolist()).toEqual([-2, -2]);
   });
 
   test('readback and metadata methods refuse what they cannot do', () => {
     T.setMaxAllocationBytes(2 ** 20);
     // No elements, but 3e6 empty lists to build.
-    expect(() => T.zeros(3, 1, 0).expand(3, 1e6, 0).tolist()).toThrow(code('E_OUT_OF_MEMORY'));
-    expect(() => T.zeros(2).size(5)).toThrow(code('E_DIM_OUT_OF_RANGE'));
+    expect(() => T.torch.zeros(3, 1, 0).expand(3, 1e6, 0).tolist()).toThrow(code('E_OUT_OF_MEMORY'));
+    expect(() => T.torch.zeros(2).size(5)).toThrow(code('E_DIM_OUT_OF_RANGE'));
     expect(() => T.tensor(1).stride(0)).toThrow(code('E_DIM_OUT_OF_RANGE'));
-    const y = T.ones(2).requiresGrad_(true);
-    expect(() => T.sum(y).backward(5 as never)).toThrow(code('E_AUTOGRAD'));
-    expect(() => T.mul(y, 2).backward(T.ones(3))).toThrow(code('E_SHAPE_MISMATCH'));
-    expect(() => T.sum(y).backward(null, null as never)).toThrow(code('E_INVALID_ARGUMENT'));
-    expect(() => T.ones(1).requiresGrad_('yes' as never)).toThrow(code('E_INVALID_ARGUMENT'));
+    const y = T.torch.ones(2).requiresGrad_(true);
+    expect(() => T.torch.sum(y).backward(5 as never)).toThrow(code('E_AUTOGRAD'));
+    expect(() => T.torch.mul(y, 2).backward(T.torch.ones(3))).toThrow(code('E_SHAPE_MISMATCH'));
+    expect(() => T.torch.sum(y).backward(null, null as never)).toThrow(code('E_INVALID_ARGUMENT'));
+    expect(() => T.torch.ones(1).requiresGrad_('yes' as never)).toThrow(code('E_INVALID_ARGUMENT'));
     expect(() => y.registerHook(null as never)).toThrow(code('E_INVALID_ARGUMENT'));
-    expect(() => T.getitem(T.zeros(2), undefined as never)).toThrow(code('E_INVALID_ARGUMENT'));
+    expect(() => T.getitem(T.torch.zeros(2), undefined as never)).toThrow(code('E_INVALID_ARGUMENT'));
     expect(() => T.getitem(null as never, 0)).toThrow(code('E_INVALID_ARGUMENT'));
   });
 });

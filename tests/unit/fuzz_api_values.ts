@@ -210,10 +210,10 @@ export function materialize(s: Spec, ctx: CallContext = DEFAULT_CONTEXT): unknow
 /** Shapes past the runtime's size limits raise a typed error; those fall back to a 1e9-long meta tensor. */
 function hugeMetaTensor(shape: number[], dtype: T.DType): T.Tensor {
   try {
-    return T.empty(shape, { dtype, device: 'meta' });
+    return T.torch.empty(shape, { dtype, device: 'meta' });
   } catch (e) {
     if (!(e instanceof T.OpgateError)) throw e;
-    return T.empty([1e9], { dtype, device: 'meta' });
+    return T.torch.empty([1e9], { dtype, device: 'meta' });
   }
 }
 

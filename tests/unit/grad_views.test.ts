@@ -12,8 +12,10 @@ import {
   fromArray,
   operatorTable,
   type Tensor,
-  zeros,
+  torch,
 } from '../../src/runtime/index.ts';
+
+const { zeros } = torch;
 
 const op = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor;
 const ops = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor[];

@@ -115,13 +115,15 @@ describe('half dtypes in tensors and ops', () => {
 
   it('results are rounded to nearest even on store (verified with PyTorch 1.13)', () => {
     // 1 + 2^-11 is a tie: stays 1.0.
-    expect(bits(T.add(T.tensor([1], { dtype: 'float16' }), 2 ** -11))).toEqual([0x3c00]);
+    expect(bits(T.torch.add(T.tensor([1], { dtype: 'float16' }), 2 ** -11))).toEqual([0x3c00]);
     // The Python float is cast to float16 first (0.0004883 -> 2^-11), so this is the same tie.
-    expect(bits(T.add(T.tensor([1], { dtype: 'float16' }), 0.0004883))).toEqual([0x3c00]);
-    expect(T.add(T.tensor([256, 258], { dtype: 'bfloat16' }), 1.0).tolist()).toEqual([256, 260]);
-    expect(T.mul(T.tensor([300], { dtype: 'float16' }), 300).tolist()).toEqual([Number.POSITIVE_INFINITY]);
+    expect(bits(T.torch.add(T.tensor([1], { dtype: 'float16' }), 0.0004883))).toEqual([0x3c00]);
+    expect(T.torch.add(T.tensor([256, 258], { dtype: 'bfloat16' }), 1.0).tolist()).toEqual([256, 260]);
+    expect(T.torch.mul(T.tensor([300], { dtype: 'float16' }), 300).tolist()).toEqual([
+      Number.POSITIVE_INFINITY,
+    ]);
     expect(T.tensor([65520]).to('float16').tolist()).toEqual([Number.POSITIVE_INFINITY]);
-    expect(bits(T.mul(T.tensor([2 ** -14], { dtype: 'float16' }), 0.5))).toEqual([0x0200]); // into the subnormals
+    expect(bits(T.torch.mul(T.tensor([2 ** -14], { dtype: 'float16' }), 0.5))).toEqual([0x0200]); // into the subnormals
   });
 
   it('conversions between half types and float32 are exact where representable', () => {

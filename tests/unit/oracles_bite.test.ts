@@ -4,7 +4,7 @@
  * command, and restores the real kernel (the same instance passes before and after).
  */
 import { describe, expect, test } from 'vitest';
-import { fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
+import { findOpInfo, fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
 import { compareValues, type OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
 import { callOp, type Kernel, outAliasing, type Tensor, tensor } from '../../src/runtime/index.ts';
 import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
@@ -120,6 +120,22 @@ describe('injected bugs are caught', () => {
       () => runOracle(instance('exp', 'property', 'float32', 'contiguous')),
       /property failed .* shrunk \d+ times \(fast-check seed -?\d+, path/,
     );
+  });
+
+  test('a wrong maximum.out / minimum.out / mean.out kernel fails the reference oracle (out= is checked wherever the table has it)', async () => {
+    // maximum/minimum have no in-place variant; op_db reads from the table that their out= overloads exist.
+    // mean.out exists for the dim overload only: the samples with a dim still check it.
+    for (const op of ['maximum', 'minimum', 'mean']) {
+      expect(findOpInfo(op)?.variants).toMatchObject({ inplace: false, out: true });
+      const inst = instance(op, 'reference', 'float32', 'contiguous');
+      expect((await runOracle(inst)).checks).toBeGreaterThan(0);
+      inject(`${op}.out`, (real) => (ks, args, entry) => {
+        const out = real(ks, args, entry) as Tensor;
+        callOp('add_', [out, 1]);
+        return out;
+      });
+      await expectFailure(() => runOracle(inst), /out= output 0 \(float32\): \d+\/\d+ elements differ/);
+    }
   });
 
   test('kernels that read their own output when out= aliases the input fail the reference oracle', async () => {

@@ -33,7 +33,7 @@ describe('every dtype pair against tables recorded from PyTorch 1.13', () => {
     for (const s of T.DTYPES) {
       let src = tensor(fx.values, { dtype: 'float64' }).to(s);
       if (s.startsWith('complex'))
-        src = T.add(
+        src = T.torch.add(
           src,
           tensor(
             fx.imag.map((x) => T.complex(0, x)),
@@ -51,21 +51,21 @@ describe('every dtype pair against tables recorded from PyTorch 1.13', () => {
   });
 
   const ops: Record<string, (a: T.Tensor, b: T.Tensor) => T.Tensor> = {
-    add: (a, b) => T.add(a, b),
-    sub: (a, b) => T.sub(a, b),
-    mul: (a, b) => T.mul(a, b),
-    div: (a, b) => T.div(a, b),
-    div_floor: (a, b) => T.div(a, b, { rounding_mode: 'floor' }),
-    div_trunc: (a, b) => T.div(a, b, { rounding_mode: 'trunc' }),
-    lt: (a, b) => T.lt(a, b),
-    eq: (a, b) => T.eq(a, b),
-    ne: (a, b) => T.ne(a, b),
-    maximum: (a, b) => T.maximum(a, b),
-    remainder: (a, b) => T.remainder(a, b),
-    fmod: (a, b) => T.fmod(a, b),
-    bitwise_and: (a, b) => T.bitwise_and(a, b),
-    bitwise_xor: (a, b) => T.bitwise_xor(a, b),
-    logical_or: (a, b) => T.logical_or(a, b),
+    add: (a, b) => T.torch.add(a, b),
+    sub: (a, b) => T.torch.sub(a, b),
+    mul: (a, b) => T.torch.mul(a, b),
+    div: (a, b) => T.torch.div(a, b),
+    div_floor: (a, b) => T.torch.div(a, b, { rounding_mode: 'floor' }),
+    div_trunc: (a, b) => T.torch.div(a, b, { rounding_mode: 'trunc' }),
+    lt: (a, b) => T.torch.lt(a, b),
+    eq: (a, b) => T.torch.eq(a, b),
+    ne: (a, b) => T.torch.ne(a, b),
+    maximum: (a, b) => T.torch.maximum(a, b),
+    remainder: (a, b) => T.torch.remainder(a, b),
+    fmod: (a, b) => T.torch.fmod(a, b),
+    bitwise_and: (a, b) => T.torch.bitwise_and(a, b),
+    bitwise_xor: (a, b) => T.torch.bitwise_xor(a, b),
+    logical_or: (a, b) => T.torch.logical_or(a, b),
   };
   const fx = load<BinaryFixture>('torch_binary_ops.json');
   /** PyTorch's error text -> the runtime's code. */
@@ -79,7 +79,9 @@ describe('every dtype pair against tables recorded from PyTorch 1.13', () => {
         for (const d of T.DTYPES) {
           const a = tensor(fx.A, { dtype: 'float64' }).to(s);
           const b = (
-            d === 'uint8' ? T.abs(tensor(fx.B, { dtype: 'float64' })) : tensor(fx.B, { dtype: 'float64' })
+            d === 'uint8'
+              ? T.torch.abs(tensor(fx.B, { dtype: 'float64' }))
+              : tensor(fx.B, { dtype: 'float64' })
           ).to(d);
           const want = fx.results[`${name}|${s}|${d}`];
           expect(want, `${name}|${s}|${d}`).toBeDefined();

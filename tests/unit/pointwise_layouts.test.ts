@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as T from '../../src/runtime/index.ts';
 import { code, f32 } from './pointwise_helpers.ts';
 
-const { tensor, zeros, empty, arange, getitem } = T;
+const { tensor, zeros, empty, arange, getitem } = { ...T, ...T.torch };
 
 describe('in-place variants', () => {
   it('return self, write through, bump the version', () => {
@@ -52,7 +52,7 @@ describe('in-place variants', () => {
 describe('out= variants', () => {
   it('returns out itself, writes values, bumps its version', () => {
     const out = zeros(2);
-    const r = T.add(tensor([1.5, 2.5]), 1, { out });
+    const r = T.torch.add(tensor([1.5, 2.5]), 1, { out });
     expect(r).toBe(out);
     expect(out.tolist()).toEqual([2.5, 3.5]);
     expect(out.version).toBe(1);
@@ -60,12 +60,12 @@ describe('out= variants', () => {
 
   it('an empty or mismatched out is resized (following the input layout, like PyTorch 1.13)', () => {
     const o = empty(0);
-    T.add(tensor([1.5, 2]), tensor([1.5, 1]), { out: o });
+    T.torch.add(tensor([1.5, 2]), tensor([1.5, 1]), { out: o });
     expect(o.shape).toEqual([2]);
     expect(o.tolist()).toEqual([3, 3]);
     const x = arange(6, { dtype: 'float32' }).view(2, 3);
     const o5 = empty(5);
-    T.add(x.t(), 1, { out: o5 });
+    T.torch.add(x.t(), 1, { out: o5 });
     expect(o5.shape).toEqual([3, 2]);
     expect(o5.stride()).toEqual([1, 3]);
     expect(o5.tolist()).toEqual([
@@ -76,7 +76,7 @@ describe('out= variants', () => {
     // Storage big enough: resize_ keeps it.
     const o10 = empty(10);
     const storage = o10.storage;
-    T.mul(x, 2, { out: o10 });
+    T.torch.mul(x, 2, { out: o10 });
     expect(o10.shape).toEqual([2, 3]);
     expect(o10.storage).toBe(storage);
   });
@@ -84,7 +84,7 @@ describe('out= variants', () => {
   it('an out of the right shape keeps its strides, even non-contiguous ones', () => {
     const x = arange(6, { dtype: 'float32' }).view(2, 3);
     const o = empty(3, 2);
-    T.add(x.t(), 1, { out: o });
+    T.torch.add(x.t(), 1, { out: o });
     expect(o.stride()).toEqual([2, 1]);
     expect(o.tolist()).toEqual([
       [1, 4],
@@ -93,7 +93,7 @@ describe('out= variants', () => {
     ]);
     const base = zeros(2, 3);
     const ot = base.t();
-    T.mul(x.t(), 2, { out: ot });
+    T.torch.mul(x.t(), 2, { out: ot });
     expect(ot.stride()).toEqual([1, 3]);
     expect(base.tolist()).toEqual([
       [0, 2, 4],
@@ -102,23 +102,23 @@ describe('out= variants', () => {
   });
 
   it('checks the out dtype (can_cast), converting where allowed', () => {
-    expect(() => T.add(tensor([1.5]), 1, { out: zeros(1, { dtype: 'int32' }) })).toThrow(
+    expect(() => T.torch.add(tensor([1.5]), 1, { out: zeros(1, { dtype: 'int32' }) })).toThrow(
       code('E_RESULT_TYPE'),
     );
     const d = zeros(1, { dtype: 'float64' });
-    T.add(tensor([1]), 2, { out: d });
+    T.torch.add(tensor([1]), 2, { out: d });
     expect(d.tolist()).toEqual([3]);
     const b = zeros(2, { dtype: 'float32' });
-    T.lt(tensor([1, 3]), 2, { out: b });
+    T.torch.lt(tensor([1, 3]), 2, { out: b });
     expect(b.tolist()).toEqual([1, 0]);
     const i = zeros(2, { dtype: 'int8' });
-    T.add(tensor([100, 1], { dtype: 'int8' }), tensor([100, 1], { dtype: 'int8' }), { out: i });
+    T.torch.add(tensor([100, 1], { dtype: 'int8' }), tensor([100, 1], { dtype: 'int8' }), { out: i });
     expect(i.tolist()).toEqual([-56, 2]);
   });
 
   it('unary ops have out= too', () => {
     const o = zeros(0);
-    T.exp(tensor([0, 1], { dtype: 'float32' }), { out: o });
+    T.torch.exp(tensor([0, 1], { dtype: 'float32' }), { out: o });
     expect(o.tolist()).toEqual(f32([1, Math.E]));
   });
 });
@@ -157,13 +157,13 @@ describe('non-contiguous inputs give the same values as contiguous ones', () => 
   });
 
   const binary: [string, (a: T.Tensor, b: T.Tensor) => T.Tensor][] = [
-    ['add', (a, b) => T.add(a, b, { alpha: 2 })],
-    ['sub', (a, b) => T.sub(a, b)],
-    ['mul', (a, b) => T.mul(a, b)],
-    ['div', (a, b) => T.div(a, b)],
-    ['maximum', (a, b) => T.maximum(a, b)],
-    ['lt', (a, b) => T.lt(a, b)],
-    ['remainder', (a, b) => T.remainder(a, b)],
+    ['add', (a, b) => T.torch.add(a, b, { alpha: 2 })],
+    ['sub', (a, b) => T.torch.sub(a, b)],
+    ['mul', (a, b) => T.torch.mul(a, b)],
+    ['div', (a, b) => T.torch.div(a, b)],
+    ['maximum', (a, b) => T.torch.maximum(a, b)],
+    ['lt', (a, b) => T.torch.lt(a, b)],
+    ['remainder', (a, b) => T.torch.remainder(a, b)],
   ];
   for (const dtype of ['float32', 'float64', 'float16', 'int32', 'int64', 'complex64'] as const) {
     it(`binary ops, ${dtype}`, () => {
@@ -187,22 +187,22 @@ describe('non-contiguous inputs give the same values as contiguous ones', () => 
   it('unary ops and an expanded (stride-0) operand', () => {
     const la = layouts(A, 'float32');
     for (const [k, t] of Object.entries(la)) {
-      expect(T.neg(t).tolist(), k).toEqual(T.neg(la.contiguous).tolist());
-      expect(T.exp(t).tolist(), k).toEqual(T.exp(la.contiguous).tolist());
-      expect(T.abs(t).tolist(), k).toEqual(T.abs(la.contiguous).tolist());
+      expect(T.torch.neg(t).tolist(), k).toEqual(T.torch.neg(la.contiguous).tolist());
+      expect(T.torch.exp(t).tolist(), k).toEqual(T.torch.exp(la.contiguous).tolist());
+      expect(T.torch.abs(t).tolist(), k).toEqual(T.torch.abs(la.contiguous).tolist());
     }
     const col = tensor([[1.5], [-2], [3]]);
     const e = col.expand(3, 4);
     expect(e.stride()).toEqual([1, 0]);
     for (const [k, t] of Object.entries(la)) {
-      expect(T.mul(e, t).tolist(), k).toEqual(T.mul(e.contiguous(), la.contiguous).tolist());
+      expect(T.torch.mul(e, t).tolist(), k).toEqual(T.torch.mul(e.contiguous(), la.contiguous).tolist());
     }
   });
 
   it('in-place into every layout', () => {
     for (const [k, t] of Object.entries(layouts(A, 'float32'))) {
       t.add_(tensor(B));
-      expect(t.tolist(), k).toEqual(T.add(tensor(A), tensor(B)).tolist());
+      expect(t.tolist(), k).toEqual(T.torch.add(tensor(A), tensor(B)).tolist());
     }
   });
 });
@@ -210,35 +210,39 @@ describe('non-contiguous inputs give the same values as contiguous ones', () => 
 describe('pointwise output strides follow the input layout (verified with PyTorch 1.13)', () => {
   const a = () => arange(12, { dtype: 'float32' }).view(3, 4);
   const cases: [string, () => T.Tensor, number[]][] = [
-    ['t + t', () => T.add(a().t(), a().t()), [1, 4]],
-    ['t + t.contiguous()', () => T.add(a().t(), a().t().contiguous()), [1, 4]],
-    ['t.contiguous() + t', () => T.add(a().t().contiguous(), a().t()), [3, 1]],
-    ['neg(t)', () => T.neg(a().t()), [1, 4]],
-    ['neg(a[:, ::2]) is dense', () => T.neg(getitem(a(), ':, ::2')), [2, 1]],
-    ['neg(t[::2])', () => T.neg(getitem(a().t(), '::2')), [1, 2]],
-    ['channels-last + 1', () => T.add(zeros(2, 3, 4, 5).permute(0, 2, 3, 1), 1), [60, 5, 1, 20]],
+    ['t + t', () => T.torch.add(a().t(), a().t()), [1, 4]],
+    ['t + t.contiguous()', () => T.torch.add(a().t(), a().t().contiguous()), [1, 4]],
+    ['t.contiguous() + t', () => T.torch.add(a().t().contiguous(), a().t()), [3, 1]],
+    ['neg(t)', () => T.torch.neg(a().t()), [1, 4]],
+    ['neg(a[:, ::2]) is dense', () => T.torch.neg(getitem(a(), ':, ::2')), [2, 1]],
+    ['neg(t[::2])', () => T.torch.neg(getitem(a().t(), '::2')), [1, 2]],
+    ['channels-last + 1', () => T.torch.add(zeros(2, 3, 4, 5).permute(0, 2, 3, 1), 1), [60, 5, 1, 20]],
     [
       'channels-last + contiguous',
-      () => T.add(zeros(2, 3, 4, 5).permute(0, 2, 3, 1), zeros(2, 4, 5, 3)),
+      () => T.torch.add(zeros(2, 3, 4, 5).permute(0, 2, 3, 1), zeros(2, 4, 5, 3)),
       [60, 5, 1, 20],
     ],
     [
       'contiguous + channels-last',
-      () => T.add(zeros(2, 4, 5, 3), zeros(2, 3, 4, 5).permute(0, 2, 3, 1)),
+      () => T.torch.add(zeros(2, 4, 5, 3), zeros(2, 3, 4, 5).permute(0, 2, 3, 1)),
       [60, 15, 3, 1],
     ],
-    ['exp(permuted)', () => T.exp(zeros(3, 4, 5).permute(2, 0, 1)), [1, 20, 5]],
-    ['t + column', () => T.add(a().t(), zeros(4, 1)), [1, 4]],
-    ['column + t', () => T.add(zeros(4, 1), a().t()), [1, 4]],
-    ['t + row', () => T.add(a().t(), zeros(3)), [1, 4]],
-    ['eq(t, 1)', () => T.eq(a().t(), 1), [1, 4]],
-    ['abs(complex t)', () => T.abs(zeros(4, 3, { dtype: 'complex64' }).t()), [1, 3]],
+    ['exp(permuted)', () => T.torch.exp(zeros(3, 4, 5).permute(2, 0, 1)), [1, 20, 5]],
+    ['t + column', () => T.torch.add(a().t(), zeros(4, 1)), [1, 4]],
+    ['column + t', () => T.torch.add(zeros(4, 1), a().t()), [1, 4]],
+    ['t + row', () => T.torch.add(a().t(), zeros(3)), [1, 4]],
+    ['eq(t, 1)', () => T.torch.eq(a().t(), 1), [1, 4]],
+    ['abs(complex t)', () => T.torch.abs(zeros(4, 3, { dtype: 'complex64' }).t()), [1, 3]],
     [
       '3-d transposed + broadcast',
-      () => T.add(arange(24, { dtype: 'float32' }).view(2, 3, 4).transpose(0, 2), zeros(3, 1)),
+      () => T.torch.add(arange(24, { dtype: 'float32' }).view(2, 3, 4).transpose(0, 2), zeros(3, 1)),
       [1, 4, 12],
     ],
-    ['expanded + contiguous', () => T.add(T.ones(3, 1, 4).expand(3, 5, 4), T.ones(5, 4)), [20, 4, 1]],
+    [
+      'expanded + contiguous',
+      () => T.torch.add(T.torch.ones(3, 1, 4).expand(3, 5, 4), T.torch.ones(5, 4)),
+      [20, 4, 1],
+    ],
   ];
   for (const [name, run, strides] of cases) {
     it(name, () => {
@@ -249,6 +253,6 @@ describe('pointwise output strides follow the input layout (verified with PyTorc
   it('values are right whatever the output layout', () => {
     const x = a();
     const doubled = (x.t().tolist() as number[][]).map((r) => r.map((v) => 2 * v));
-    expect(T.add(x.t(), x.t()).tolist()).toEqual(doubled);
+    expect(T.torch.add(x.t(), x.t()).tolist()).toEqual(doubled);
   });
 });

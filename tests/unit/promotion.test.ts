@@ -96,7 +96,7 @@ describe('resultType', () => {
     expect(T.resultType([dim('float16'), scalar('complex')])).toBe('complex64');
     expect(T.resultType([dim('float16'), dim('complex64', 0)])).toBe('complex64');
     expect(T.resultType([dim('float16'), dim('complex128', 0)])).toBe('complex64');
-    expect(T.add(tensor([1], { dtype: 'float16' }), T.complex(0, 1)).dtype).toBe('complex64');
+    expect(T.torch.add(tensor([1], { dtype: 'float16' }), T.complex(0, 1)).dtype).toBe('complex64');
   });
 
   it('the three categories: dimensioned > zero-dim > scalar, within a kind', () => {
@@ -117,10 +117,10 @@ describe('default dtype', () => {
     T.setDefaultDType('float64');
     expect(T.resultType([dim('int32'), scalar('float')])).toBe('float64');
     expect(T.resultType([dim('int32'), scalar('complex')])).toBe('complex128');
-    expect(T.add(tensor([1]), 2.5).dtype).toBe('float64');
-    expect(T.sqrt(tensor([4])).dtype).toBe('float64');
+    expect(T.torch.add(tensor([1]), 2.5).dtype).toBe('float64');
+    expect(T.torch.sqrt(tensor([4])).dtype).toBe('float64');
     expect(tensor([1.5]).dtype).toBe('float64');
-    expect(T.zeros(1).dtype).toBe('float64');
+    expect(T.torch.zeros(1).dtype).toBe('float64');
   });
 
   it('only float32 and float64 are accepted', () => {
@@ -133,94 +133,114 @@ describe('promotion through real ops (verified with PyTorch 1.13)', () => {
   const cases: [string, () => T.Tensor, T.DType, unknown][] = [
     [
       'int8 + uint8',
-      () => T.add(tensor([1], { dtype: 'int8' }), tensor([1], { dtype: 'uint8' })),
+      () => T.torch.add(tensor([1], { dtype: 'int8' }), tensor([1], { dtype: 'uint8' })),
       'int16',
       [2],
     ],
-    ['int32 + 2.5', () => T.add(tensor([1], { dtype: 'int32' }), 2.5), 'float32', [3.5]],
+    ['int32 + 2.5', () => T.torch.add(tensor([1], { dtype: 'int32' }), 2.5), 'float32', [3.5]],
     [
       'float16 + float64 zero-dim',
-      () => T.add(tensor([1], { dtype: 'float16' }), tensor(1.5, { dtype: 'float64' })),
+      () => T.torch.add(tensor([1], { dtype: 'float16' }), tensor(1.5, { dtype: 'float64' })),
       'float16',
       [2.5],
     ],
-    ['bool + bool', () => T.add(tensor([true]), tensor([true])), 'bool', [true]],
-    ['bool + 1', () => T.add(tensor([true]), 1), 'int64', [2n]],
-    ['bool + 1.5', () => T.add(tensor([true]), 1.5), 'float32', [2.5]],
-    ['bool + True', () => T.add(tensor([true]), true), 'bool', [true]],
-    ['int64 + True', () => T.add(tensor([1]), true), 'int64', [2n]],
+    ['bool + bool', () => T.torch.add(tensor([true]), tensor([true])), 'bool', [true]],
+    ['bool + 1', () => T.torch.add(tensor([true]), 1), 'int64', [2n]],
+    ['bool + 1.5', () => T.torch.add(tensor([true]), 1.5), 'float32', [2.5]],
+    ['bool + True', () => T.torch.add(tensor([true]), true), 'bool', [true]],
+    ['int64 + True', () => T.torch.add(tensor([1]), true), 'int64', [2n]],
     [
       'uint8 + int64 zero-dim (1000 wraps to 232)',
-      () => T.add(tensor([1], { dtype: 'uint8' }), tensor(1000)),
+      () => T.torch.add(tensor([1], { dtype: 'uint8' }), tensor(1000)),
       'uint8',
       [233],
     ],
     [
       'int32 + float64 zero-dim',
-      () => T.add(tensor([1], { dtype: 'int32' }), tensor(1.5, { dtype: 'float64' })),
+      () => T.torch.add(tensor([1], { dtype: 'int32' }), tensor(1.5, { dtype: 'float64' })),
       'float64',
       [2.5],
     ],
-    ['int32 + 1j', () => T.add(tensor([1], { dtype: 'int32' }), T.complex(0, 1)), 'complex64', [[1, 1]]],
-    ['float64 + 1j', () => T.add(tensor([1], { dtype: 'float64' }), T.complex(0, 1)), 'complex128', [[1, 1]]],
     [
-      'bfloat16 + 1j',
-      () => T.add(tensor([1], { dtype: 'bfloat16' }), T.complex(0, 1)),
+      'int32 + 1j',
+      () => T.torch.add(tensor([1], { dtype: 'int32' }), T.complex(0, 1)),
       'complex64',
       [[1, 1]],
     ],
-    ['float32 + float64', () => T.add(tensor([1.5]), tensor([1], { dtype: 'float64' })), 'float64', [2.5]],
+    [
+      'float64 + 1j',
+      () => T.torch.add(tensor([1], { dtype: 'float64' }), T.complex(0, 1)),
+      'complex128',
+      [[1, 1]],
+    ],
+    [
+      'bfloat16 + 1j',
+      () => T.torch.add(tensor([1], { dtype: 'bfloat16' }), T.complex(0, 1)),
+      'complex64',
+      [[1, 1]],
+    ],
+    [
+      'float32 + float64',
+      () => T.torch.add(tensor([1.5]), tensor([1], { dtype: 'float64' })),
+      'float64',
+      [2.5],
+    ],
     [
       'bfloat16 + float16',
-      () => T.add(tensor([1], { dtype: 'bfloat16' }), tensor([1], { dtype: 'float16' })),
+      () => T.torch.add(tensor([1], { dtype: 'bfloat16' }), tensor([1], { dtype: 'float16' })),
       'float32',
       [2],
     ],
     [
       'complex64 zero-dim + float64',
-      () => T.add(tensor(T.complex(0, 1)), tensor([1], { dtype: 'float64' })),
+      () => T.torch.add(tensor(T.complex(0, 1)), tensor([1], { dtype: 'float64' })),
       'complex128',
       [[1, 1]],
     ],
     [
       'int8 * int16 zero-dim',
-      () => T.mul(tensor([1], { dtype: 'int8' }), tensor(1, { dtype: 'int16' })),
+      () => T.torch.mul(tensor([1], { dtype: 'int8' }), tensor(1, { dtype: 'int16' })),
       'int8',
       [1],
     ],
     [
       'float16 zero-dim + int32',
-      () => T.add(tensor(1, { dtype: 'float16' }), tensor([1], { dtype: 'int32' })),
+      () => T.torch.add(tensor(1, { dtype: 'float16' }), tensor([1], { dtype: 'int32' })),
       'float16',
       [2],
     ],
     [
       'int64 zero-dim + float16 zero-dim',
-      () => T.add(tensor(1), tensor(1, { dtype: 'float16' })),
+      () => T.torch.add(tensor(1), tensor(1, { dtype: 'float16' })),
       'float16',
       2,
     ],
     [
       'uint8 zero-dim + int8',
-      () => T.add(tensor(1, { dtype: 'uint8' }), tensor([1], { dtype: 'int8' })),
+      () => T.torch.add(tensor(1, { dtype: 'uint8' }), tensor([1], { dtype: 'int8' })),
       'int8',
       [2],
     ],
     [
       'int8 + 1000 (the scalar wraps to int8)',
-      () => T.add(tensor([1], { dtype: 'int8' }), 1000),
+      () => T.torch.add(tensor([1], { dtype: 'int8' }), 1000),
       'int8',
       [-23],
     ],
-    ['int8 + float(2) wrapper', () => T.add(tensor([1], { dtype: 'int8' }), T.float(2)), 'float32', [3]],
-    ['div int / int (int to float)', () => T.div(tensor([1]), tensor([2])), 'float32', [0.5]],
-    ['eq int vs float (always bool)', () => T.eq(tensor([1]), tensor([1.5])), 'bool', [false]],
-    ['abs int8 keeps int8', () => T.abs(tensor([-1], { dtype: 'int8' })), 'int8', [1]],
-    ['sqrt int64 -> default float', () => T.sqrt(tensor([4])), 'float32', [2]],
-    ['exp bool -> default float', () => T.exp(tensor([false])), 'float32', [1]],
+    [
+      'int8 + float(2) wrapper',
+      () => T.torch.add(tensor([1], { dtype: 'int8' }), T.float(2)),
+      'float32',
+      [3],
+    ],
+    ['div int / int (int to float)', () => T.torch.div(tensor([1]), tensor([2])), 'float32', [0.5]],
+    ['eq int vs float (always bool)', () => T.torch.eq(tensor([1]), tensor([1.5])), 'bool', [false]],
+    ['abs int8 keeps int8', () => T.torch.abs(tensor([-1], { dtype: 'int8' })), 'int8', [1]],
+    ['sqrt int64 -> default float', () => T.torch.sqrt(tensor([4])), 'float32', [2]],
+    ['exp bool -> default float', () => T.torch.exp(tensor([false])), 'float32', [1]],
     [
       'abs complex128 -> float64',
-      () => T.abs(tensor([T.complex(0, 1)], { dtype: 'complex128' })),
+      () => T.torch.abs(tensor([T.complex(0, 1)], { dtype: 'complex128' })),
       'float64',
       [1],
     ],
@@ -246,12 +266,12 @@ describe('promotion through real ops (verified with PyTorch 1.13)', () => {
   });
 
   it('out= accepts any dtype the result can be cast to', () => {
-    const o = T.empty(2);
-    T.eq(tensor([1, 2]), 1.0, { out: o });
+    const o = T.torch.empty(2);
+    T.torch.eq(tensor([1, 2]), 1.0, { out: o });
     expect(o.dtype).toBe('float32');
     expect(o.tolist()).toEqual([1, 0]);
-    const h = T.empty(1, { dtype: 'float16' });
-    T.add(tensor([1]), 1, { out: h });
+    const h = T.torch.empty(1, { dtype: 'float16' });
+    T.torch.add(tensor([1]), 1, { out: h });
     expect(h.tolist()).toEqual([2]);
   });
 });

@@ -8,17 +8,17 @@ import { describe, expect, it } from 'vitest';
 import * as T from '../../src/runtime/index.ts';
 import { expectCode, expectMeta, expectTensor, meta } from './tensor_expect_helpers.ts';
 
-const { tensor: t, arange } = T;
+const { tensor: t, arange } = { ...T, ...T.torch };
 
 describe('cat / stack', () => {
   it('promotes dtypes and reads transposed, expanded and sliced inputs', () => {
     const parts = [
       arange(6).view(2, 3).t(),
-      T.ones([3, 1], { dtype: 'float64' }),
+      T.torch.ones([3, 1], { dtype: 'float64' }),
       arange(3, { dtype: 'int32' }).view(3, 1).expand(3, 2),
     ];
     expectTensor(
-      T.cat(parts, 1),
+      T.torch.cat(parts, 1),
       [
         [0, 3, 1, 0, 0],
         [1, 4, 1, 1, 1],
@@ -28,7 +28,7 @@ describe('cat / stack', () => {
       'float64',
     );
     expectTensor(
-      T.cat([T.empty([0]), arange(6).view(2, 3)], 1),
+      T.torch.cat([T.torch.empty([0]), arange(6).view(2, 3)], 1),
       [
         [0, 1, 2],
         [3, 4, 5],
@@ -36,12 +36,17 @@ describe('cat / stack', () => {
       [3, 1],
       'float32',
     );
-    expectTensor(T.cat([t([true]), t([2], { dtype: 'uint8' })]), [1, 2], [1], 'uint8');
-    expectTensor(T.cat([T.empty([0]), T.empty([0], { dtype: 'int32' })], 3), [], [1], 'float32');
-    const cl = T.empty([1, 2, 2, 2]).contiguous({ memory_format: 'channels_last' });
-    expect(T.cat([cl, cl], 1).stride()).toEqual([16, 1, 8, 4]);
+    expectTensor(T.torch.cat([t([true]), t([2], { dtype: 'uint8' })]), [1, 2], [1], 'uint8');
     expectTensor(
-      T.stack([arange(4).view(2, 2), arange(4, 8).view(2, 2).t()], -1),
+      T.torch.cat([T.torch.empty([0]), T.torch.empty([0], { dtype: 'int32' })], 3),
+      [],
+      [1],
+      'float32',
+    );
+    const cl = T.torch.empty([1, 2, 2, 2]).contiguous({ memory_format: 'channels_last' });
+    expect(T.torch.cat([cl, cl], 1).stride()).toEqual([16, 1, 8, 4]);
+    expectTensor(
+      T.torch.stack([arange(4).view(2, 2), arange(4, 8).view(2, 2).t()], -1),
       [
         [
           [0, 4],
@@ -54,53 +59,67 @@ describe('cat / stack', () => {
       ],
       [4, 2, 1],
     );
-    expectTensor(T.stack([t(1), t(2.5)]), [1, 2.5], [1], 'float32');
+    expectTensor(T.torch.stack([t(1), t(2.5)]), [1, 2.5], [1], 'float32');
   });
   it('raises like PyTorch', () => {
     const a = arange(6).view(2, 3);
-    expectCode(() => T.cat([], 0), 'E_INVALID_ARGUMENT', 'torch.cat(): expected a non-empty list of Tensors');
     expectCode(
-      () => T.cat([t(1), t(2)]),
+      () => T.torch.cat([], 0),
+      'E_INVALID_ARGUMENT',
+      'torch.cat(): expected a non-empty list of Tensors',
+    );
+    expectCode(
+      () => T.torch.cat([t(1), t(2)]),
       'E_SHAPE_MISMATCH',
       'zero-dimensional tensor (at position 0) cannot be concatenated',
     );
     expectCode(
-      () => T.cat([a, t([1, 2])]),
+      () => T.torch.cat([a, t([1, 2])]),
       'E_SHAPE_MISMATCH',
       'Tensors must have same number of dimensions: got 2 and 1',
     );
     expectCode(
-      () => T.cat([a, T.zeros(2, 4)]),
+      () => T.torch.cat([a, T.torch.zeros(2, 4)]),
       'E_SHAPE_MISMATCH',
       'Sizes of tensors must match except in dimension 0. Expected size 3 but got size 4 for tensor number 1 in the list.',
     );
-    expectCode(() => T.cat([a, a], 2), 'E_DIM_OUT_OF_RANGE');
+    expectCode(() => T.torch.cat([a, a], 2), 'E_DIM_OUT_OF_RANGE');
     expectCode(
-      () => T.cat([a, a.float()], { out: T.empty([0], { dtype: 'int64' }) }),
+      () => T.torch.cat([a, a.float()], { out: T.torch.empty([0], { dtype: 'int64' }) }),
       'E_RESULT_TYPE',
       "torch.cat(): input types can't be cast to the desired output type Long",
     );
     expectCode(
-      () => T.stack([a, a.t()]),
+      () => T.torch.stack([a, a.t()]),
       'E_SHAPE_MISMATCH',
       'stack expects each tensor to be equal size, but got [2, 3] at entry 0 and [3, 2] at entry 1',
     );
-    expectCode(() => T.stack([]), 'E_INVALID_ARGUMENT', 'stack expects a non-empty TensorList');
-    expectCode(() => T.stack([a, a], 3), 'E_DIM_OUT_OF_RANGE');
+    expectCode(() => T.torch.stack([]), 'E_INVALID_ARGUMENT', 'stack expects a non-empty TensorList');
+    expectCode(() => T.torch.stack([a, a], 3), 'E_DIM_OUT_OF_RANGE');
   });
   it('writes into out= and works on meta', () => {
-    const out = T.empty([0], { dtype: 'float64' });
-    T.cat([arange(2), arange(2)], { out });
+    const out = T.torch.empty([0], { dtype: 'float64' });
+    T.torch.cat([arange(2), arange(2)], { out });
     expectTensor(out, [0, 1, 0, 1], [1], 'float64');
-    expectMeta(T.cat([meta(arange(6).view(2, 3)), meta(T.zeros(2, 1))], -1), [2, 4], [4, 1], 'float32');
-    expectMeta(T.stack([meta(T.zeros(2, 3)), meta(T.zeros(2, 3))], 1), [2, 2, 3], [6, 3, 1], 'float32');
+    expectMeta(
+      T.torch.cat([meta(arange(6).view(2, 3)), meta(T.torch.zeros(2, 1))], -1),
+      [2, 4],
+      [4, 1],
+      'float32',
+    );
+    expectMeta(
+      T.torch.stack([meta(T.torch.zeros(2, 3)), meta(T.torch.zeros(2, 3))], 1),
+      [2, 2, 3],
+      [6, 3, 1],
+      'float32',
+    );
   });
 });
 
 describe('flip / roll / tril / triu', () => {
   it('flips sliced and transposed inputs, keeping a dense layout', () => {
     expectTensor(
-      T.flip(T.getitem(arange(24).view(2, 3, 4), ':, ::2, 1:'), [0, -1]),
+      T.torch.flip(T.getitem(arange(24).view(2, 3, 4), ':, ::2, 1:'), [0, -1]),
       [
         [
           [15, 14, 13],
@@ -114,7 +133,7 @@ describe('flip / roll / tril / triu', () => {
       [6, 3, 1],
     );
     expectTensor(
-      T.flip(arange(6).view(2, 3).t(), [0]),
+      T.torch.flip(arange(6).view(2, 3).t(), [0]),
       [
         [2, 5],
         [1, 4],
@@ -122,17 +141,17 @@ describe('flip / roll / tril / triu', () => {
       ],
       [1, 3],
     );
-    expectTensor(T.flip(t(3), [0]), 3);
+    expectTensor(T.torch.flip(t(3), [0]), 3);
     expectCode(
-      () => T.flip(arange(6).view(2, 3), [1, -1]),
+      () => T.torch.flip(arange(6).view(2, 3), [1, -1]),
       'E_INVALID_ARGUMENT',
       'dim 1 appears multiple times in the list of dims',
     );
-    expectMeta(T.flip(meta(T.zeros(2, 3).t()), [0]), [3, 2], [1, 3], 'float32');
+    expectMeta(T.torch.flip(meta(T.torch.zeros(2, 3).t()), [0]), [3, 2], [1, 3], 'float32');
   });
   it('rolls along dims and flattened', () => {
     expectTensor(
-      T.roll(arange(12).view(3, 4).t(), [1, -2], [0, 1]),
+      T.torch.roll(arange(12).view(3, 4).t(), [1, -2], [0, 1]),
       [
         [11, 3, 7],
         [8, 0, 4],
@@ -142,7 +161,7 @@ describe('flip / roll / tril / triu', () => {
       [3, 1],
     );
     expectTensor(
-      T.roll(arange(12).view(3, 4).slice(1, 0, null, 2), 3),
+      T.torch.roll(arange(12).view(3, 4).slice(1, 0, null, 2), 3),
       [
         [6, 8],
         [10, 0],
@@ -150,26 +169,26 @@ describe('flip / roll / tril / triu', () => {
       ],
       [2, 1],
     );
-    expectTensor(T.roll(arange(6).view(2, 3), 7, 1), [
+    expectTensor(T.torch.roll(arange(6).view(2, 3), 7, 1), [
       [2, 0, 1],
       [5, 3, 4],
     ]);
     expectCode(
-      () => T.roll(arange(6), [1, 2], [0]),
+      () => T.torch.roll(arange(6), [1, 2], [0]),
       'E_INVALID_ARGUMENT',
       'shifts and dimensions must align. shifts: 2, dims:1',
     );
-    expectCode(() => T.roll(arange(6), [], []), 'E_INVALID_ARGUMENT', '`shifts` required');
+    expectCode(() => T.torch.roll(arange(6), [], []), 'E_INVALID_ARGUMENT', '`shifts` required');
     expectCode(
-      () => T.roll(t(3), 1, 0),
+      () => T.torch.roll(t(3), 1, 0),
       'E_DIM_OUT_OF_RANGE',
       'Dimension specified as 0 but tensor has no dimensions',
     );
-    expectMeta(T.roll(meta(T.zeros(2, 3).t()), 1, 0), [3, 2], [2, 1], 'float32');
+    expectMeta(T.torch.roll(meta(T.torch.zeros(2, 3).t()), 1, 0), [3, 2], [2, 1], 'float32');
   });
   it('tril / triu on batches of transposed matrices, in place and out=', () => {
     expectTensor(
-      T.triu(arange(18).view(2, 3, 3).transpose(1, 2), 1),
+      T.torch.triu(arange(18).view(2, 3, 3).transpose(1, 2), 1),
       [
         [
           [0, 3, 6],
@@ -185,7 +204,7 @@ describe('flip / roll / tril / triu', () => {
       [9, 3, 1],
     );
     expectTensor(
-      T.tril(arange(1, 13).view(3, 4), -1),
+      T.torch.tril(arange(1, 13).view(3, 4), -1),
       [
         [0, 0, 0, 0],
         [5, 0, 0, 0],
@@ -207,12 +226,12 @@ describe('flip / roll / tril / triu', () => {
         [4, -1],
       ],
     ]);
-    expectCode(() => T.tril(t([1, 2])), 'E_DIM_OUT_OF_RANGE');
+    expectCode(() => T.torch.tril(t([1, 2])), 'E_DIM_OUT_OF_RANGE');
     expectCode(
-      () => T.tril(T.ones(2, 2), { out: T.empty([0], { dtype: 'float64' }) }),
+      () => T.torch.tril(T.torch.ones(2, 2), { out: T.torch.empty([0], { dtype: 'float64' }) }),
       'E_RESULT_TYPE',
       'Expected out tensor to have dtype float, but got double instead',
     );
-    expectMeta(T.triu(meta(T.zeros(2, 3, 4).transpose(0, 2))), [4, 3, 2], [6, 2, 1], 'float32');
+    expectMeta(T.torch.triu(meta(T.torch.zeros(2, 3, 4).transpose(0, 2))), [4, 3, 2], [6, 2, 1], 'float32');
   });
 });

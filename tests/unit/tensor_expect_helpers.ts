@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import * as T from '../../src/runtime/index.ts';
 
-const { arange } = T;
+const { arange } = { ...T, ...T.torch };
 const f = T.float;
 
 /** Values with int64 bigints turned into numbers (exact below 2^53). */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as core from '../../src/runtime/core/index.ts';
 import * as T from '../../src/runtime/index.ts';
 
-const { tensor, zeros, arange, getitem } = T;
+const { tensor, zeros, arange, getitem } = { ...T, ...T.torch };
 const code = (c: string) => expect.objectContaining({ code: c });
 const info = (x: T.Tensor) => [[...x.shape], [...x.stride()], x.storageOffset];
 const a34 = () => arange(12).view(3, 4);
@@ -198,10 +198,10 @@ describe('views share storage and see writes', () => {
     expect([b.version, v.version, s.version]).toEqual([1, 1, 1]);
     s.mul_(2);
     expect(b.version).toBe(2);
-    T.add(b, 1, { out: zeros(2, 3) });
+    T.torch.add(b, 1, { out: zeros(2, 3) });
     expect(b.version).toBe(2); // reading does not bump
     const out = zeros(2, 3);
-    T.add(b, 1, { out });
+    T.torch.add(b, 1, { out });
     expect(out.version).toBe(1);
     b.copy_(zeros(2, 3));
     b.zero_();

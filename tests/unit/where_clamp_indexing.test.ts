@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import * as T from '../../src/runtime/index.ts';
 import { expectCode, expectMeta, expectTensor, fl, meta } from './tensor_expect_helpers.ts';
 
-const { tensor: t, arange } = T;
+const { tensor: t, arange } = { ...T, ...T.torch };
 
 describe('where', () => {
   it('promotes self/other, broadcasts, reads transposed inputs, keeps their layout', () => {
@@ -16,7 +16,7 @@ describe('where', () => {
       [false, true, false],
     ]).t();
     expectTensor(
-      T.where(c, fl(6).view(2, 3).t(), t([10, 20])),
+      T.torch.where(c, fl(6).view(2, 3).t(), t([10, 20])),
       [
         [0, 20],
         [10, 4],
@@ -25,10 +25,10 @@ describe('where', () => {
       [1, 3],
       'float32',
     );
-    expectTensor(T.where(t([true, false, true]), 1, 2), [1, 2, 1], [1], 'int64');
-    expectTensor(T.where(t([true, false]).to('uint8'), t([1, 2]), t([4, 5])), [1, 5]);
+    expectTensor(T.torch.where(t([true, false, true]), 1, 2), [1, 2, 1], [1], 'int64');
+    expectTensor(T.torch.where(t([true, false]).to('uint8'), t([1, 2]), t([4, 5])), [1, 5]);
     expectTensor(
-      T.where(t([true, false]), t([T.complex(1, 2), T.complex(2)]), t([4, 5.5])),
+      T.torch.where(t([true, false]), t([T.complex(1, 2), T.complex(2)]), t([4, 5.5])),
       [
         [1, 2],
         [5.5, 0],
@@ -39,11 +39,11 @@ describe('where', () => {
   });
   it('refuses non-bool conditions and works on meta', () => {
     expectCode(
-      () => T.where(t([1.5]), t([1]), t([2])),
+      () => T.torch.where(t([1.5]), t([1]), t([2])),
       'E_DTYPE_UNSUPPORTED',
       'where expected condition to be a boolean tensor, but got a tensor with dtype Float',
     );
-    expectMeta(T.where(meta(t([[true], [false]])), meta(fl(3)), 0), [2, 3], [3, 1], 'float32');
+    expectMeta(T.torch.where(meta(t([[true], [false]])), meta(fl(3)), 0), [2, 3], [3, 1], 'float32');
   });
 });
 
@@ -77,14 +77,14 @@ describe('clamp', () => {
     expectTensor(x.clamp(0, 2), ['NaN', 1, 2, 0]);
     expectTensor(x.clamp(Number.NaN, 2), ['NaN', 'NaN', 'NaN', 'NaN']);
     expectTensor(x.clamp(Number.NaN), ['NaN', 1, 5, -3]);
-    expectTensor(T.clamp(t([1.5, 2]), t([Number.NaN, 0]), t([3.5, 3.5])), ['NaN', 2]);
+    expectTensor(T.torch.clamp(t([1.5, 2]), t([Number.NaN, 0]), t([3.5, 3.5])), ['NaN', 2]);
   });
   it('clamp.Tensor broadcasts all three operands', () => {
     // 0-dim tensor bounds promote as tensors (clamp.Tensor) unless mixed with a Python number (clamp).
-    expect(T.clamp(t([1, 5]), t(2.5, { dtype: 'float64' })).dtype).toBe('float64');
-    expect(T.clamp(t([1, 5]), t(2.5, { dtype: 'float64' }), 3).dtype).toBe('float32');
+    expect(T.torch.clamp(t([1, 5]), t(2.5, { dtype: 'float64' })).dtype).toBe('float64');
+    expect(T.torch.clamp(t([1, 5]), t(2.5, { dtype: 'float64' }), 3).dtype).toBe('float32');
     expectTensor(
-      T.clamp(arange(6).view(2, 3), t([1, 2, 3]), t([[2], [4]])),
+      T.torch.clamp(arange(6).view(2, 3), t([1, 2, 3]), t([[2], [4]])),
       [
         [1, 2, 2],
         [3, 4, 4],
@@ -92,9 +92,9 @@ describe('clamp', () => {
       [3, 1],
       'int64',
     );
-    expectTensor(T.clamp(t([true, false]), { min: t([false, true]) }), [true, true], [1], 'bool');
+    expectTensor(T.torch.clamp(t([true, false]), { min: t([false, true]) }), [true, true], [1], 'bool');
     expectTensor(
-      T.clamp(t([1, 5]), t([2]), { out: T.empty([0], { dtype: 'float64' }) }),
+      T.torch.clamp(t([1, 5]), t([2]), { out: T.torch.empty([0], { dtype: 'float64' }) }),
       [2, 5],
       [1],
       'float64',
@@ -106,7 +106,7 @@ describe('clamp', () => {
       'E_INVALID_ARGUMENT',
       "At least one of 'min' or 'max' must not be None",
     );
-    expectCode(() => T.clamp(t([1.5]), { min: null, max: null }), 'E_INVALID_ARGUMENT');
+    expectCode(() => T.torch.clamp(t([1.5]), { min: null, max: null }), 'E_INVALID_ARGUMENT');
     expectCode(
       () => t([T.complex(0, 1)]).clamp(0),
       'E_DTYPE_UNSUPPORTED',
@@ -133,21 +133,21 @@ describe('clamp', () => {
       "result type Float can't be cast to the desired output type Long",
     );
     expectCode(
-      () => T.clamp(t([1, 5]), 2, { out: T.empty([0], { dtype: 'float64' }) }),
+      () => T.torch.clamp(t([1, 5]), 2, { out: T.torch.empty([0], { dtype: 'float64' }) }),
       'E_RESULT_TYPE',
       'Found dtype Double but expected Long',
     );
   });
   it('works on meta', () => {
-    expectMeta(T.clamp(meta(t([1, 2])), 2.5), [2], [1], 'float32');
-    expectMeta(T.clamp(meta(fl(6).view(2, 3).t()), meta(t([1.5, 2]))), [3, 2], [1, 3], 'float32');
+    expectMeta(T.torch.clamp(meta(t([1, 2])), 2.5), [2], [1], 'float32');
+    expectMeta(T.torch.clamp(meta(fl(6).view(2, 3).t()), meta(t([1.5, 2]))), [3, 2], [1, 3], 'float32');
   });
 });
 
 describe('gather / scatter / index_select / masked_fill', () => {
   it('gather reads transposed self with a negative dim', () => {
     expectTensor(
-      T.gather(
+      T.torch.gather(
         fl(12).view(3, 4).t(),
         -1,
         t([
@@ -161,37 +161,37 @@ describe('gather / scatter / index_select / masked_fill', () => {
       ],
       [3, 1],
     );
-    expectTensor(T.gather(t([5.5, 6.5]), 0, t(1)), 6.5);
+    expectTensor(T.torch.gather(t([5.5, 6.5]), 0, t(1)), 6.5);
     expectCode(
-      () => T.gather(fl(6).view(2, 3), 1, t([[0, 5]])),
+      () => T.torch.gather(fl(6).view(2, 3), 1, t([[0, 5]])),
       'E_INDEX_OUT_OF_RANGE',
       'index 5 is out of bounds for dimension 1 with size 3',
     );
     expectCode(
-      () => T.gather(fl(6).view(2, 3), 1, t([[0, -1]])),
+      () => T.torch.gather(fl(6).view(2, 3), 1, t([[0, -1]])),
       'E_INDEX_OUT_OF_RANGE',
       'index -1 is out of bounds',
     );
     expectCode(
-      () => T.gather(fl(6).view(2, 3), 1, t([[0]], { dtype: 'int32' })),
+      () => T.torch.gather(fl(6).view(2, 3), 1, t([[0]], { dtype: 'int32' })),
       'E_DTYPE_UNSUPPORTED',
       'gather(): Expected dtype int64 for index',
     );
     expectCode(
-      () => T.gather(fl(6).view(2, 3), 1, t([0, 1])),
+      () => T.torch.gather(fl(6).view(2, 3), 1, t([0, 1])),
       'E_SHAPE_MISMATCH',
       'Index tensor must have the same number of dimensions as input tensor',
     );
     expectCode(
-      () => T.gather(fl(6).view(2, 3), 1, t([[0], [1], [0]])),
+      () => T.torch.gather(fl(6).view(2, 3), 1, t([[0], [1], [0]])),
       'E_SHAPE_MISMATCH',
       'Size does not match at dimension 0 expected index [3, 1] to be smaller than self [2, 3] apart from dimension 1',
     );
-    expectMeta(T.gather(meta(fl(6).view(2, 3)), 1, meta(t([[0], [1]]))), [2, 1], [1, 1], 'float32');
+    expectMeta(T.torch.gather(meta(fl(6).view(2, 3)), 1, meta(t([[0], [1]]))), [2, 1], [1, 1], 'float32');
   });
   it('scatter src / value / reduce, in place on a transposed self', () => {
     expectTensor(
-      T.zeros(3, 4).scatter(0, t([[0, 1, 2, 0]]), fl(8).view(2, 4).add(1)),
+      T.torch.zeros(3, 4).scatter(0, t([[0, 1, 2, 0]]), fl(8).view(2, 4).add(1)),
       [
         [1, 0, 0, 4],
         [0, 2, 0, 0],
@@ -199,13 +199,13 @@ describe('gather / scatter / index_select / masked_fill', () => {
       ],
       [4, 1],
     );
-    expectTensor(T.zeros([3, 4], { dtype: 'int32' }).scatter(1, t([[0], [3]]), 2.5), [
+    expectTensor(T.torch.zeros([3, 4], { dtype: 'int32' }).scatter(1, t([[0], [3]]), 2.5), [
       [2, 0, 0, 0],
       [0, 0, 0, 2],
       [0, 0, 0, 0],
     ]);
     expectTensor(
-      T.full([2, 3], 2.5).scatter(
+      T.torch.full([2, 3], 2.5).scatter(
         1,
         t([
           [0, 0, 2],
@@ -220,17 +220,18 @@ describe('gather / scatter / index_select / masked_fill', () => {
       ],
     );
     expectTensor(
-      T.ones([2], { dtype: 'float16' }).scatter(0, t([1, 1]), t([0.1, 0.2], { dtype: 'float16' }), {
+      T.torch.ones([2], { dtype: 'float16' }).scatter(0, t([1, 1]), t([0.1, 0.2], { dtype: 'float16' }), {
         reduce: 'add',
       }),
       [1, 1.2998046875],
     );
     expect(
-      T.ones([2], { dtype: 'int64' })
+      T.torch
+        .ones([2], { dtype: 'int64' })
         .scatter(0, t([1, 1]), t([2n ** 62n, 5n]), { reduce: 'add' })
         .tolist(),
     ).toEqual([1n, 2n ** 62n + 6n]);
-    const s = T.zeros(4, 3).t();
+    const s = T.torch.zeros(4, 3).t();
     s.scatter_(1, t([[3], [0], [1]]), 7.5);
     expectTensor(
       s,
@@ -242,7 +243,8 @@ describe('gather / scatter / index_select / masked_fill', () => {
       [1, 3],
     );
     expect(
-      T.zeros([2], { dtype: 'complex64' })
+      T.torch
+        .zeros([2], { dtype: 'complex64' })
         .scatter(0, t([1]), t([T.complex(1, 2)]))
         .tolist(),
     ).toEqual([
@@ -253,40 +255,45 @@ describe('gather / scatter / index_select / masked_fill', () => {
   it('scatter raises like PyTorch', () => {
     const src = fl(8).view(2, 4);
     expectCode(
-      () => T.zeros(3, 4).scatter(0, t([[0, 1, 3, 0]]), src),
+      () => T.torch.zeros(3, 4).scatter(0, t([[0, 1, 3, 0]]), src),
       'E_INDEX_OUT_OF_RANGE',
       'index 3 is out of bounds for dimension 0 with size 3',
     );
     expectCode(
-      () => T.zeros(3, 4).scatter(0, t([[0]]), arange(8).view(2, 4)),
+      () => T.torch.zeros(3, 4).scatter(0, t([[0]]), arange(8).view(2, 4)),
       'E_DTYPE_UNSUPPORTED',
       'scatter(): Expected self.dtype to be equal to src.dtype',
     );
     expectCode(
-      () => T.zeros(3, 4).scatter(0, t([[0]], { dtype: 'int32' }), src),
+      () => T.torch.zeros(3, 4).scatter(0, t([[0]], { dtype: 'int32' }), src),
       'E_DTYPE_UNSUPPORTED',
       'scatter(): Expected dtype int64 for index',
     );
     expectCode(
-      () => T.zeros(3, 4).scatter(0, t([[0, 1, 2, 0, 0]]), src),
+      () => T.torch.zeros(3, 4).scatter(0, t([[0, 1, 2, 0, 0]]), src),
       'E_SHAPE_MISMATCH',
       'Expected index [1, 5] to be smaller than self [3, 4] apart from dimension 0 and to be smaller size than src [2, 4]',
     );
     expectCode(
-      () => T.zeros(3, 4).scatter(0, t([[0]]), src, { reduce: 'max' }),
+      () => T.torch.zeros(3, 4).scatter(0, t([[0]]), src, { reduce: 'max' }),
       'E_INVALID_ARGUMENT',
       'reduce argument must be either add or multiply.',
     );
     expectCode(
-      () => T.zeros([2], { dtype: 'int64' }).scatter(0, t([1]), T.complex(1, 2)),
+      () => T.torch.zeros([2], { dtype: 'int64' }).scatter(0, t([1]), T.complex(1, 2)),
       'E_INVALID_ARGUMENT',
       'value cannot be converted to type int64_t without overflow',
     );
-    expectMeta(meta(T.zeros(4, 3)).scatter(1, meta(t([[2], [0], [1]])), 7.5), [4, 3], [3, 1], 'float32');
+    expectMeta(
+      meta(T.torch.zeros(4, 3)).scatter(1, meta(t([[2], [0], [1]])), 7.5),
+      [4, 3],
+      [3, 1],
+      'float32',
+    );
   });
   it('index_select', () => {
     expectTensor(
-      T.index_select(arange(12).view(3, 4).t(), 1, t([2, 0, 2], { dtype: 'int32' })),
+      T.torch.index_select(arange(12).view(3, 4).t(), 1, t([2, 0, 2], { dtype: 'int32' })),
       [
         [8, 0, 8],
         [9, 1, 9],
@@ -295,28 +302,33 @@ describe('gather / scatter / index_select / masked_fill', () => {
       ],
       [3, 1],
     );
-    expectTensor(T.index_select(t(5.5), 0, t([0])), 5.5);
+    expectTensor(T.torch.index_select(t(5.5), 0, t([0])), 5.5);
     expectCode(
-      () => T.index_select(fl(6).view(2, 3), 0, t([2])),
+      () => T.torch.index_select(fl(6).view(2, 3), 0, t([2])),
       'E_INDEX_OUT_OF_RANGE',
       'index out of range in self',
     );
     expectCode(
-      () => T.index_select(fl(6).view(2, 3), 0, t([1.5])),
+      () => T.torch.index_select(fl(6).view(2, 3), 0, t([1.5])),
       'E_DTYPE_UNSUPPORTED',
       'index_select(): Expected dtype int32 or int64 for index',
     );
     expectCode(
-      () => T.index_select(fl(6).view(2, 3), 0, t([[1]])),
+      () => T.torch.index_select(fl(6).view(2, 3), 0, t([[1]])),
       'E_SHAPE_MISMATCH',
       'index_select(): Index is supposed to be a vector',
     );
     expectCode(
-      () => T.index_select(fl(6), 0, t([1]), { out: T.empty([0], { dtype: 'float64' }) }),
+      () => T.torch.index_select(fl(6), 0, t([1]), { out: T.torch.empty([0], { dtype: 'float64' }) }),
       'E_RESULT_TYPE',
       'index_select(): self and result must have the same scalar type',
     );
-    expectMeta(T.index_select(meta(fl(6).view(2, 3)), 1, meta(t([0, 0, 1, 2]))), [2, 4], [4, 1], 'float32');
+    expectMeta(
+      T.torch.index_select(meta(fl(6).view(2, 3)), 1, meta(t([0, 0, 1, 2]))),
+      [2, 4],
+      [4, 1],
+      'float32',
+    );
   });
   it('masked_fill broadcasts mask, converts the value, refuses non-bool masks', () => {
     expectTensor(
@@ -341,12 +353,13 @@ describe('gather / scatter / index_select / masked_fill', () => {
     );
     expectTensor(arange(3).masked_fill(t([true, false, true]), 2.7), [2, 1, 2], [1], 'int64');
     expectTensor(
-      T.zeros([3], { dtype: 'float16' }).masked_fill(t([true, false, true]), 0.1),
+      T.torch.zeros([3], { dtype: 'float16' }).masked_fill(t([true, false, true]), 0.1),
       [0.0999755859375, 0, 0.0999755859375],
     );
     expectTensor(fl(3).masked_fill(t([true, false, true]), t(9)), [9, 1, 9]);
     expect(
-      T.zeros([2], { dtype: 'int64' })
+      T.torch
+        .zeros([2], { dtype: 'int64' })
         .masked_fill(t([true, false]), 2n ** 62n + 1n)
         .tolist(),
     ).toEqual([2n ** 62n + 1n, 0n]);
@@ -366,7 +379,7 @@ describe('gather / scatter / index_select / masked_fill', () => {
       'only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s).',
     );
     expectCode(
-      () => T.zeros([3], { dtype: 'int8' }).masked_fill(t([true, false, true]), 300),
+      () => T.torch.zeros([3], { dtype: 'int8' }).masked_fill(t([true, false, true]), 300),
       'E_INVALID_ARGUMENT',
       'value cannot be converted to type int8_t without overflow',
     );

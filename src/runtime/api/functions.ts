@@ -1,18 +1,22 @@
-/** The torch-like function namespace generated from the name lists (plus hand-typed extras). */
+/** The torch-like function namespace (`torch.add(a, b)`), built from the variants the op definitions declare. */
 
 import type { Tensor } from '../core/index.ts';
 import { fn1, fnN, type OpArg } from './call.ts';
-import { BINARY_NAMES, FUNCTION_ONLY_NAMES, MULTI_NAMES, OTHER_NAMES, UNARY_NAMES } from './names.ts';
+import { apiNames, type FunctionName, type ListName } from './names.ts';
 
 type Single = (...args: OpArg[]) => Tensor;
 type Multi = (...args: OpArg[]) => Tensor[];
-type SingleName =
-  | (typeof UNARY_NAMES)[number]
-  | (typeof BINARY_NAMES)[number]
-  | (typeof OTHER_NAMES)[number]
-  | (typeof FUNCTION_ONLY_NAMES)[number];
 
-export const torchFunctions = Object.fromEntries([
-  ...[...UNARY_NAMES, ...BINARY_NAMES, ...OTHER_NAMES, ...FUNCTION_ONLY_NAMES].map((n) => [n, fn1(n)]),
-  ...MULTI_NAMES.map((n) => [n, fnN(n)]),
-]) as Record<SingleName, Single> & Record<(typeof MULTI_NAMES)[number], Multi>;
+// A row whose name widened to `string` would turn every name into a valid one: refuse that at compile time.
+const namesAreLiteral: string extends FunctionName ? never : true = true;
+void namesAreLiteral;
+
+/** `torch.<op>` for every op declared a function; list-returning ops give Tensor[]. */
+export type TorchFunctions = { readonly [K in FunctionName]: K extends ListName ? Multi : Single };
+
+export function buildTorchFunctions(): TorchFunctions {
+  const { functions, lists } = apiNames();
+  return Object.freeze(
+    Object.fromEntries(functions.map((n) => [n, lists.includes(n) ? fnN(n) : fn1(n)])),
+  ) as TorchFunctions;
+}

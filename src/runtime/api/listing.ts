@@ -20,3 +20,29 @@ export function listOps(): OpListing[] {
     mutates: e.schema.mutates,
   }));
 }
+
+/** Which Python variants of an op exist, read from the operator table (what a conformance harness checks). */
+export interface OpVariants {
+  /** `torch.name(...)` (or the alias `nn.functional.name(...)`): every op in the table can be called. */
+  readonly function: boolean;
+  /** `t.name(...)`: the op itself (not an alias) declares the method variant. */
+  readonly method: boolean;
+  /** `t.name_(...)`: an in-place overload `name_` is in the table. */
+  readonly inplace: boolean;
+  /** `name(..., out=t)`: some overload takes an `out` tensor. */
+  readonly out: boolean;
+}
+
+/** Raises E_UNKNOWN_OP for a name the table cannot resolve. */
+export function opVariants(name: string): OpVariants {
+  const entries = operatorTable.resolve(name);
+  const surface = operatorTable.surfaces().find(([n]) => n === name)?.[1];
+  return {
+    function: true,
+    method: surface?.method ?? false,
+    inplace: operatorTable.names().includes(`${name}_`),
+    out: entries.some((e) =>
+      e.schema.args.some((a) => a.name === 'out' && a.kwargOnly && a.type.alias?.isWrite === true),
+    ),
+  };
+}

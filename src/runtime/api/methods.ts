@@ -1,23 +1,18 @@
 /**
- * Installs torch-like methods on Tensor (`a.add(b)`, `a.add_(b)`, `a.view(-1)`, `a.to('float64')`) from the
- * name lists, so every method is the same `callOp` as its function.
+ * Installs torch-like methods on Tensor (`a.add(b)`, `a.add_(b)`, `a.view(-1)`, `a.to('float64')`) for every
+ * op whose definition declares the method variant, so every method is the same `callOp` as its function.
  */
 import { Tensor } from '../core/index.ts';
 import { invoke, type OpArg } from './call.ts';
-import { BINARY_NAMES, INPLACE_NAMES, MULTI_NAMES, OTHER_NAMES, UNARY_NAMES } from './names.ts';
+import { apiNames, type ListName, type MethodName } from './names.ts';
 
 type Single = (...args: OpArg[]) => Tensor;
 type Multi = (...args: OpArg[]) => Tensor[];
 
-type SingleNames =
-  | (typeof UNARY_NAMES)[number]
-  | (typeof BINARY_NAMES)[number]
-  | (typeof OTHER_NAMES)[number];
-type InplaceNames = `${(typeof INPLACE_NAMES)[number]}_`;
-type MultiNames = (typeof MULTI_NAMES)[number];
+type TensorMethods = { [K in MethodName]: K extends ListName ? Multi : Single };
 
 declare module '../core/tensor.ts' {
-  interface Tensor extends Record<SingleNames | InplaceNames, Single>, Record<MultiNames, Multi> {
+  interface Tensor extends TensorMethods {
     /** `t.to('float64')`, `t.to('meta')`, `t.to({dtype, device})`. */
     to(...args: OpArg[]): Tensor;
     type(dtype: string): Tensor;
@@ -41,9 +36,7 @@ export function installTensorMethods(): void {
       return invoke(op, [this, ...args]);
     };
   };
-  for (const n of [...UNARY_NAMES, ...BINARY_NAMES, ...OTHER_NAMES, ...MULTI_NAMES]) define(n, n);
-  for (const n of INPLACE_NAMES) define(`${n}_`, `${n}_`);
-  define('to', 'to');
+  for (const n of apiNames().methods) define(n, n);
   // Tensor.where(condition, other) is torch.where(condition, self, other): the receiver is not the first argument.
   proto.where = function (this: Tensor, condition: unknown, ...rest: OpArg[]) {
     return invoke('where', [condition, this, ...rest]);

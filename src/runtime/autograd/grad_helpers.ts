@@ -33,3 +33,9 @@ export const sub = (a: unknown, b: unknown): Tensor =>
 export const add = (a: unknown, b: unknown): Tensor => op('add', a, b);
 export const neg = (a: Tensor): Tensor => op('neg', a);
 export const zerosLike = (a: Tensor): Tensor => op('zeros_like', a);
+
+/**
+ * The building blocks above as one object, for derivative formulas written beside their op's definition
+ * outside autograd (a pointwise row): their short names (`add`, `mul`) would collide with the API's.
+ */
+export const gradOps = { op, sumToSize, mul, div, sub, add, neg, zerosLike } as const;

@@ -5,7 +5,7 @@
  * (their outputs never require grad); anything else raises E_NOT_IMPLEMENTED when an input requires grad, so a
  * missing derivative is never a silently missing gradient.
  */
-import { NotImplementedError, Tensor } from '../core/index.ts';
+import { InvalidArgumentError, NotImplementedError, Tensor } from '../core/index.ts';
 import {
   type BoundArgs,
   DispatchKey,
@@ -14,38 +14,47 @@ import {
   redispatch,
 } from '../dispatch/index.ts';
 import type { Derivative } from './derivative.ts';
-import { POINTWISE_DERIVATIVES } from './derivatives/pointwise.ts';
+import type { NonDifferentiable } from './derivative_rows.ts';
 import { REDUCTION_DERIVATIVES } from './derivatives/reductions.ts';
 import { SHAPE_DERIVATIVES } from './derivatives/shape.ts';
 import { VIEW_DERIVATIVES } from './derivatives/views.ts';
 import { AUTOGRAD_KEYS } from './grad_mode.ts';
 import { autogradKernel } from './record.ts';
 
-/** The derivatives table: op name -> row (all overloads of the op, and its in-place variant, share it). */
-export const DERIVATIVES: Readonly<Record<string, Derivative>> = {
-  ...POINTWISE_DERIVATIVES,
+/**
+ * The derivatives table: op name -> row (all overloads of the op, and its in-place variant, share it). The
+ * tables of derivatives/ are here from the start; ops that carry their derivative on their own definition (a
+ * pointwise row) add it through `defineDerivative` when they are registered, before `registerAutograd`.
+ */
+const derivatives: Record<string, Derivative> = {
   ...VIEW_DERIVATIVES,
   ...REDUCTION_DERIVATIVES,
   ...SHAPE_DERIVATIVES,
 };
+export const DERIVATIVES: Readonly<Record<string, Derivative>> = derivatives;
 
 /** Ops PyTorch does not differentiate, with the reason (their outputs never require grad); factories aside. */
-export const NONDIFFERENTIABLE: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(['eq', 'ne', 'lt', 'le', 'gt', 'ge'].map((n) => [n, 'comparison: bool result'])),
-  ...Object.fromEntries(
-    ['logical_and', 'logical_or', 'logical_xor', 'logical_not'].map((n) => [n, 'logical op: bool result']),
-  ),
-  ...Object.fromEntries(
-    ['bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not'].map((n) => [
-      n,
-      'bitwise op: integer/bool domain',
-    ]),
-  ),
-  ...Object.fromEntries(['isnan', 'isinf', 'isfinite'].map((n) => [n, 'predicate: bool result'])),
+const nondifferentiable: Record<string, string> = {
   ...Object.fromEntries(['argmax', 'argmin', 'all', 'any'].map((n) => [n, 'integer/bool result'])),
   detach: 'returns a tensor without history',
   resize_: 'resizing is not differentiable (PyTorch refuses resize_ on tensors that require grad)',
 };
+export const NONDIFFERENTIABLE: Readonly<Record<string, string>> = nondifferentiable;
+
+let registered = false;
+
+/** Adds an op definition's own derivative (or its non-differentiable reason) to the table; once per op. */
+export function defineDerivative(op: string, d: Derivative | NonDifferentiable): void {
+  if (registered || op in derivatives || op in nondifferentiable)
+    throw new InvalidArgumentError('derivative defined twice or after autograd was registered', {
+      op,
+      arg: 'derivative',
+      got: registered ? 'a row after registerAutograd()' : 'a second row',
+      expected: 'one derivative per op, defined while ops are registered',
+    });
+  if ('nondifferentiable' in d) nondifferentiable[op] = d.nondifferentiable;
+  else derivatives[op] = d;
+}
 
 /** Composite ops whose kernels are written in differentiable ops: autograd records the decomposition. */
 export const DECOMPOSED: readonly string[] = [
@@ -78,8 +87,6 @@ function missing(op: string) {
     return redispatch(entry, ks.minus(AUTOGRAD_KEYS), args);
   };
 }
-
-let registered = false;
 
 export function registerAutograd(): void {
   if (registered) return;

@@ -27,3 +27,13 @@ export {
   type Schema,
 } from './schema.ts';
 export { type Kernel, OperatorEntry, OperatorTable, type OpTags, operatorTable } from './table.ts';
+export {
+  type ApiDecl,
+  type ApiEntry,
+  type FunctionNames,
+  type ListNames,
+  type MethodNames,
+  type OpSurface,
+  surfaceOf,
+  type Variants,
+} from './variants.ts';

@@ -6,6 +6,7 @@ import { UnknownOpError } from '../core/index.ts';
 import type { BoundArgs } from './binding.ts';
 import { type DispatchKey, type DispatchKeySet, KEY_NAMES } from './keys.ts';
 import { parseSchema, type Schema } from './schema.ts';
+import { type ApiDecl, type OpSurface, surfaceOf } from './variants.ts';
 
 export type Kernel = (ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry) => unknown;
 
@@ -40,6 +41,7 @@ export class OperatorTable {
   private readonly byQualified = new Map<string, OperatorEntry>();
   private readonly byName = new Map<string, OperatorEntry[]>();
   private readonly aliases = new Map<string, string>();
+  private readonly surfaceByName = new Map<string, OpSurface>();
 
   /** Registers a schema (idempotent per qualified name) and returns its entry. */
   def(schemaText: string, tags: OpTags): OperatorEntry {
@@ -65,6 +67,23 @@ export class OperatorTable {
   /** `nn.functional.relu` -> `relu`: PyTorch's Python names for aten ops. */
   alias(name: string, target: string): void {
     this.aliases.set(name, target);
+  }
+
+  /** Records which ops are functions / Tensor methods; every name must already have an overload. */
+  declare(api: ApiDecl): void {
+    for (const [name, entry] of Object.entries(api)) {
+      if (!this.byName.has(name))
+        throw new UnknownOpError('variants declared for an op without overloads', {
+          got: name,
+          expected: 'an op defined before its variants are declared',
+        });
+      this.surfaceByName.set(name, surfaceOf(entry));
+    }
+  }
+
+  /** The declared surfaces (function / method), by op name. */
+  surfaces(): [string, OpSurface][] {
+    return [...this.surfaceByName.entries()];
   }
 
   get(qualifiedName: string): OperatorEntry {

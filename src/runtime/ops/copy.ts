@@ -16,7 +16,7 @@ import {
   storageSpan,
   Tensor,
 } from '../core/index.ts';
-
+import { type ApiDecl, operatorTable } from '../dispatch/index.ts';
 import { assertNoInternalOverlap, assertNoPartialOverlap, defineOp } from './structured.ts';
 import { makeView } from './views.ts';
 
@@ -66,6 +66,15 @@ function copyTo(src: Tensor, dtype: DType, device: Tensor['device'], memoryForma
   if (device !== 'meta') copyAcross(out, src, 'to');
   return out;
 }
+
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const COPY_API = {
+  contiguous: 'function, method',
+  clone: 'function, method',
+  copy_: 'method',
+  resize_: 'method',
+  to: 'method',
+} as const satisfies ApiDecl;
 
 export function registerCopies(): void {
   defineOp({
@@ -172,4 +181,5 @@ export function registerCopies(): void {
       return self;
     },
   });
+  operatorTable.declare(COPY_API);
 }

@@ -25,7 +25,7 @@ import {
   Tensor,
   toComplexDType,
 } from '../core/index.ts';
-import { type BoundArgs, callOp } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { asScalar } from './op_helpers.ts';
 import { assertNoInternalOverlap, defineOp } from './structured.ts';
 
@@ -140,6 +140,23 @@ function likeStrides(like: Tensor, memoryFormat: string | null | undefined): rea
   if (isNonOverlappingAndDense(like.shape, like.strides)) return like.strides;
   return pointwiseOutputStrides(like.shape, [like]);
 }
+
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const FACTORY_API = {
+  empty: 'function',
+  zeros: 'function',
+  ones: 'function',
+  full: 'function',
+  arange: 'function',
+  linspace: 'function',
+  eye: 'function',
+  empty_like: 'function',
+  zeros_like: 'function',
+  ones_like: 'function',
+  full_like: 'function',
+  fill_: 'method',
+  zero_: 'method',
+} as const satisfies ApiDecl;
 
 export function registerFactories(): void {
   const simple = (name: string, fill: number | null) => {
@@ -319,6 +336,7 @@ export function registerFactories(): void {
     tags: { family: 'pointwise' },
     composite: (a) => callOp('fill_', [a.self, 0]),
   });
+  operatorTable.declare(FACTORY_API);
 }
 
 const LINSPACE_ROUNDING: Partial<Record<DType, (x: number) => number>> = {

@@ -1,6 +1,7 @@
 /**
  * Registers every op into the operator table (once, at import). Each family file exports a `register*`
- * function or a table of rows; adding a pointwise op is one row in pointwise/unary.ts or binary.ts.
+ * function or a table of rows; adding a pointwise op is one row (with its variants and derivative) in
+ * pointwise/unary.ts or binary.ts.
  */
 import { registerCopies } from './copy.ts';
 import { registerFactories } from './factories.ts';
@@ -37,6 +38,7 @@ export function registerAllOps(): void {
   registerScatterViews();
 }
 
+export type { OpApi } from './api.ts';
 export { fillTensor } from './factories.ts';
 export { outAliasing } from './out_write.ts';
 export { BINARY_ROWS } from './pointwise/binary.ts';

@@ -21,7 +21,7 @@ import {
   Tensor,
   wrapDim,
 } from '../core/index.ts';
-import type { BoundArgs } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../dispatch/index.ts';
 import { asScalar, checkIndexLines, defineOut, indexReader, nonEmptyShape, scalarTo } from './op_helpers.ts';
 import { hostElement, registerScatter } from './scatter.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
@@ -254,6 +254,14 @@ function sameScalarType(op: string, result: DType, out: DType): void {
   }
 }
 
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const INDEXING_API = {
+  gather: 'function, method',
+  index_select: 'function, method',
+  masked_fill: 'function, method',
+  masked_fill_: 'method',
+} as const satisfies ApiDecl;
+
 export function registerIndexing(): void {
   defineStructured({
     schema: 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
@@ -302,4 +310,5 @@ export function registerIndexing(): void {
     );
   }
   registerScatter();
+  operatorTable.declare(INDEXING_API);
 }

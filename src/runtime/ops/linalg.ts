@@ -17,7 +17,7 @@ import {
   ShapeMismatchError,
   type Tensor,
 } from '../core/index.ts';
-import type { BoundArgs } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../dispatch/index.ts';
 import { gemm, type MatrixView } from './gemm.ts';
 import { defineOut, notImplementedFor } from './op_helpers.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
@@ -277,6 +277,15 @@ function dotOutRule(op: string, result: DType, out: DType): void {
   }
 }
 
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const LINALG_API = {
+  matmul: 'function, method',
+  mm: 'function, method',
+  bmm: 'function, method',
+  mv: 'function, method',
+  dot: 'function, method',
+} as const satisfies ApiDecl;
+
 export function registerLinalg(): void {
   for (const [name, [first, second, check]] of Object.entries(CHECKS)) {
     const meta = (args: BoundArgs, op: string): OutSpec => {
@@ -304,4 +313,5 @@ export function registerLinalg(): void {
       name === 'dot' ? dotOutRule : 'exact',
     );
   }
+  operatorTable.declare(LINALG_API);
 }

@@ -25,7 +25,7 @@ import {
   Tensor,
   wrapDim,
 } from '../core/index.ts';
-import type { BoundArgs } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../dispatch/index.ts';
 import {
   asScalar,
   checkIndexLines,
@@ -252,6 +252,12 @@ export function hostElement(value: ElementValue, dtype: DType): Tensor {
   return t;
 }
 
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const SCATTER_API = {
+  scatter: 'function, method',
+  scatter_: 'method',
+} as const satisfies ApiDecl;
+
 export function registerScatter(): void {
   const overloads = [
     ['src', 'Tensor src', ''],
@@ -278,4 +284,5 @@ export function registerScatter(): void {
       'exact',
     );
   }
+  operatorTable.declare(SCATTER_API);
 }

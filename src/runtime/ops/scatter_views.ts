@@ -5,7 +5,7 @@
  * Composite (clone + the view op + copy_), so every backend, meta included, gets them.
  */
 import { ShapeMismatchError, sameShape, type Tensor } from '../core/index.ts';
-import { type BoundArgs, callOp } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { defineOp } from './structured.ts';
 
 const tags = { family: 'view' } as const;
@@ -24,6 +24,14 @@ function scatterInto(op: string, a: BoundArgs, view: (out: Tensor) => Tensor): T
   callOp('copy_', [region, src]);
   return out;
 }
+
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const SCATTER_VIEW_API = {
+  slice_scatter: 'function, method',
+  select_scatter: 'function, method',
+  diagonal_scatter: 'function, method',
+  as_strided_scatter: 'function, method',
+} as const satisfies ApiDecl;
 
 export function registerScatterViews(): void {
   defineOp({
@@ -65,4 +73,5 @@ export function registerScatterViews(): void {
         (out) => callOp('as_strided', [out, a.size, a.stride, a.storage_offset]) as Tensor,
       ),
   });
+  operatorTable.declare(SCATTER_VIEW_API);
 }

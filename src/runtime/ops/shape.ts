@@ -20,7 +20,7 @@ import {
   type Tensor,
   wrapDim,
 } from '../core/index.ts';
-import { type BoundArgs, callOp } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { defineOut, preserveStrides, zeroWriter } from './op_helpers.ts';
 import { copyOn } from './out_write.ts';
 import { defineOp, defineStructured, type OutSpec } from './structured.ts';
@@ -239,6 +239,18 @@ function triImpl(lower: boolean) {
   };
 }
 
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const SHAPE_API = {
+  flip: 'function, method',
+  roll: 'function, method',
+  tril: 'function, method',
+  triu: 'function, method',
+  tril_: 'method',
+  triu_: 'method',
+  cat: 'function',
+  stack: 'function',
+} as const satisfies ApiDecl;
+
 export function registerShapeOps(): void {
   defineStructured({
     schema: 'cat(Tensor[] tensors, int dim=0) -> Tensor',
@@ -319,6 +331,7 @@ export function registerShapeOps(): void {
       'exact',
     );
   }
+  operatorTable.declare(SHAPE_API);
 }
 
 /** stack = cat of every input unsqueezed at `dim`; the inputs must all have one shape. */

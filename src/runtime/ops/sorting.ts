@@ -16,7 +16,7 @@ import {
   Tensor,
   wrapDim,
 } from '../core/index.ts';
-import type { BoundArgs, OperatorEntry } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, type OperatorEntry, operatorTable } from '../dispatch/index.ts';
 import { notImplementedFor, preserveStrides } from './op_helpers.ts';
 import { commonDevice, defineOp } from './structured.ts';
 
@@ -133,6 +133,12 @@ function topkKernel(args: BoundArgs, op: OperatorEntry): [Tensor, Tensor] {
   return [values, indices];
 }
 
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const SORTING_API = {
+  sort: ['function, method', 'list'],
+  topk: ['function, method', 'list'],
+} as const satisfies ApiDecl;
+
 export function registerSorting(): void {
   const ret = '(Tensor values, Tensor indices)';
   for (const schema of [
@@ -148,4 +154,5 @@ export function registerSorting(): void {
     meta: topkKernel,
     webgpu: topkKernel,
   });
+  operatorTable.declare(SORTING_API);
 }

@@ -16,7 +16,7 @@ import {
   viewError,
   wrapDim,
 } from '../core/index.ts';
-import { type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { defineOp } from './structured.ts';
 import { makeView, needDims, selectDim, sliceDim } from './view_helpers.ts';
 import { registerSplitViews } from './views_split.ts';
@@ -53,6 +53,28 @@ function unsqueezeDim(t: Tensor, dim: number): Tensor {
   strides.splice(d, 0, st);
   return makeView(t, shape, strides, t.storageOffset);
 }
+
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const VIEW_API = {
+  view: 'function, method',
+  reshape: 'function, method',
+  permute: 'function, method',
+  transpose: 'function, method',
+  t: 'function, method',
+  expand: 'function, method',
+  expand_as: 'function, method',
+  squeeze: 'function, method',
+  unsqueeze: 'function, method',
+  flatten: 'function, method',
+  narrow: 'function, method',
+  select: 'function, method',
+  slice: 'function, method',
+  detach: 'function, method',
+  as_strided: 'function, method',
+  unfold: 'function, method',
+  diagonal: 'function, method',
+  movedim: 'function, method',
+} as const satisfies ApiDecl;
 
 export function registerViews(): void {
   // detach: a view with no autograd history (the Autograd key lets it fall through).
@@ -350,4 +372,5 @@ export function registerViews(): void {
       return callOp('permute', [t, order]);
     },
   });
+  operatorTable.declare(VIEW_API);
 }

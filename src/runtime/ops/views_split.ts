@@ -10,7 +10,7 @@ import {
   type Tensor,
   wrapDim,
 } from '../core/index.ts';
-import { type BoundArgs, callOp } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { defineOp } from './structured.ts';
 import { needDims, selectDim, sliceDim } from './view_helpers.ts';
 
@@ -40,6 +40,14 @@ function splitSizes(t: Tensor, dim: number, sizes: readonly number[], op: string
   }
   return out;
 }
+
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const SPLIT_API = {
+  split: ['function, method', 'list'],
+  split_with_sizes: ['function, method', 'list'],
+  chunk: ['function, method', 'list'],
+  unbind: ['function, method', 'list'],
+} as const satisfies ApiDecl;
 
 /** Registered by registerViews (between diagonal and movedim, the operator table's order). */
 export function registerSplitViews(): void {
@@ -119,4 +127,5 @@ export function registerSplitViews(): void {
       return Array.from({ length: t.shape[d] }, (_, i) => selectDim(t, d, i, 'unbind'));
     },
   });
+  operatorTable.declare(SPLIT_API);
 }

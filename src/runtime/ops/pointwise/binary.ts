@@ -1,155 +1,39 @@
-/** Binary pointwise rows (add, sub, mul, div, comparisons, logical, bitwise, ...). */
+/**
+ * Binary pointwise rows (add, sub, mul, div, pow, ...) with their derivatives; the comparison, logical and bitwise
+ * rows are in binary_bool.ts, the scalar functions and argument checks in binary_math.ts.
+ */
+
+import { arg, binaryGrad, type GradContext, gradOps } from '../../autograd/index.ts';
+import { DTYPE_INFO, Scalar, type Tensor, ZeroDivisionError } from '../../core/index.ts';
+import { bitwiseRows, comparisonRows, logicalRows } from './binary_bool.ts';
 import {
-  DTYPE_INFO,
-  DTypeUnsupportedError,
-  InvalidArgumentError,
-  promotionOperand,
-  resultType,
-  Scalar,
-  type Tensor,
-  ZeroDivisionError,
-} from '../../core/index.ts';
+  cdiv,
+  checkAlpha,
+  checkSubBool,
+  cmul,
+  floorDivBig,
+  floorDivFloat,
+  floorDivNum,
+  fmaxNaN,
+  fminNaN,
+  intPowBig,
+  intPowNum,
+  remainderFloat,
+  SUB_TWO_BOOLS,
+  truncDivBig,
+  zeroDiv,
+} from './binary_math.ts';
 import type { PointwiseRow } from './row.ts';
 import { checkIntegerDivisor } from './zero_divisor.ts';
 
-const zeroDiv = (op: string) =>
-  new ZeroDivisionError('integer division by zero', {
-    op,
-    arg: 'other',
-    got: 0,
-    expected: 'a nonzero divisor',
-  });
+const { div, mul, neg, op, sumToSize, zerosLike } = gradOps;
+/**
+ * A binary formula's gradients, annotated: the rows' `as const` types feed Tensor's method names, so a formula
+ * whose result type tsc had to infer from Tensor's members would be a circular type.
+ */
+type Grads = [Tensor | null, Tensor | null];
 
-/** Python's floor division on exact integers. */
-function floorDivNum(a: number, b: number): number {
-  if (b === 0) throw zeroDiv('div');
-  return Math.floor(a / b);
-}
-function floorDivBig(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw zeroDiv('div');
-  const q = a / b;
-  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
-}
-function truncDivBig(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw zeroDiv('div');
-  return a / b;
-}
-/** Python remainder: the result has the sign of the divisor. */
-function remainderFloat(a: number, b: number): number {
-  const r = a % b;
-  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
-}
-/**
- * Python's floor division on floats (c10's div_floor_floating): computed from fmod so that 1.0 // 0.1 is 9.0,
- * not Math.floor(1.0 / 0.1) = 10; a zero divisor gives the IEEE quotient.
- */
-function floorDivFloat(a: number, b: number): number {
-  if (b === 0) return a / b;
-  const mod = a % b;
-  let div = (a - mod) / b;
-  if (mod !== 0 && b < 0 !== mod < 0) div -= 1;
-  if (div === 0) return Math.sign(a / b) < 0 || Object.is(a / b, -0) ? -0 : 0;
-  let floordiv = Math.floor(div);
-  if (div - floordiv > 0.5) floordiv += 1;
-  return floordiv;
-}
-/** Integer pow with a negative exponent: 1 and -1 stay exact, anything else truncates to 0 (like c10 powi). */
-function intPowNum(a: number, b: number): number {
-  if (b < 0) {
-    if (a === 1) return 1;
-    if (a === -1) return b % 2 === 0 ? 1 : -1;
-    return 0;
-  }
-  let r = 1;
-  let base = a;
-  let e = b;
-  while (e > 0) {
-    if (e & 1) r = Math.imul(r, base);
-    base = Math.imul(base, base);
-    e = Math.floor(e / 2);
-  }
-  return r;
-}
-function intPowBig(a: bigint, b: bigint): bigint {
-  if (b < 0n) {
-    if (a === 1n) return 1n;
-    if (a === -1n) return b % 2n === 0n ? 1n : -1n;
-    return 0n;
-  }
-  let r = 1n;
-  let base = a;
-  let e = b;
-  while (e > 0n) {
-    if (e & 1n) r = BigInt.asIntN(64, r * base);
-    base = BigInt.asIntN(64, base * base);
-    e >>= 1n;
-  }
-  return r;
-}
-function cmul(ar: number, ai: number, br: number, bi: number): [number, number] {
-  return [ar * br - ai * bi, ar * bi + ai * br];
-}
-/**
- * PyTorch 1.13's c10::complex division: the textbook formula over c^2 + d^2 (so x / 0 is nan+nanj, not inf;
- * later PyTorch versions switched to Smith's algorithm).
- */
-function cdiv(ar: number, ai: number, br: number, bi: number): [number, number] {
-  const den = br * br + bi * bi;
-  return [(ar * br + ai * bi) / den, (ai * br - ar * bi) / den];
-}
-/**
- * Float maximum/minimum propagate NaN; for ±0 they keep the comparison's choice (`a > b ? a : b`, as ATen's
- * kernel does) rather than Math.max's +0 preference.
- */
-const fmaxNaN = (a: number, b: number) =>
-  // biome-ignore lint/complexity/useMathMinMax: Math.max differs on ±0
-  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : a > b ? a : b;
-const fminNaN = (a: number, b: number) =>
-  // biome-ignore lint/complexity/useMathMinMax: Math.min differs on ±0
-  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : a < b ? a : b;
-
-/** aten's alpha_check: alpha must not be a float for integral results, complex for real ones, bool for non-bool. */
-function checkAlpha(args: Readonly<Record<string, unknown>>, row: PointwiseRow): PointwiseRow {
-  const alpha = args.alpha;
-  if (!(alpha instanceof Scalar)) return row;
-  const dtype = resultType([promotionOperand(args.self as Tensor), promotionOperand(args.other as Tensor)]);
-  const kind = DTYPE_INFO[dtype].kind;
-  const fail = (why: string, expected: string) =>
-    new InvalidArgumentError(why, { op: row.name, arg: 'alpha', got: `${alpha.kind} ${alpha}`, expected });
-  if (alpha.kind === 'bool' && dtype !== 'bool')
-    throw fail('Boolean alpha only supported for Boolean results.', 'an int or float alpha');
-  if (alpha.kind === 'float' && (kind === 'int' || kind === 'bool')) {
-    throw fail(
-      'For integral input tensors, argument alpha must not be a floating point number.',
-      'an integer alpha',
-    );
-  }
-  if (alpha.kind === 'complex' && kind !== 'complex') {
-    throw fail('For non-complex input tensors, argument alpha must not be a complex number.', 'a real alpha');
-  }
-  return row;
-}
-/** aten's sub_check: subtraction refuses any bool operand (a Python bool included), not just a bool result. */
-function checkSubBool(args: Readonly<Record<string, unknown>>): PointwiseRow {
-  const a = (args.self as Tensor).dtype === 'bool';
-  const b = (args.other as Tensor).dtype === 'bool';
-  if (a || b) {
-    const why =
-      a && b
-        ? SUB_TWO_BOOLS
-        : 'Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.';
-    throw new DTypeUnsupportedError(why, {
-      op: 'sub',
-      arg: a ? 'self' : 'other',
-      got: 'bool',
-      expected: 'a non-bool tensor',
-    });
-  }
-  return SUB;
-}
-const SUB_TWO_BOOLS =
-  'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.';
-const ADD: PointwiseRow = {
+const ADD = {
   name: 'add',
   // alpha = 1 exactly as a + b (no fused multiply-add), so the sum is correctly rounded like cpu's.
   wgsl: 'select(a + s0 * b, a + b, s0 == 1)',
@@ -164,8 +48,8 @@ const ADD: PointwiseRow = {
     const [sr, si] = cmul(br, bi, xr, xi);
     return [ar + sr, ai + si];
   },
-};
-const SUB: PointwiseRow = {
+} as const satisfies PointwiseRow;
+const SUB = {
   name: 'sub',
   wgsl: 'select(a - s0 * b, a - b, s0 == 1)',
   schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
@@ -180,8 +64,8 @@ const SUB: PointwiseRow = {
     const [sr, si] = cmul(br, bi, xr, xi);
     return [ar - sr, ai - si];
   },
-};
-const POW: PointwiseRow = {
+} as const satisfies PointwiseRow;
+const POW = {
   name: 'pow',
   wgsl: { f32: 'fpow(a, b)', i32: 'ipow(a, b)', nan: 'own' },
   schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
@@ -205,7 +89,7 @@ const POW: PointwiseRow = {
     return [mag * Math.cos(ang), mag * Math.sin(ang)];
   },
   kinds: ['int', 'float', 'complex'],
-};
+} as const satisfies PointwiseRow;
 const DIV_TRUE: PointwiseRow = {
   name: 'div',
   wgsl: { f32: 'a / b' },
@@ -240,9 +124,20 @@ const DIV_FLOOR: PointwiseRow = {
   kinds: ['int', 'float'], // "div_floor_cpu" is not implemented for Bool
 };
 
-export const BINARY_ROWS: readonly PointwiseRow[] = [
-  { ...ADD, select: (args) => checkAlpha(args, ADD) },
-  { ...SUB, select: (args) => checkAlpha(args, checkSubBool(args)) },
+export const BINARY_ROWS = [
+  {
+    ...ADD,
+    select: (args) => checkAlpha(args, ADD),
+    derivative: binaryGrad([], (c): Grads => [c.grad, alpha(c) === 1 ? c.grad : mul(c.grad, alpha(c))]),
+  },
+  {
+    ...SUB,
+    select: (args) => checkAlpha(args, checkSubBool(args, SUB)),
+    derivative: binaryGrad([], (c): Grads => {
+      const a = alpha(c);
+      return [c.grad, mul(c.grad, typeof a === 'number' ? -a : neg(a))];
+    }),
+  },
   {
     name: 'mul',
     wgsl: 'a * b',
@@ -253,6 +148,10 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     int: Math.imul,
     big: (a: bigint, b: bigint) => a * b,
     complex: cmul,
+    derivative: binaryGrad(
+      ['self', 'other'],
+      (c): Grads => [mul(c.grad, arg(c, 'other')), mul(c.grad, arg(c, 'self'))],
+    ),
   },
   {
     name: 'div',
@@ -263,8 +162,14 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'intToFloat',
     num: (a: number, b: number) => a / b,
     complex: cdiv,
-    select: (args) =>
+    select: (args): PointwiseRow =>
       args.rounding_mode === 'trunc' ? DIV_TRUNC : args.rounding_mode === 'floor' ? DIV_FLOOR : DIV_TRUE,
+    derivative: binaryGrad(['self', 'other'], (c): Grads => {
+      // Rounding divisions are piecewise constant: zero gradient, as in PyTorch.
+      if (c.args.rounding_mode) return [zerosLike(c.grad), zerosLike(c.grad)];
+      const other = arg(c, 'other');
+      return [div(c.grad, other), neg(div(mul(c.grad, arg(c, 'self')), op('square', other)))];
+    }),
   },
   {
     name: 'remainder',
@@ -284,6 +189,10 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       return r !== 0n && r < 0n !== b < 0n ? r + b : r;
     },
     kinds: ['int', 'float'],
+    derivative: binaryGrad(
+      ['self', 'other'],
+      (c): Grads => [c.grad, neg(mul(c.grad, op('floor', div(arg(c, 'self'), arg(c, 'other')))))],
+    ),
   },
   {
     name: 'fmod',
@@ -302,10 +211,14 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       return a % b;
     },
     kinds: ['int', 'float'],
+    derivative: binaryGrad(
+      ['self', 'other'],
+      (c): Grads => [c.grad, neg(mul(c.grad, op('trunc', div(arg(c, 'self'), arg(c, 'other')))))],
+    ),
   },
   {
     ...POW,
-    select: (args) => {
+    select: (args): PointwiseRow => {
       // pow.Tensor_Scalar refuses a negative Python int exponent for an integral base; tensor exponents don't.
       const self = args.self as Tensor;
       const e = args.exponent as Tensor;
@@ -321,6 +234,25 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
       }
       return POW;
     },
+    derivative: {
+      name: 'PowBackward1',
+      saves: ['self', 'exponent', 'result'],
+      formula: (c): Grads => {
+        const [self, e] = [arg(c, 'self'), arg(c, 'exponent')];
+        const gs = mul(c.grad, mul(e, op('pow', self, op('sub', e, 1))));
+        // d/de self^e = self^e * log(self), taken as 0 where self == 0 and e >= 0 (PyTorch's masking).
+        const ge = mul(
+          c.grad,
+          op(
+            'where',
+            op('logical_and', op('eq', self, 0), op('ge', e, 0)),
+            0,
+            mul(c.result, op('log', self)),
+          ),
+        );
+        return [sumToSize(gs, c.shapes.self), c.shapes.exponent ? sumToSize(ge, c.shapes.exponent) : null];
+      },
+    },
   },
   {
     name: 'maximum',
@@ -332,6 +264,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     num: fmaxNaN,
     big: (a: bigint, b: bigint) => (a > b ? a : b),
     kinds: ['bool', 'int', 'float'],
+    derivative: binaryGrad(['self', 'other'], (c): Grads => minMax(c, 'gt')),
   },
   {
     name: 'minimum',
@@ -343,6 +276,7 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     num: fminNaN,
     big: (a: bigint, b: bigint) => (a < b ? a : b),
     kinds: ['bool', 'int', 'float'],
+    derivative: binaryGrad(['self', 'other'], (c): Grads => minMax(c, 'lt')),
   },
   {
     name: 'atan2',
@@ -352,6 +286,11 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'intToFloat',
     num: Math.atan2,
     kinds: ['float'],
+    derivative: binaryGrad(['self', 'other'], (c): Grads => {
+      const [y, x] = [arg(c, 'self'), arg(c, 'other')];
+      const r2 = op('add', op('square', y), op('square', x));
+      return [mul(c.grad, div(x, r2)), mul(c.grad, neg(div(y, r2)))];
+    }),
   },
   {
     name: 'hypot',
@@ -361,6 +300,10 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'default',
     num: Math.hypot,
     kinds: ['float'],
+    derivative: binaryGrad(
+      ['self', 'other', 'result'],
+      (c): Grads => [mul(c.grad, div(arg(c, 'self'), c.result)), mul(c.grad, div(arg(c, 'other'), c.result))],
+    ),
   },
   {
     name: 'copysign',
@@ -369,106 +312,26 @@ export const BINARY_ROWS: readonly PointwiseRow[] = [
     promotion: 'intToFloat',
     num: (a: number, b: number) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)),
     kinds: ['float'],
+    derivative: binaryGrad(['self', 'result'], (c): Grads => {
+      const self = arg(c, 'self');
+      return [op('where', op('eq', self, 0), 0, mul(c.grad, div(c.result, self))), zerosLike(c.grad)];
+    }),
   },
   ...comparisonRows(),
   ...logicalRows(),
   ...bitwiseRows(),
-];
+] as const satisfies readonly PointwiseRow[];
 
-function comparisonRows(): PointwiseRow[] {
-  const OPS: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
-  const row = (
-    name: string,
-    num: (a: number, b: number) => boolean,
-    complex?: (ar: number, ai: number, br: number, bi: number) => boolean,
-  ): PointwiseRow => ({
-    name,
-    // NaN compares false (ne: true) — said explicitly, as GLSL backends may not.
-    wgsl: {
-      f32:
-        name === 'ne' ? 'a != b || is_nan(a) || is_nan(b)' : `a ${OPS[name]} b && !is_nan(a) && !is_nan(b)`,
-      i32: `a ${OPS[name]} b`,
-    },
-    arity: 2,
-    promotion: 'alwaysBool',
-    outOverload: 'Tensor_out',
-    num,
-    big: num as unknown as (a: bigint, b: bigint) => boolean,
-    complex,
-  });
-  return [
-    row(
-      'eq',
-      (a, b) => a === b,
-      (ar, ai, br, bi) => ar === br && ai === bi,
-    ),
-    row(
-      'ne',
-      (a, b) => a !== b,
-      (ar, ai, br, bi) => ar !== br || ai !== bi,
-    ),
-    row('lt', (a, b) => a < b),
-    row('le', (a, b) => a <= b),
-    row('gt', (a, b) => a > b),
-    row('ge', (a, b) => a >= b),
-  ];
-}
+/** alpha: a Scalar, or a 0-dim tensor bound to the Scalar parameter (kept a tensor, so meta works too). */
+const alpha = (c: GradContext): number | Tensor =>
+  c.args.alpha instanceof Scalar ? c.args.alpha.toNumber() : (c.args.alpha as Tensor);
 
-function logicalRows(): PointwiseRow[] {
-  const truthy = (x: number) => x !== 0; // NaN is true, ±0 false, like C++ bool()
-  const bigTruthy = (x: bigint) => x !== 0n;
-  const OPS: Record<string, string> = { logical_and: '&&', logical_or: '||', logical_xor: '!=' };
-  const row = (name: string, f: (a: boolean, b: boolean) => boolean): PointwiseRow => ({
-    name,
-    wgsl: {
-      f32: `(a != 0.0 || is_nan(a)) ${OPS[name]} (b != 0.0 || is_nan(b))`,
-      i32: `(a != 0) ${OPS[name]} (b != 0)`,
-    },
-    schema: `${name}(Tensor self, Tensor other) -> Tensor`,
-    arity: 2,
-    promotion: 'alwaysBool',
-    num: (a: number, b: number) => f(truthy(a), truthy(b)),
-    big: (a: bigint, b: bigint) => f(bigTruthy(a), bigTruthy(b)),
-    complex: (ar: number, ai: number, br: number, bi: number) =>
-      f(truthy(ar) || truthy(ai), truthy(br) || truthy(bi)),
-  });
-  return [
-    row('logical_and', (a, b) => a && b),
-    row('logical_or', (a, b) => a || b),
-    row('logical_xor', (a, b) => a !== b),
-  ];
-}
-
-function bitwiseRows(): PointwiseRow[] {
-  const row = (
-    name: string,
-    num: (a: number, b: number) => number,
-    big: (a: bigint, b: bigint) => bigint,
-  ): PointwiseRow => ({
-    name,
-    wgsl: { i32: `a ${{ bitwise_and: '&', bitwise_or: '|', bitwise_xor: '^' }[name]} b` },
-    arity: 2,
-    promotion: 'default',
-    outOverload: 'Tensor_out',
-    num,
-    big,
-    kinds: ['bool', 'int'],
-  });
-  return [
-    row(
-      'bitwise_and',
-      (a, b) => a & b,
-      (a, b) => a & b,
-    ),
-    row(
-      'bitwise_or',
-      (a, b) => a | b,
-      (a, b) => a | b,
-    ),
-    row(
-      'bitwise_xor',
-      (a, b) => a ^ b,
-      (a, b) => a ^ b,
-    ),
-  ];
+/** maximum/minimum: the gradient goes to the winner, split evenly on ties (derivatives.yaml). */
+function minMax(c: GradContext, wins: 'gt' | 'lt'): [Tensor, Tensor] {
+  const [a, b] = [arg(c, 'self'), arg(c, 'other')];
+  const tie = op('eq', a, b);
+  const half = mul(c.grad, 0.5);
+  const ga = op('where', tie, half, op('where', op(wins, a, b), c.grad, 0));
+  const gb = op('where', tie, half, op('where', op(wins, b, a), c.grad, 0));
+  return [ga, gb];
 }

@@ -21,7 +21,7 @@ import {
   type Scalar,
   Tensor,
 } from '../../core/index.ts';
-import type { BoundArgs } from '../../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import {
   asScalar,
   defineOut,
@@ -270,6 +270,12 @@ function iteratorOutRule(op: string, result: DType, out: DType): void {
   }
 }
 
+/** The Python variants of the ops registered here (native_functions.yaml's `variants`; see dispatch/variants.ts). */
+export const CLAMP_API = {
+  clamp: 'function, method',
+  clamp_: 'method',
+} as const satisfies ApiDecl;
+
 export function registerClamp(): void {
   const tags = { family: 'pointwise' };
   defineStructured({
@@ -302,4 +308,5 @@ export function registerClamp(): void {
     { cpu: tensorImpl, webgpu: tensorWebGPU },
     'cast',
   );
+  operatorTable.declare(CLAMP_API);
 }

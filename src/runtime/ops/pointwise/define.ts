@@ -1,5 +1,6 @@
 /** Wires a PointwiseRow into the operator table: promotion + meta (broadcast shape, layout) + CPU loop. */
 
+import { defineDerivative } from '../../autograd/index.ts';
 import { runPointwise } from '../../backends/cpu/index.ts';
 import { computeValue, runPointwiseGPU, type WgslValue } from '../../backends/webgpu/index.ts';
 import {
@@ -184,6 +185,12 @@ export function definePointwise(row: PointwiseRow): void {
     impl: { cpu, webgpu: row.wgsl || row.select ? webgpu : undefined },
   });
   for (const a of row.aliases ?? []) operatorTable.alias(a, row.name);
+  const inplace = row.inplace ?? true;
+  operatorTable.declare({
+    [row.name]: row.variants ?? 'function, method',
+    ...(inplace ? { [`${row.name}_`]: 'method' } : {}),
+  });
+  if (row.derivative) defineDerivative(row.name, row.derivative);
 }
 
 /** The row's WGSL expression for a compute dtype (bool compute uses `bool` if given, else i32's). */

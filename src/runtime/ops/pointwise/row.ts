@@ -1,10 +1,14 @@
 /**
- * A pointwise op is one table row: its scalar functions per compute domain, its promotion kind and which
- * dtype kinds it supports. `definePointwise` turns a row into the functional, in-place and out overloads.
+ * A pointwise op is one table row: its scalar functions per compute domain, its WGSL expression, its
+ * promotion kind, which dtype kinds it supports, its Python variants and its derivative. `definePointwise`
+ * turns a row into the functional, in-place and out overloads, declares its function / method variants and
+ * adds its derivative to autograd's table: everything else (the API, op_db's variant checks) reads those.
  */
 
+import type { Derivative, NonDifferentiable } from '../../autograd/index.ts';
 import type { ScalarFn } from '../../backends/cpu/index.ts';
 import type { DType, DTypeKind, Tensor } from '../../core/index.ts';
+import type { Variants } from '../../dispatch/index.ts';
 
 /** PyTorch's ELEMENTWISE_TYPE_PROMOTION_KIND. */
 export type PromotionKind =
@@ -54,9 +58,13 @@ export interface PointwiseRow {
   readonly wgsl?: string | WgslExprs;
   /** Extra Python names (e.g. 'nn.functional.relu'). */
   readonly aliases?: readonly string[];
+  /** native_functions.yaml's `variants` (default 'function, method'); the in-place `name_` is a method. */
+  readonly variants?: Variants;
   /** Whether in-place / out= overloads exist (default true). */
   readonly inplace?: boolean;
   readonly out?: boolean;
+  /** The derivatives.yaml row (autograd's table reads it from here), or why PyTorch does not differentiate it. */
+  readonly derivative?: Derivative | NonDifferentiable;
   /** The out overload's name in PyTorch's schema (default 'out', e.g. 'self_out' for where). */
   readonly outOverload?: string;
   readonly inplaceOverload?: string;
@@ -73,3 +81,14 @@ export interface WgslExprs {
    */
   readonly nan?: 'propagate' | 'own';
 }
+
+/**
+ * The variants a list of `as const` rows declares, as a type: each row's name with its `variants` (default
+ * function and method), and `name_` as a method unless the row says `inplace: false`. Mirrors what
+ * `definePointwise` declares at runtime, so tsc checks `torch.name` / `t.name_()` against the rows.
+ */
+export type RowsApi<R extends PointwiseRow> = {
+  readonly [K in R['name']]: Extract<R, { readonly name: K }> extends { readonly variants: infer V }
+    ? V
+    : 'function, method';
+} & { readonly [K in Exclude<R, { readonly inplace: false }>['name'] as `${K}_`]: 'method' };

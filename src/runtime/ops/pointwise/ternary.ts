@@ -3,8 +3,11 @@
  * type-promotes where). clamp is not a row: its Scalar? bounds take part in promotion and may be None, so it
  * is defined in clamp.ts.
  */
+import { arg, gradOps } from '../../autograd/index.ts';
 import { DTYPE_INFO, DTypeUnsupportedError, type Tensor } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
+
+const { op, sumToSize } = gradOps;
 
 const pick = <T>(c: number, a: T, b: T): T => (c ? a : b);
 
@@ -19,7 +22,7 @@ function checkCondition(args: Readonly<Record<string, unknown>>): void {
   }
 }
 
-const WHERE: PointwiseRow = {
+const WHERE = {
   name: 'where',
   schema: 'where.self(Tensor condition, Tensor self, Tensor other) -> Tensor',
   arity: 3,
@@ -32,10 +35,24 @@ const WHERE: PointwiseRow = {
   big: pick,
   complex: (c: number, ar: number, ai: number, br: number, bi: number) => (c ? [ar, ai] : [br, bi]),
   kinds: ['bool', 'int', 'float', 'complex'],
-  select: (args) => {
+  select: (args): PointwiseRow => {
     checkCondition(args);
     return WHERE;
   },
-};
+  derivative: {
+    name: 'WhereBackward0',
+    saves: ['condition'],
+    formula: (c): (Tensor | null)[] => {
+      const cond = arg(c, 'condition');
+      const gs = op('where', cond, c.grad, 0);
+      const go = op('where', cond, 0, c.grad);
+      return [
+        null,
+        c.shapes.self ? sumToSize(gs, c.shapes.self) : null,
+        c.shapes.other ? sumToSize(go, c.shapes.other) : null,
+      ];
+    },
+  },
+} as const satisfies PointwiseRow;
 
-export const TERNARY_ROWS: readonly PointwiseRow[] = [WHERE];
+export const TERNARY_ROWS = [WHERE] as const satisfies readonly PointwiseRow[];

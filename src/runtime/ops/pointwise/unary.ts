@@ -1,89 +1,68 @@
-/** Unary pointwise rows. Float functions take float64 and the store rounds to the compute dtype. */
+/**
+ * Unary pointwise rows, each with its derivative (derivatives.yaml). Float functions take float64 and the
+ * store rounds to the compute dtype; formulas use runtime ops, so they are differentiable again (gradgrad).
+ */
+import {
+  arg,
+  type Derivative,
+  gradOps,
+  type NonDifferentiable,
+  unaryGrad,
+  zeroGrad,
+} from '../../autograd/index.ts';
+import { Scalar } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
+import { cexp, clog, erf, roundHalfEven } from './unary_math.ts';
 
 type F = (x: number) => number;
+type C = (re: number, im: number) => [number, number];
+const { add, div, mul, neg, op, sub } = gradOps;
+const LN2 = Math.LN2;
+const LN10 = Math.LN10;
 
 /** A float-only unary op that promotes ints to the default float dtype (exp, sin, ...). */
-const floatOp = (
-  name: string,
+const floatOp = <N extends string>(
+  name: N,
   num: F,
-  complex?: (re: number, im: number) => [number, number],
-  aliases?: string[],
-  wgsl = `${name}(a)`,
-): PointwiseRow => ({
-  name,
-  arity: 1,
-  promotion: 'intToFloat',
-  num,
-  complex,
-  aliases,
-  wgsl: { f32: wgsl },
-});
-
-// Abramowitz-Stegun is not accurate enough for float64 references; this is W. J. Cody's rational erf.
-function erf(x: number): number {
-  if (Number.isNaN(x)) return x;
-  const ax = Math.abs(x);
-  if (ax > 6) return Math.sign(x);
-  // Series for small |x|, continued fraction (via erfc) for large.
-  if (ax < 2.5) {
-    let sum = x;
-    let term = x;
-    const x2 = x * x;
-    for (let n = 1; n < 200; n++) {
-      term *= -x2 / n;
-      const add = term / (2 * n + 1);
-      sum += add;
-      if (Math.abs(add) < 1e-17 * Math.abs(sum)) break;
-    }
-    return (2 / Math.sqrt(Math.PI)) * sum;
-  }
-  // erfc continued fraction (Lentz), accurate for x >= 2.5.
-  let f = ax;
-  let c = ax;
-  let d = 0;
-  for (let n = 1; n < 300; n++) {
-    const an = n / 2;
-    d = ax + an * d;
-    d = d === 0 ? 1e-300 : 1 / d;
-    c = ax + an / c;
-    const delta = c * d;
-    f *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  const erfc = Math.exp(-ax * ax) / (f * Math.sqrt(Math.PI));
-  return Math.sign(x) * (1 - erfc);
-}
-
-/** Round half to even (torch.round). */
-function roundHalfEven(x: number): number {
-  if (!Number.isFinite(x)) return x;
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r === 0 ? x * 0 : r;
-}
+  derivative: Derivative,
+  more: { complex?: C; aliases?: string[]; wgsl?: string } = {},
+) =>
+  ({
+    name,
+    arity: 1,
+    promotion: 'intToFloat',
+    num,
+    complex: more.complex,
+    aliases: more.aliases,
+    wgsl: { f32: more.wgsl ?? `${name}(a)` },
+    derivative,
+  }) satisfies PointwiseRow;
 
 const identity = (x: number) => x;
 const identityBig = (x: bigint) => x;
 
 /** floor/ceil/trunc/round: round floats, pass integers through unchanged (PyTorch returns a copy). */
-const rounding = (name: string, num: (x: number) => number, aliases?: string[]): PointwiseRow => ({
-  name,
-  arity: 1,
-  promotion: 'default',
-  num,
-  int: identity,
-  big: identityBig,
-  kinds: ['int', 'float'],
-  aliases,
-  wgsl: { f32: `${name}(a)`, i32: 'a' },
-});
-const cexp = (re: number, im: number): [number, number] => {
-  const m = Math.exp(re);
-  return [m * Math.cos(im), m * Math.sin(im)];
-};
-const clog = (re: number, im: number): [number, number] => [Math.log(Math.hypot(re, im)), Math.atan2(im, re)];
+const rounding = <N extends string>(name: N, num: (x: number) => number, aliases?: string[]) =>
+  ({
+    name,
+    arity: 1,
+    promotion: 'default',
+    num,
+    int: identity,
+    big: identityBig,
+    kinds: ['int', 'float'],
+    aliases,
+    wgsl: { f32: `${name}(a)`, i32: 'a' },
+    derivative: zeroGrad,
+  }) satisfies PointwiseRow;
 
-export const UNARY_ROWS: readonly PointwiseRow[] = [
+const self = (c: Parameters<Derivative['formula']>[0]) => arg(c, 'self');
+/** A Scalar argument as a number (a 0-dim tensor bound to it stays a tensor, so meta inputs work too). */
+const scalarArg = (c: Parameters<Derivative['formula']>[0], name: string): unknown =>
+  c.args[name] instanceof Scalar ? (c.args[name] as Scalar).toNumber() : c.args[name];
+const predicate: NonDifferentiable = { nondifferentiable: 'predicate: bool result' };
+
+export const UNARY_ROWS = [
   {
     name: 'abs',
     arity: 1,
@@ -93,6 +72,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     complex: (re: number, im: number) => Math.hypot(re, im),
     kinds: ['int', 'float', 'complex'],
     wgsl: 'abs(a)',
+    derivative: unaryGrad(['self'], (c) => mul(c.grad, op('sign', self(c)))),
   },
   {
     name: 'neg',
@@ -106,46 +86,142 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     },
     aliases: ['negative'],
     wgsl: '-a',
+    derivative: unaryGrad([], (c) => neg(c.grad)),
   },
-  floatOp('exp', Math.exp, cexp),
-  floatOp('exp2', (x) => 2 ** x),
-  floatOp('expm1', Math.expm1, undefined, undefined, 'select(exp(a) - 1.0, a + 0.5 * a * a, abs(a) < 1e-4)'),
-  floatOp('log', Math.log, clog),
-  floatOp('log2', Math.log2),
-  floatOp('log10', Math.log10, undefined, undefined, 'log2(a) * 0.30102999566398120'),
-  floatOp('log1p', Math.log1p, undefined, undefined, 'select(log(1.0 + a), a - 0.5 * a * a, abs(a) < 1e-4)'),
-  floatOp('sqrt', Math.sqrt, (re, im) => {
-    const m = Math.hypot(re, im);
-    const r = Math.sqrt((m + re) / 2);
-    const i = Math.sqrt((m - re) / 2);
-    return [r, im < 0 || (im === 0 && Object.is(im, -0)) ? -i : i];
-  }),
-  floatOp('rsqrt', (x) => 1 / Math.sqrt(x), undefined, undefined, '1.0 / sqrt(a)'),
-  floatOp('sin', Math.sin, (re, im) => [Math.sin(re) * Math.cosh(im), Math.cos(re) * Math.sinh(im)]),
-  floatOp('cos', Math.cos, (re, im) => [Math.cos(re) * Math.cosh(im), -Math.sin(re) * Math.sinh(im)]),
-  floatOp('tan', Math.tan),
+  floatOp(
+    'exp',
+    Math.exp,
+    unaryGrad(['result'], (c) => mul(c.grad, c.result)),
+    { complex: cexp },
+  ),
+  floatOp(
+    'exp2',
+    (x) => 2 ** x,
+    unaryGrad(['result'], (c) => mul(c.grad, mul(c.result, LN2))),
+  ),
+  floatOp(
+    'expm1',
+    Math.expm1,
+    unaryGrad(['result'], (c) => mul(c.grad, add(c.result, 1))),
+    { wgsl: 'select(exp(a) - 1.0, a + 0.5 * a * a, abs(a) < 1e-4)' },
+  ),
+  floatOp(
+    'log',
+    Math.log,
+    unaryGrad(['self'], (c) => div(c.grad, self(c))),
+    { complex: clog },
+  ),
+  floatOp(
+    'log2',
+    Math.log2,
+    unaryGrad(['self'], (c) => div(c.grad, mul(self(c), LN2))),
+  ),
+  floatOp(
+    'log10',
+    Math.log10,
+    unaryGrad(['self'], (c) => div(c.grad, mul(self(c), LN10))),
+    { wgsl: 'log2(a) * 0.30102999566398120' },
+  ),
+  floatOp(
+    'log1p',
+    Math.log1p,
+    unaryGrad(['self'], (c) => div(c.grad, add(self(c), 1))),
+    { wgsl: 'select(log(1.0 + a), a - 0.5 * a * a, abs(a) < 1e-4)' },
+  ),
+  floatOp(
+    'sqrt',
+    Math.sqrt,
+    unaryGrad(['result'], (c) => div(c.grad, mul(c.result, 2))),
+    {
+      complex: (re, im) => {
+        const m = Math.hypot(re, im);
+        const r = Math.sqrt((m + re) / 2);
+        const i = Math.sqrt((m - re) / 2);
+        return [r, im < 0 || (im === 0 && Object.is(im, -0)) ? -i : i];
+      },
+    },
+  ),
+  floatOp(
+    'rsqrt',
+    (x) => 1 / Math.sqrt(x),
+    unaryGrad(['result'], (c) => mul(c.grad, mul(op('pow', c.result, 3), -0.5))),
+    { wgsl: '1.0 / sqrt(a)' },
+  ),
+  floatOp(
+    'sin',
+    Math.sin,
+    unaryGrad(['self'], (c) => mul(c.grad, op('cos', self(c)))),
+    { complex: (re, im) => [Math.sin(re) * Math.cosh(im), Math.cos(re) * Math.sinh(im)] },
+  ),
+  floatOp(
+    'cos',
+    Math.cos,
+    unaryGrad(['self'], (c) => mul(c.grad, neg(op('sin', self(c))))),
+    { complex: (re, im) => [Math.cos(re) * Math.cosh(im), -Math.sin(re) * Math.sinh(im)] },
+  ),
+  floatOp(
+    'tan',
+    Math.tan,
+    unaryGrad(['result'], (c) => mul(c.grad, add(op('square', c.result), 1))),
+  ),
   // Through atan2: llvmpipe's asin/acos builtins are off by ~2e-4.
   floatOp(
     'asin',
     Math.asin,
-    undefined,
-    ['arcsin'],
-    'select(atan2(a, sqrt((1.0 - a) * (1.0 + a))), f_nan(), abs(a) > 1.0)',
+    unaryGrad(['self'], (c) => div(c.grad, op('sqrt', sub(1, op('square', self(c)))))),
+    { aliases: ['arcsin'], wgsl: 'select(atan2(a, sqrt((1.0 - a) * (1.0 + a))), f_nan(), abs(a) > 1.0)' },
   ),
   floatOp(
     'acos',
     Math.acos,
-    undefined,
-    ['arccos'],
-    'select(atan2(sqrt((1.0 - a) * (1.0 + a)), a), f_nan(), abs(a) > 1.0)',
+    unaryGrad(['self'], (c) => neg(div(c.grad, op('sqrt', sub(1, op('square', self(c))))))),
+    { aliases: ['arccos'], wgsl: 'select(atan2(sqrt((1.0 - a) * (1.0 + a)), a), f_nan(), abs(a) > 1.0)' },
   ),
-  floatOp('atan', Math.atan, undefined, ['arctan']),
-  floatOp('sinh', Math.sinh),
-  floatOp('cosh', Math.cosh),
-  floatOp('tanh', Math.tanh, undefined, undefined, 'select(tanh(a), sign(a), abs(a) > 10.0)'),
-  floatOp('sigmoid', (x) => 1 / (1 + Math.exp(-x)), undefined, ['special.expit'], '1.0 / (1.0 + exp(-a))'),
-  floatOp('erf', erf, undefined, ['special.erf'], 'erf_f(a)'),
-  floatOp('silu', (x) => x / (1 + Math.exp(-x)), undefined, ['nn.functional.silu'], 'a / (1.0 + exp(-a))'),
+  floatOp(
+    'atan',
+    Math.atan,
+    unaryGrad(['self'], (c) => div(c.grad, add(op('square', self(c)), 1))),
+    { aliases: ['arctan'] },
+  ),
+  floatOp(
+    'sinh',
+    Math.sinh,
+    unaryGrad(['self'], (c) => mul(c.grad, op('cosh', self(c)))),
+  ),
+  floatOp(
+    'cosh',
+    Math.cosh,
+    unaryGrad(['self'], (c) => mul(c.grad, op('sinh', self(c)))),
+  ),
+  floatOp(
+    'tanh',
+    Math.tanh,
+    unaryGrad(['result'], (c) => mul(c.grad, sub(1, op('square', c.result)))),
+    { wgsl: 'select(tanh(a), sign(a), abs(a) > 10.0)' },
+  ),
+  floatOp(
+    'sigmoid',
+    (x) => 1 / (1 + Math.exp(-x)),
+    unaryGrad(['result'], (c) => mul(c.grad, mul(c.result, sub(1, c.result)))),
+    { aliases: ['special.expit'], wgsl: '1.0 / (1.0 + exp(-a))' },
+  ),
+  floatOp(
+    'erf',
+    erf,
+    unaryGrad(['self'], (c) =>
+      mul(c.grad, mul(op('exp', neg(op('square', self(c)))), 2 / Math.sqrt(Math.PI))),
+    ),
+    { aliases: ['special.erf'], wgsl: 'erf_f(a)' },
+  ),
+  floatOp(
+    'silu',
+    (x) => x / (1 + Math.exp(-x)),
+    unaryGrad(['self'], (c) => {
+      const s = op('sigmoid', self(c));
+      return mul(c.grad, mul(s, add(mul(self(c), sub(1, s)), 1)));
+    }),
+    { aliases: ['nn.functional.silu'], wgsl: 'a / (1.0 + exp(-a))' },
+  ),
   {
     name: 'relu',
     arity: 1,
@@ -155,6 +231,28 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     kinds: ['int', 'float'],
     aliases: ['nn.functional.relu'],
     wgsl: { f32: 'select(a, 0.0, a < 0.0)', i32: 'max(a, 0)' },
+    derivative: unaryGrad(['result'], (c) => mul(c.grad, op('gt', c.result, 0)), 'ReluBackward0'),
+  },
+  {
+    // aten's softplus: x where beta * x > threshold (log1p(exp(.)) would only round to x there), else
+    // log1p(exp(beta * x)) / beta. Python reaches it as nn.functional.softplus: no method, no softplus_.
+    name: 'softplus',
+    schema: 'softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor',
+    arity: 1,
+    promotion: 'default',
+    scalars: ['beta', 'threshold'],
+    num: (x: number, beta: number, threshold: number) =>
+      x * beta > threshold ? x : Math.log1p(Math.exp(x * beta)) / beta,
+    kinds: ['float'], // "softplus_cpu" is not implemented for integers or bool
+    variants: 'function',
+    inplace: false,
+    aliases: ['nn.functional.softplus'],
+    wgsl: { f32: 'select(log(1.0 + exp(a * s0)) / s0, a, a * s0 > s1)' },
+    // softplus_backward: grad * sigmoid(beta * x), or grad where beta * x > threshold.
+    derivative: unaryGrad(['self'], (c) => {
+      const bx = mul(self(c), scalarArg(c, 'beta'));
+      return mul(c.grad, op('where', op('gt', bx, scalarArg(c, 'threshold')), 1, op('sigmoid', bx)));
+    }),
   },
   rounding('floor', Math.floor),
   rounding('ceil', Math.ceil),
@@ -167,6 +265,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     num: (x: number) => x - Math.trunc(x),
     kinds: ['float'],
     wgsl: { f32: 'a - trunc(a)' },
+    derivative: unaryGrad([], (c) => c.grad),
   },
   {
     name: 'sign',
@@ -181,6 +280,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
       i32: 'select(0, 1, a > 0) - select(0, 1, a < 0)',
       nan: 'own',
     },
+    derivative: zeroGrad,
   },
   {
     name: 'reciprocal',
@@ -192,6 +292,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
       return [re / d, -im / d];
     },
     wgsl: '1.0 / a',
+    derivative: unaryGrad(['result'], (c) => neg(mul(c.grad, op('square', c.result)))),
   },
   {
     name: 'square',
@@ -205,6 +306,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
       bool: 'square is not supported for bool tensors (PyTorch promotes bool to int64 here); use logical ops instead',
     },
     wgsl: 'a * a',
+    derivative: unaryGrad(['self'], (c) => mul(c.grad, mul(self(c), 2)), 'PowBackward0'),
   },
   {
     name: 'logical_not',
@@ -214,6 +316,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     big: (x: bigint) => x === 0n,
     complex: (re: number, im: number) => re === 0 && im === 0,
     wgsl: { f32: 'a == 0.0 && !is_nan(a)', i32: 'a == 0' },
+    derivative: { nondifferentiable: 'logical op: bool result' },
   },
   {
     name: 'bitwise_not',
@@ -224,6 +327,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     big: (x: bigint) => ~x,
     kinds: ['bool', 'int'],
     wgsl: { i32: '~a', bool: '1 - a' },
+    derivative: { nondifferentiable: 'bitwise op: integer/bool domain' },
   },
   {
     name: 'isnan',
@@ -235,6 +339,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     inplace: false,
     out: false,
     wgsl: { f32: 'is_nan(a)', i32: 'false' },
+    derivative: predicate,
   },
   {
     name: 'isinf',
@@ -246,6 +351,7 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     out: false,
     kinds: ['bool', 'int', 'float'],
     wgsl: { f32: 'is_inf(a)', i32: 'false' },
+    derivative: predicate,
   },
   {
     name: 'isfinite',
@@ -257,5 +363,6 @@ export const UNARY_ROWS: readonly PointwiseRow[] = [
     inplace: false,
     out: false,
     wgsl: { f32: '!is_nan(a) && !is_inf(a)', i32: 'true' },
+    derivative: predicate,
   },
-];
+] as const satisfies readonly PointwiseRow[];

@@ -1,0 +1,41 @@
+/**
+ * The variants every family declares, as one type: the API layer maps it to `torch.*` functions and Tensor
+ * methods that tsc checks. The values are the same declarations the family files hand to the operator table,
+ * so the type and the installed functions come from one statement per op.
+ */
+
+import type { COPY_API } from './copy.ts';
+import type { FACTORY_API } from './factories.ts';
+import type { INDEXING_API } from './indexing.ts';
+import type { LINALG_API } from './linalg.ts';
+import type { BINARY_ROWS } from './pointwise/binary.ts';
+import type { CLAMP_API } from './pointwise/clamp.ts';
+import type { RowsApi } from './pointwise/row.ts';
+import type { TERNARY_ROWS } from './pointwise/ternary.ts';
+import type { UNARY_ROWS } from './pointwise/unary.ts';
+import type { REDUCTION_API } from './reductions/index.ts';
+import type { SCATTER_API } from './scatter.ts';
+import type { SCATTER_VIEW_API } from './scatter_views.ts';
+import type { SHAPE_API } from './shape.ts';
+import type { SORTING_API } from './sorting.ts';
+import type { VIEW_API } from './views.ts';
+import type { SPLIT_API } from './views_split.ts';
+
+type PointwiseRows =
+  | (typeof UNARY_ROWS)[number]
+  | (typeof BINARY_ROWS)[number]
+  | (typeof TERNARY_ROWS)[number];
+
+export type OpApi = RowsApi<PointwiseRows> &
+  typeof CLAMP_API &
+  typeof COPY_API &
+  typeof FACTORY_API &
+  typeof INDEXING_API &
+  typeof LINALG_API &
+  typeof REDUCTION_API &
+  typeof SCATTER_API &
+  typeof SCATTER_VIEW_API &
+  typeof SHAPE_API &
+  typeof SORTING_API &
+  typeof VIEW_API &
+  typeof SPLIT_API;
