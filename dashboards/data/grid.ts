@@ -6,6 +6,7 @@
  * test id across the commits.
  */
 import {
+  type CellFailureRow,
   cellFailures,
   failingResults,
   gridCounts,
@@ -40,14 +41,8 @@ export interface GridData {
   readonly failureGroups: number;
 }
 
-export interface CellFailure {
-  readonly id: string;
-  readonly status: string;
-  readonly message: string | null;
-  readonly sample: number | null;
-  readonly seed: number | null;
-  readonly attempts: number;
-  readonly durationMs: number;
+/** A failing or flaky result of a cell, as stored, with its repro command. */
+export interface CellFailure extends CellFailureRow {
   readonly repro: string;
 }
 

@@ -39,6 +39,7 @@ export {
 } from './perf/index.ts';
 export { type InstanceRecord, PLAN_KEY, type PlanEntry, type RunPlan } from './run/channel.ts';
 export { defineMatrixTests, type MatrixFaults } from './run/define.ts';
+export { type PlannedRun, planRun, type RunRequest } from './run/plan.ts';
 export {
   estimator,
   loadDurations,

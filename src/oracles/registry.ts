@@ -59,6 +59,14 @@ const float64If = (info: OpInfo): readonly DType[] =>
 const sampleInputs = (inst: Instance) => inst.info.sampleInputs(sampleContext(inst)).length;
 const gradSampleCount = (inst: Instance) => gradSamples(inst).length;
 const template = (o: Oracle) => `tests/templates/${o}.test.ts`;
+/** float64 on cpu; the expanded layout is excluded because gradcheck refuses stride-0 inputs, like PyTorch. */
+const gradcheckAxes = (tier: Tier): readonly OracleAxis[] => [
+  {
+    device: 'cpu',
+    dtypes: float64If,
+    layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'],
+  },
+];
 const GRAD_SOURCES = ['src/oracles/grad.ts', 'src/oracles/gradcheck.ts'];
 
 /** Keys in the order the matrix expands them (instance order in a run and its plan). */
@@ -193,14 +201,7 @@ export const ORACLE_TABLE: { readonly [O in Oracle]: OracleRecord<O> } = {
     name: 'gradcheck',
     run: runGradcheckOracle,
     samples: gradSampleCount,
-    // The expanded layout is excluded because gradcheck refuses stride-0 inputs, like PyTorch.
-    axes: (tier) => [
-      {
-        device: 'cpu',
-        dtypes: float64If,
-        layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'],
-      },
-    ],
+    axes: gradcheckAxes,
     applies: (info) => info.flags.supportsAutograd,
     mode: 'eager',
     template: template('gradcheck'),
@@ -211,13 +212,7 @@ export const ORACLE_TABLE: { readonly [O in Oracle]: OracleRecord<O> } = {
     name: 'gradgradcheck',
     run: runGradgradcheckOracle,
     samples: gradSampleCount,
-    axes: (tier) => [
-      {
-        device: 'cpu',
-        dtypes: float64If,
-        layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'],
-      },
-    ],
+    axes: gradcheckAxes,
     applies: (info) => info.flags.supportsAutograd && info.flags.supportsGradgrad,
     mode: 'eager',
     template: template('gradgradcheck'),

@@ -18,13 +18,13 @@ import {
 } from '../matrix.ts';
 import { toJUnit } from '../run/junit.ts';
 import { toMarkdown } from '../run/markdown.ts';
-import { narrow } from '../run/plan.ts';
-import { type JobFilters, PACKAGE_ROOT, runMatrix } from '../run/run.ts';
+import { planRun } from '../run/plan.ts';
+import { type JobFilters, runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
-import { emptySelection, selectInstances } from '../selection.ts';
+import { selectInstances } from '../selection.ts';
 import { parseShard } from '../shard/index.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
-import { type Affected, affectedBy, changedFiles, isAffected } from '../td/index.ts';
+import { isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerFlakyCommands } from './flaky.ts';
 import { intOption, listOption } from './options.ts';
@@ -66,16 +66,6 @@ function readDisabledOf(db: string) {
   } finally {
     store.close();
   }
-}
-
-/** What narrowed a run's selection beyond its filters, for the empty-selection message. */
-function describeSelection(o: Record<string, unknown>): string {
-  const by = [
-    o.shard ? `shard ${o.shard}` : null,
-    o.changed ? `the instances --changed affects` : null,
-    o.rerunDisabled ? 'the disabled instances' : null,
-  ].filter(Boolean);
-  return by.length ? `the selection (${by.join(', ')})` : 'the selection';
 }
 
 /** Runs the selected instances, writes the requested reports and sets the exit code. */
@@ -198,8 +188,6 @@ export function buildCli(): Command {
       const tier = o.tier as Tier;
       // Every input is validated before anything is created: a typo must neither run nor write.
       const filters = filtersOf(o);
-      // The run's one expansion: everything below narrows it (plan.ts), the workers get the result.
-      const selection = selectInstances(tier, filters, { allowEmpty: o.allowEmpty === true });
       if (o.shard) parseShard(o.shard as string);
       for (const flag of ['disabledFile', 'history'] as const)
         if (o[flag] && !existsSync(o[flag] as string))
@@ -210,19 +198,20 @@ export function buildCli(): Command {
         : existsSync(o.db as string)
           ? readDisabledOf(o.db as string)
           : [];
-      const job: JobFilters = o.rerunDisabled ? { ...filters, reruns: o.reruns as number } : filters;
-      // A resumed run runs what its own stored plan has left, not a selection recomputed now.
-      if (o.resume) return runAndReport(tier, job, selection, selection, disabled, o);
-      let affected: Affected | undefined;
-      if (o.changed) affected = affectedBy(changedFiles(o.changed as string, PACKAGE_ROOT), PACKAGE_ROOT);
-      const instances = narrow(selection, {
+      // The run's one expansion, narrowed by quarantine, shard and target determination (run/plan.ts).
+      const { selection, instances, affected } = planRun({
+        tier,
+        filters,
+        allowEmpty: o.allowEmpty === true,
         disabled,
         rerunDisabled: o.rerunDisabled === true,
         shard: o.shard
           ? { spec: o.shard as string, history: (o.history as string) ?? (o.db as string) }
           : undefined,
-        affected: affected ? { by: affected, mode: o.td as 'order' | 'select' } : undefined,
+        changed: o.changed ? { spec: o.changed as string, mode: o.td as 'order' | 'select' } : undefined,
+        resume: o.resume === true,
       });
+      const job: JobFilters = o.rerunDisabled ? { ...filters, reruns: o.reruns as number } : filters;
       if (affected && !o.json) {
         const n =
           o.td === 'order' ? instances.filter((i) => isAffected(i, affected)).length : instances.length;
@@ -230,9 +219,7 @@ export function buildCli(): Command {
           `target determination (${o.td}): ${n} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
         );
       }
-      // A shard, a TD selection or a quarantine rerun can leave nothing to run: never a stored pass.
       if (instances.length === 0) {
-        if (!o.allowEmpty) throw emptySelection(tier, filters, describeSelection(o));
         console.error('opgate run: 0 instances selected (--allow-empty): nothing run, no run stored');
         if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
         return;

@@ -21,7 +21,7 @@ import {
   valgrindAvailable,
   writeExpected,
 } from '../perf/index.ts';
-import { PACKAGE_ROOT } from '../run/run.ts';
+import { PACKAGE_ROOT } from '../run/root.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 
 const EXPECTED = join(PACKAGE_ROOT, 'bench/expected.json');

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { expandMatrix, type Tier } from '../matrix.ts';
 import { toMarkdown } from '../run/markdown.ts';
-import { PACKAGE_ROOT } from '../run/run.ts';
+import { PACKAGE_ROOT } from '../run/root.ts';
 import { summarize } from '../run/summary.ts';
 import { planFor } from '../shard/index.ts';
 import { mergeDatabases, pruneCommits, shardResults } from '../store/merge.ts';

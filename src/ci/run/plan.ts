@@ -1,14 +1,71 @@
 /**
- * Planning a run, once, in the main process: the caller's one expansion of the filters is narrowed by the
- * run's steps (quarantine rerun, shard, target determination) and packed into the RunPlan the workers get.
- * Nothing here expands the matrix again or writes a file.
+ * Planning a run, once, in the main process: `planRun` validates the filters and expands them (the run's one
+ * expansion), then narrows that selection by the run's steps (quarantine rerun, shard, target determination);
+ * `toRunPlan` packs the result into the RunPlan the workers get. Nothing here writes a file.
  */
 import type { Oracle } from '../../../op_db/index.ts';
 import { type DisabledEntry, disabledBy, disabledMessage } from '../flaky/index.ts';
-import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
+import { expandMatrix, type Filters, type MatrixInstance, type Tier } from '../matrix.ts';
+import { emptySelection, selectInstances } from '../selection.ts';
 import { shardOf } from '../shard/select.ts';
-import { type Affected, isAffected } from '../td/index.ts';
+import { type Affected, affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import type { PlanEntry, RunPlan } from './channel.ts';
+import { PACKAGE_ROOT } from './root.ts';
+
+/** What a caller asks a run to run (the CLI's `opgate run` flags, already parsed). */
+export interface RunRequest {
+  readonly tier: Tier;
+  readonly filters: Filters;
+  /** A selection of 0 instances is returned instead of raising E_EMPTY_SELECTION. */
+  readonly allowEmpty?: boolean;
+  /** The quarantine list. */
+  readonly disabled: readonly DisabledEntry[];
+  /** Only the disabled instances (rerun-disabled mode). */
+  readonly rerunDisabled?: boolean;
+  /** `i/N`, planned by the durations recorded in `history` (a results database; null: none). */
+  readonly shard?: { readonly spec: string; readonly history: string | null };
+  /** Changed files (comma-separated) or a git range, and whether the affected run first or alone. */
+  readonly changed?: { readonly spec: string; readonly mode: 'order' | 'select' };
+  /** A resume runs what its stored run has left: the selection is not narrowed again. */
+  readonly resume?: boolean;
+}
+
+export interface PlannedRun {
+  /** The one expansion of the filters (where a resumed run finds what it has left). */
+  readonly selection: readonly MatrixInstance[];
+  /** What a new run runs, in run order. */
+  readonly instances: readonly MatrixInstance[];
+  /** Target determination's verdict, when `changed` was given. */
+  readonly affected?: Affected;
+}
+
+/** Plans a run: validate and expand once, then narrow. An empty plan is E_EMPTY_SELECTION unless allowed. */
+export function planRun(r: RunRequest): PlannedRun {
+  const selection = selectInstances(r.tier, r.filters, { allowEmpty: r.allowEmpty === true });
+  if (r.resume) return { selection, instances: selection };
+  const affected = r.changed
+    ? affectedBy(changedFiles(r.changed.spec, PACKAGE_ROOT), PACKAGE_ROOT)
+    : undefined;
+  const instances = narrow(selection, {
+    disabled: r.disabled,
+    rerunDisabled: r.rerunDisabled,
+    shard: r.shard,
+    affected: affected && r.changed ? { by: affected, mode: r.changed.mode } : undefined,
+  });
+  // A shard, a TD selection or a quarantine rerun can leave nothing to run: never a stored pass.
+  if (instances.length === 0 && !r.allowEmpty) throw emptySelection(r.tier, r.filters, narrowedBy(r));
+  return { selection, instances, affected };
+}
+
+/** What narrowed a run's selection beyond its filters, for the empty-selection message. */
+function narrowedBy(r: RunRequest): string {
+  const by = [
+    r.shard ? `shard ${r.shard.spec}` : null,
+    r.changed ? `the instances --changed affects` : null,
+    r.rerunDisabled ? 'the disabled instances' : null,
+  ].filter(Boolean);
+  return by.length ? `the selection (${by.join(', ')})` : 'the selection';
+}
 
 export interface Narrowing {
   /** The quarantine list. */

@@ -7,7 +7,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { ORACLE_TABLE } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
@@ -18,9 +17,8 @@ import { PLAN_KEY, type RunPlan } from './channel.ts';
 import { toRunPlan } from './plan.ts';
 import { OpgateReporter } from './reporter.ts';
 import { resumePoint } from './resume.ts';
+import { PACKAGE_ROOT } from './root.ts';
 import { type Summary, summarize } from './summary.ts';
-
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** A run's filters as stored with it: they identify the job `--resume` continues. */
 export interface JobFilters extends Filters {
