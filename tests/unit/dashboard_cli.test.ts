@@ -17,6 +17,7 @@ import { seedDemoDb } from '../../dashboards/seed.ts';
 import { parseReason, safeUrl } from '../../dashboards/shared.ts';
 import { ResultsStore } from '../../src/ci/index.ts';
 import { writeSqliteFile } from '../../src/ci/store/fixtures.ts';
+import { passRow } from './run_helpers.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/opgate.mjs');
 const run = promisify(execFile);
@@ -163,22 +164,7 @@ describe('which runs count', () => {
   test("a job is (shard, device filter, …): CI's cpu 1/2 and webgpu 1/2 both count; a re-run replaces its job", () => {
     const path = join(dir, 'jobs.db');
     const store = new ResultsStore(path);
-    const row = (id: string, device: string, status: 'pass' | 'fail') => ({
-      id,
-      op: 'add',
-      oracle: 'reference',
-      device,
-      dtype: 'float32',
-      layout: 'contiguous',
-      mode: 'eager',
-      status,
-      durationMs: 1,
-      attempts: 1,
-      message: null,
-      sample: null,
-      seed: 1,
-      checks: 1,
-    });
+    const row = (id: string, device: string, status: 'pass' | 'fail') => ({ ...passRow(id, device), status });
     const job = (device: string, status: 'pass' | 'fail', tmp: string) => {
       const run = store.startRun({
         commitSha: 'c1',

@@ -13,6 +13,7 @@ import { mergeDatabases } from '../../src/ci/store/merge.ts';
 import { perfSamples } from '../../src/ci/store/perf.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
 import { affectedBy, isAffected } from '../../src/ci/td/index.ts';
+import { passRow } from './run_helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const bin = join(ROOT, 'bin/opgate.mjs');
@@ -122,22 +123,7 @@ describe('shard planning', () => {
 });
 
 describe('merge', () => {
-  const row = (id: string): ResultRow => ({
-    id,
-    op: 'add',
-    oracle: 'reference',
-    device: 'cpu',
-    dtype: 'float32',
-    layout: 'contiguous',
-    mode: 'eager',
-    status: 'pass',
-    durationMs: 1,
-    attempts: 1,
-    message: null,
-    sample: null,
-    seed: 1,
-    checks: 2,
-  });
+  const row = (id: string): ResultRow => ({ ...passRow(id), checks: 2 });
   test('is idempotent: merging the same shard databases twice adds nothing', () => {
     const dir = tmp();
     const shards = [1, 2].map((k) => {
@@ -293,20 +279,12 @@ describe('target determination', () => {
 test('the Markdown summary lists failures with repro commands and renders ids and messages inert', () => {
   const rows: ResultRow[] = [
     {
-      id: 'test_reference_add_cpu_float32_contiguous_eager',
-      op: 'add',
-      oracle: 'reference',
-      device: 'cpu',
-      dtype: 'float32',
-      layout: 'contiguous',
-      mode: 'eager',
+      ...passRow('test_reference_add_cpu_float32_contiguous_eager'),
       status: 'fail',
       durationMs: 3,
-      attempts: 1,
       message: 'got <img src=x onerror=alert(1)> ```',
       sample: 2,
       seed: 7,
-      checks: 1,
     },
   ];
   const md = toMarkdown(summarize(rows, 1), rows);
