@@ -19,6 +19,11 @@ export interface OracleResult {
   readonly checks: number;
   /** Notes that are not failures (e.g. a layout that did not apply to any sample). */
   readonly notes?: readonly string[];
+  /**
+   * The numerics fingerprint (golden oracle): the largest error of a floating output against PyTorch's recorded
+   * result, in units in the last place of the output dtype; absent when the oracle measures none.
+   */
+  readonly maxUlp?: number;
 }
 
 export class OracleFailure extends Error {
