@@ -31,6 +31,16 @@ export {
   type Tier,
 } from './matrix.ts';
 export {
+  compareFingerprints,
+  DRIFT_RULE,
+  drifted,
+  type Fingerprint,
+  type FingerprintRow,
+  numericsFingerprint,
+  resolveCommit,
+  type UlpChange,
+} from './numerics.ts';
+export {
   type ChangePoint,
   type ChangeState,
   changePoints,
@@ -80,10 +90,12 @@ export {
   everFailedIds,
   failingResults,
   gridCounts,
+  maxUlpByCell,
   openReadOnly,
   outcomesByCommit,
   outcomesOf,
   perfSeriesPoints,
+  previousUlpCommit,
   ResultsReader,
   recentCommits,
   type SeriesPoint,
@@ -91,6 +103,7 @@ export {
   shardRuns,
   shardsOfCommit,
   slowestResults,
+  type UlpRow,
   unfinishedRuns,
 } from './store/views/index.ts';
 export { type Affected, affectedBy, changedFiles, isAffected } from './td/index.ts';

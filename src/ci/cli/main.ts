@@ -27,6 +27,7 @@ import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerFlakyCommands } from './flaky.ts';
+import { registerNumericsCommands } from './numerics.ts';
 import { intOption, listOption } from './options.ts';
 import { registerPerfCommands } from './perf.ts';
 import { registerShardCommands } from './shard.ts';
@@ -273,5 +274,6 @@ export function buildCli(): Command {
   registerBcCommands(program);
   registerFlakyCommands(program);
   registerPerfCommands(program);
+  registerNumericsCommands(program);
   return program;
 }

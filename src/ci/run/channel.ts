@@ -47,6 +47,11 @@ export interface InstanceRecord {
   /** rerun-disabled mode: how many of the reruns passed / failed. */
   rerunPasses?: number;
   rerunFailures?: number;
+  /**
+   * The numerics fingerprint: the largest error of a floating output in ulps of its dtype (the golden oracle's
+   * `OracleResult.maxUlp`), the largest over the attempts and reruns that measured one; absent when none did.
+   */
+  maxUlp?: number | null;
 }
 
 declare module 'vitest' {
@@ -56,6 +61,19 @@ declare module 'vitest' {
   interface TaskMeta {
     opgate?: InstanceRecord;
   }
+}
+
+/**
+ * Folds one more measured max ulp into a record's: the larger one (retries and reruns keep the worst attempt),
+ * a NaN reading as Infinity (an error that is not even a number is the worst); undefined measured nothing.
+ */
+export function foldMaxUlp(
+  prev: number | null | undefined,
+  next: number | undefined,
+): number | null | undefined {
+  if (next === undefined) return prev;
+  const n = Number.isNaN(next) ? Number.POSITIVE_INFINITY : next;
+  return prev === null || prev === undefined ? n : Math.max(prev, n);
 }
 
 /** How vitest finished a test, after its retries. */
@@ -110,5 +128,6 @@ export function resultRow(id: string, r: InstanceRecord, t: TestOutcome): Result
     checks: r.checks,
     rerunPasses: r.rerunPasses ?? null,
     rerunFailures: r.rerunFailures ?? null,
+    maxUlp: r.maxUlp ?? null,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The per-instance vitest tests of one oracle, defined from the run's plan (see channel.ts): one test per
  * planned instance, named by its id. Skips become test.skip, xfails test.fails (an unexpected pass fails the
- * run); the worker fills the instance's InstanceRecord (checks, failing sample, rerun counts) in task meta.
+ * run); the worker fills the instance's InstanceRecord (checks, failing sample, rerun counts, the numerics
+ * fingerprint's max ulp) in task meta.
  * The template files under tests/templates call this with the oracle's name and, for the flaky-machinery
  * tests, the fault injection they own.
  */
@@ -11,7 +12,7 @@ import type { DeviceType, DType } from '../../runtime/index.ts';
 import { initWebGPU, webgpuUnavailableReason } from '../../runtime/index.ts';
 import { CiError } from '../errors.ts';
 import { type MatrixInstance, matrixInstance, ruleMessage } from '../matrix.ts';
-import { type InstanceRecord, PLAN_KEY, type PlanEntry, type RunPlan } from './channel.ts';
+import { foldMaxUlp, type InstanceRecord, PLAN_KEY, type PlanEntry, type RunPlan } from './channel.ts';
 import { oraclePlan } from './plan.ts';
 
 /** Fault injection for tests of the run machinery (tests/templates/fixtures.ts); none in a real run. */
@@ -76,7 +77,10 @@ export async function defineMatrixTests(oracle: Oracle, faults: MatrixFaults = {
       }
       try {
         faults.attempt?.(inst.id);
-        m.checks = (await runOracle(inst)).checks;
+        const r = await runOracle(inst);
+        m.checks = r.checks;
+        // Retries share the record: the fingerprint keeps the worst attempt that measured one.
+        m.maxUlp = foldMaxUlp(m.maxUlp, r.maxUlp);
       } catch (e) {
         const sample = (e as { sample?: number | null }).sample;
         if (sample !== undefined) m.sample = sample;
@@ -93,7 +97,9 @@ async function rerun(inst: MatrixInstance, reruns: number, m: InstanceRecord, fa
   for (let k = 0; k < reruns; k++) {
     try {
       faults.attempt?.(inst.id);
-      m.checks += (await runOracle(inst)).checks;
+      const r = await runOracle(inst);
+      m.checks += r.checks;
+      m.maxUlp = foldMaxUlp(m.maxUlp, r.maxUlp);
       passes++;
     } catch (e) {
       last = e;

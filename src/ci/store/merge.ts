@@ -48,7 +48,7 @@ const RUN_KEY = [
 ] as const;
 
 const RESULT_COLUMNS =
-  'id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures';
+  'id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures, max_ulp';
 
 /** Complete beats partial beats running; between partial copies, the one with more results. */
 function goesFurther(src: { status: string; n: number }, dst: { status: string; n: number }): boolean {

@@ -75,6 +75,11 @@ export const MIGRATIONS: readonly string[] = [
      run_id INTEGER PRIMARY KEY REFERENCES runs(run_id) ON DELETE CASCADE,
      ids BLOB NOT NULL
    );`,
+  // 6: the numerics fingerprint. `max_ulp` is an instance's largest error of a floating output in ulps of its
+  // dtype (the golden oracle's; NULL where no oracle measured one). The partial index holds only the measured
+  // rows, so the per-(op, device, dtype) maxima of a commit and "the previous commit with values" read it alone.
+  `ALTER TABLE results ADD COLUMN max_ulp REAL;
+   CREATE INDEX results_by_run_ulp ON results(run_id, op, device, dtype, max_ulp, id) WHERE max_ulp IS NOT NULL;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

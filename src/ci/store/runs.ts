@@ -25,6 +25,8 @@ export interface ResultRow {
   /** rerun-disabled runs: how many of the reruns passed / failed. */
   readonly rerunPasses?: number | null;
   readonly rerunFailures?: number | null;
+  /** The largest error of a floating output in ulps of its dtype (the golden oracle); null when not measured. */
+  readonly maxUlp?: number | null;
 }
 
 /** A runs row; `status` as readers see it. */
@@ -49,7 +51,7 @@ const RUN_COLUMNS = `run_id AS runId, commit_sha AS commitSha, branch, platform,
   started_at AS startedAt, ended_at AS endedAt, pid, host, heartbeat_at AS heartbeatAt`;
 
 const RESULT_COLUMNS = `id, op, oracle, device, dtype, layout, mode, status, duration_ms AS durationMs, attempts, message,
-  sample, seed, checks`;
+  sample, seed, checks, max_ulp AS maxUlp`;
 
 const seen = (r: StoredRun): StoredRun => ({ ...r, status: effectiveStatus(r) });
 

@@ -202,12 +202,12 @@ export class ResultsStore implements ResultsSource {
 
   addResults(runId: number, rows: readonly ResultRow[]): void {
     const insert = this.sql.prepare(
-      `INSERT OR REPLACE INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures)
-       VALUES (@runId, @id, @op, @oracle, @device, @dtype, @layout, @mode, @status, @durationMs, @attempts, @message, @sample, @seed, @checks, @rerunPasses, @rerunFailures)`,
+      `INSERT OR REPLACE INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures, max_ulp)
+       VALUES (@runId, @id, @op, @oracle, @device, @dtype, @layout, @mode, @status, @durationMs, @attempts, @message, @sample, @seed, @checks, @rerunPasses, @rerunFailures, @maxUlp)`,
     );
     // One transaction per batch, with the heartbeat: committed rows survive a kill of this process.
     this.sql.transaction(() => {
-      for (const r of rows) insert.run({ rerunPasses: null, rerunFailures: null, ...r, runId });
+      for (const r of rows) insert.run({ rerunPasses: null, rerunFailures: null, maxUlp: null, ...r, runId });
       this.heartbeat(runId);
     })();
   }

@@ -3,9 +3,8 @@
  * run's status as readers see it.
  */
 
-import { SQL } from '../connection.ts';
+import { type ResultsSource, SQL } from '../connection.ts';
 import { runStatusSql } from '../liveness.ts';
-import type { ResultsReader } from '../reader.ts';
 
 /** A run's status as readers see it (`u` is the runs table): a run whose process died reads 'aborted'. */
 export const RUN_STATUS = runStatusSql('u');
@@ -29,7 +28,7 @@ export interface CommitRow {
 }
 
 /** The newest `limit` commits with normal runs, newest first. */
-export function recentCommits(db: ResultsReader, limit: number): CommitRow[] {
+export function recentCommits(db: ResultsSource, limit: number): CommitRow[] {
   return db[SQL]
     .prepare(
       `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt FROM runs
@@ -39,7 +38,7 @@ export function recentCommits(db: ResultsReader, limit: number): CommitRow[] {
 }
 
 /** Every commit with a normal run. */
-export function commitShas(db: ResultsReader): string[] {
+export function commitShas(db: ResultsSource): string[] {
   return db[SQL]
     .prepare(`SELECT DISTINCT commit_sha FROM runs WHERE kind = 'normal'`)
     .pluck()
@@ -47,6 +46,6 @@ export function commitShas(db: ResultsReader): string[] {
 }
 
 /** The shard specs run at a commit. */
-export function shardsOfCommit(db: ResultsReader, sha: string): string[] {
+export function shardsOfCommit(db: ResultsSource, sha: string): string[] {
   return db[SQL].prepare('SELECT DISTINCT shard FROM runs WHERE commit_sha = ?').pluck().all(sha) as string[];
 }

@@ -1,0 +1,55 @@
+/**
+ * The numerics fingerprint's queries: per (op, device, dtype) the largest max ulp of a commit's counted runs,
+ * and the commit before it that has any. `max_ulp` is set by the golden oracle (NULL elsewhere); the partial
+ * index `results_by_run_ulp` holds only the measured rows, so neither query reads the other results.
+ */
+import { type ResultsSource, SQL } from '../connection.ts';
+import { LATEST_RUNS } from './commits.ts';
+
+export interface UlpRow {
+  readonly op: string;
+  readonly device: string;
+  readonly dtype: string;
+  /** The largest max ulp over the cell's instances (layouts, modes, oracles) that measured one. */
+  readonly maxUlp: number;
+  /** The instance that measured it (the first by id among equals). */
+  readonly worst: string;
+  /** How many of the cell's instances measured one. */
+  readonly instances: number;
+}
+
+/** Per (op, device, dtype), by op, device, dtype: the max of max_ulp over the runs that count for `sha`. */
+export function maxUlpByCell(db: ResultsSource, sha: string): UlpRow[] {
+  return db[SQL]
+    .prepare(
+      `SELECT op, device, dtype, maxUlp, worst, instances FROM (
+         SELECT r.op, r.device, r.dtype, r.max_ulp AS maxUlp, r.id AS worst,
+           ROW_NUMBER() OVER (PARTITION BY r.op, r.device, r.dtype ORDER BY r.max_ulp DESC, r.id) AS k,
+           COUNT(*) OVER (PARTITION BY r.op, r.device, r.dtype) AS instances
+         FROM runs u JOIN results r ON r.run_id = u.run_id
+         WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? AND r.max_ulp IS NOT NULL)
+       WHERE k = 1 ORDER BY op, device, dtype`,
+    )
+    .all(sha) as UlpRow[];
+}
+
+/**
+ * The newest commit before `sha` whose counted runs measured any max ulp, or null. Commits are ordered as the
+ * dashboards order them: by their latest normal run's start, then its id.
+ */
+export function previousUlpCommit(db: ResultsSource, sha: string): string | null {
+  return (
+    (db[SQL]
+      .prepare(
+        `WITH c AS (SELECT commit_sha AS sha, MAX(started_at) AS at, MAX(run_id) AS rid FROM runs
+                    WHERE kind = 'normal' GROUP BY commit_sha)
+         SELECT c.sha FROM c JOIN c AS me ON me.sha = ?
+         WHERE (c.at < me.at OR (c.at = me.at AND c.rid < me.rid))
+           AND EXISTS (SELECT 1 FROM runs u JOIN results r ON r.run_id = u.run_id
+                       WHERE u.commit_sha = c.sha AND u.run_id IN (${LATEST_RUNS}) AND r.max_ulp IS NOT NULL)
+         ORDER BY c.at DESC, c.rid DESC LIMIT 1`,
+      )
+      .pluck()
+      .get(sha) as string | undefined) ?? null
+  );
+}
