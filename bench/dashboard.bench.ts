@@ -18,7 +18,7 @@ console.log(
 );
 
 const dash = await serveDashboard({ db, port: 0, repo: null });
-for (const doc of ['grid', 'coverage', 'flaky', 'perf', 'shards', 'tests']) {
+for (const doc of ['grid', 'coverage', 'flaky', 'perf', 'shards', 'tests', 'numerics']) {
   const times: number[] = [];
   let bytes = 0;
   for (let i = 0; i < 3; i++) {

@@ -27,7 +27,9 @@ const REPO_HELP = 'GitHub repository for issue links (default: $GITHUB_REPOSITOR
 export function registerDashboardCommands(program: Command): void {
   const dashboard = program
     .command('dashboard')
-    .description('the dashboards: grid, coverage, flaky & disabled, perf, shards & time, test search');
+    .description(
+      'the dashboards: grid, coverage, flaky & disabled, perf, shards & time, test search, numerics',
+    );
   dashboard
     .command('serve', { isDefault: true })
     .description('serve the dashboards on 127.0.0.1, reading the database read-only (the default subcommand)')

@@ -2,7 +2,8 @@
  * A synthetic results database for trying the dashboards (`opgate dashboard demo`) and for their browser
  * tests and benchmark. It is built from the real matrix (real ids, skip/xfail rules and their reasons), through
  * the real store, with known events injected: a test that starts failing (its message carries HTML that must
- * render inert), flaky tests, quarantined tests, a shard still running, and a perf regression.
+ * render inert), flaky tests, quarantined tests, a shard still running, a perf regression, and a numerics drift
+ * (one op's max ulp grows at the newest commit).
  */
 import {
   disabledMessage,
@@ -46,6 +47,18 @@ export interface SeedFacts {
     readonly reason: string;
   } | null;
   readonly regression: { readonly scenario: string; readonly sha: string };
+  /**
+   * The numerics fingerprint cell whose max ulp drifts at the newest commit (it was `before` until then); null
+   * with a single commit (nothing to drift from) or no floating reference instance.
+   */
+  readonly drift: {
+    readonly op: string;
+    readonly device: string;
+    readonly dtype: string;
+    readonly before: number;
+    readonly now: number;
+    readonly sha: string;
+  } | null;
   readonly instances: number;
 }
 
@@ -54,6 +67,12 @@ export const XSS = `<img src=x onerror="window.__xss=1;alert(1)"><script>window.
 
 /** The DISABLED issue the seed quarantines one test under. */
 const QUARANTINE = { issueNumber: 77, issueUrl: 'https://github.com/opgate/opgate/issues/77' };
+
+/** Floating dtypes, whose outputs have a max ulp. */
+const FLOATING = /^(b?float|complex)/;
+
+/** How much the seeded drift grows the drifting cell's max ulp by (well past the drift rule's slack). */
+const DRIFT_ULP = 8;
 
 const sha = (i: number) => (0x5eed0000 + i * 7919).toString(16).padStart(8, '0').repeat(5);
 const hash = (s: string) => {
@@ -76,6 +95,21 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
     .map((i) => i.id);
   const disabled = passing[passing.length - 1];
   const skipRule = insts.find((i) => i.rule?.kind === 'skip');
+  // The numerics fingerprint: until the golden oracle is in the matrix, the reference oracle's passing floating
+  // results carry a max ulp, the same for every instance of a cell (0-3 ulps), so a half-finished run keeps its
+  // cells' maxima. One instance (not in the job that is still running) drifts at the newest commit.
+  const measured = (i: (typeof insts)[number]) => i.oracle === 'reference' && FLOATING.test(i.dtype);
+  const cellUlp = (i: { op: string; device: string; dtype: string }) =>
+    hash(`${i.op} ${i.device} ${i.dtype}`) % 4;
+  const drifting =
+    passing.find(
+      (i) =>
+        measured(i) &&
+        i.device === devices[0] &&
+        i.op !== failing.op &&
+        i !== disabled &&
+        !(i.device === devices.at(-1) && shardOf(i.id) === o.shards),
+    ) ?? passing.find(measured);
   const shas = Array.from({ length: o.commits }, (_, i) => sha(i));
   const failFrom = Math.max(0, o.commits - 3);
   const disabledFrom = Math.floor(o.commits / 2);
@@ -113,6 +147,10 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
           };
           const durationMs = 5 + (hash(i.id + c) % 40) + (i.device === 'webgpu' ? 60 : 0);
           if (i.rule) return { ...base, status: i.rule.kind, durationMs, message: ruleMessage(i.rule) };
+          // Only a passing oracle measures a max ulp (a failing one throws before it returns one).
+          const ulp = measured(i)
+            ? { maxUlp: cellUlp(i) + (i === drifting && c === o.commits - 1 ? DRIFT_ULP : 0) }
+            : {};
           if (i === failing && c >= failFrom)
             return { ...base, status: 'fail', durationMs, message, sample: 2, seed: 1234 };
           if (i === disabled && c >= disabledFrom)
@@ -130,8 +168,9 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
               durationMs,
               attempts: 2,
               message: `flaked: ${XSS} timed out waiting for the device`,
+              ...ulp,
             };
-          return { ...base, status: 'pass', durationMs, message: null };
+          return { ...base, status: 'pass', durationMs, message: null, ...ulp };
         });
         store.addResults(runId, rows);
         const start = t0 + c * 3_600_000 + j * 2_000;
@@ -207,6 +246,17 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
       ? { op: skipRule.op, device: skipRule.device, dtype: skipRule.dtype, reason: skipRule.rule.reason }
       : null,
     regression: { scenario: 'add_1elem', sha: shas[Math.min(regressionAt, shas.length - 1)] },
+    drift:
+      drifting && shas.length > 1
+        ? {
+            op: drifting.op,
+            device: drifting.device,
+            dtype: drifting.dtype,
+            before: cellUlp(drifting),
+            now: cellUlp(drifting) + DRIFT_ULP,
+            sha: shas[shas.length - 1],
+          }
+        : null,
     instances: insts.length,
   };
 }

@@ -1,4 +1,4 @@
-/** The dashboards' client: a hash router over six views. */
+/** The dashboards' client: a hash router over the views. */
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { h } from './dom.ts';
@@ -6,6 +6,7 @@ import { cellView } from './views/cell.ts';
 import { coverageView } from './views/coverage.ts';
 import { flakyView } from './views/flaky.ts';
 import { gridView } from './views/grid.ts';
+import { numericsView } from './views/numerics.ts';
 import { perfView } from './views/perf.ts';
 import { searchView } from './views/search.ts';
 import { shardsView } from './views/shards.ts';
@@ -20,6 +21,7 @@ const VIEWS: Record<string, { title: string; view: View; nav: boolean }> = {
   perf: { title: 'Perf', view: perfView, nav: true },
   shards: { title: 'Shards & time', view: shardsView, nav: true },
   search: { title: 'Test search', view: searchView, nav: true },
+  numerics: { title: 'Numerics', view: numericsView, nav: true },
 };
 
 let generation = 0;

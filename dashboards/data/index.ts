@@ -9,6 +9,7 @@ import { coverageData } from './coverage.ts';
 import type { ReadDb } from './db.ts';
 import { flakyData } from './flaky.ts';
 import { cellData, gridData } from './grid.ts';
+import { numericsData } from './numerics.ts';
 import { perfData } from './perf.ts';
 import { shardsData } from './shards.ts';
 import { testsData } from './tests.ts';
@@ -34,6 +35,7 @@ export const DOCUMENTS = {
   perf: (db: ReadDb) => perfData(db),
   shards: (db: ReadDb) => shardsData(db),
   tests: (db: ReadDb) => testsData(db),
+  numerics: (db: ReadDb) => numericsData(db),
 } as const satisfies Record<string, (db: ReadDb) => unknown>;
 
 export type DocumentName = keyof typeof DOCUMENTS;
@@ -42,6 +44,7 @@ export type DocumentName = keyof typeof DOCUMENTS;
 export const PER_COMMIT = {
   coverage: (db: ReadDb, sha: string) => coverageData(db, sha),
   shards: (db: ReadDb, sha: string) => shardsData(db, sha),
+  numerics: (db: ReadDb, sha: string) => numericsData(db, sha),
 } as const satisfies Record<string, (db: ReadDb, sha: string) => unknown>;
 
 export const isPerCommit = (name: string): name is keyof typeof PER_COMMIT => Object.hasOwn(PER_COMMIT, name);

@@ -2,7 +2,8 @@
 /**
  * The dashboards in a real browser: headless Debian Chromium via playwright-core against `opgate dashboard`
  * serving a seeded database. Each view loads; a red grid cell leads to the failure and its repro command; the
- * coverage matrix shows a skip's reason; the perf chart marks the injected regression; and failure messages,
+ * coverage matrix shows a skip's reason; the perf chart marks the injected regression; the numerics view lists
+ * the injected max-ulp drift first, flagged; and failure messages,
  * test ids and issue titles carrying markup stay text (no dialog, no injected element, no script ran).
  * Screenshots of every view land in artifacts/dashboards/.
  */
@@ -170,6 +171,36 @@ describe.runIf(run)('dashboards in Chromium', () => {
     expect(await page.locator('table.list tbody tr').count()).toBe(25);
   });
 
+  test('numerics: the drifted op × device × dtype comes first, flagged, with its max ulp now and before', async () => {
+    const drift = facts.drift!;
+    await open('#/numerics', 'numerics');
+    const rows = page.locator('table[data-testid="numerics"] tbody tr');
+    const first = rows.first();
+    expect(await first.getAttribute('data-cell')).toBe(`${drift.op} ${drift.device} ${drift.dtype}`);
+    expect(await first.getAttribute('data-change')).toBe('drift');
+    expect(await first.locator('td[data-col="now"]').textContent()).toBe(String(drift.now));
+    expect(await first.locator('td[data-col="before"]').textContent()).toBe(String(drift.before));
+    const badge = first.locator('[data-flag="drift"]');
+    expect(await badge.isVisible()).toBe(true);
+    expect(await badge.textContent()).toBe('drift');
+    // The badge is the red one (the stylesheet applied, the flag is not just text).
+    expect(await badge.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(207, 34, 46)');
+    // The seed injects exactly one drift; every other measured cell kept its max ulp.
+    expect(await page.locator('[data-flag="drift"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="numerics-summary"]').textContent()).toMatch(
+      /^1 drift\(s\) in \d+ /,
+    );
+    expect(await page.locator('[data-testid="numerics-summary"] code').getAttribute('title')).toBe(
+      facts.shas.at(-2),
+    );
+    // At an older commit nothing had drifted yet.
+    await page.selectOption('[data-testid="commit-picker"]', facts.shas.at(-2)!);
+    await page.waitForSelector(
+      `.view[data-view="numerics"][data-ready=""] h1 code[title="${facts.shas.at(-2)}"]`,
+    );
+    expect(await page.locator('[data-flag="drift"]').count()).toBe(0);
+  });
+
   test('test search: by id pattern, with history across runs', async () => {
     await open(`#/search?q=${encodeURIComponent(facts.failing.id)}`, 'search');
     const row = page.locator(`tr[data-id="${facts.failing.id}"]`);
@@ -246,10 +277,13 @@ describe.runIf(run)('dashboards in Chromium', () => {
       await page.selectOption('[data-testid="commit-picker"]', older);
       await page.waitForSelector(`.view[data-view="shards"][data-ready=""] h1 code[title="${older}"]`);
       expect(await page.locator('.bar-row').count()).toBe(facts.jobs.length);
-      for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search']) {
+      for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search', 'numerics']) {
         await page.goto(`${site.url}#/${view}`);
         await page.waitForSelector(`.view[data-view="${view}"][data-ready=""]`);
       }
+      expect(
+        await page.locator('table[data-testid="numerics"] tbody tr').first().getAttribute('data-change'),
+      ).toBe('drift');
       await expectInert();
     } finally {
       await site.close();
