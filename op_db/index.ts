@@ -11,6 +11,7 @@ import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
 import { SHAPE_OPINFOS } from './ops/shape.ts';
 import { UNARY_OPINFOS } from './ops/unary.ts';
 import { VIEW_OPINFOS } from './ops/views.ts';
+import { withUnsupportedOverloads } from './overloads.ts';
 import type { OpInfo } from './types.ts';
 
 export const opDb: readonly OpInfo[] = (
@@ -23,7 +24,9 @@ export const opDb: readonly OpInfo[] = (
     ...SHAPE_OPINFOS,
     ...SCATTER_VIEW_OPINFOS,
   ] as OpInfo[]
-).map(withAutogradClaims);
+)
+  .map(withAutogradClaims)
+  .map(withUnsupportedOverloads);
 
 export function findOpInfo(name: string): OpInfo | undefined {
   return opDb.find((o) => o.name === name || o.op === name || o.aliases.includes(name));
@@ -32,6 +35,17 @@ export function findOpInfo(name: string): OpInfo | undefined {
 export { NO_GRADGRAD, NOT_DIFFERENTIABLE, withAutogradClaims } from './autograd.ts';
 export { type OpInfoSpec, opInfo, WEBGPU_DTYPES } from './info.ts';
 export { hashString, type MakeOptions, type Maker, maker, rng, SPECIAL_FLOATS } from './make.ts';
+export {
+  INPLACE_VIEW,
+  NAMED,
+  OUT_FORM,
+  OUT_TUPLE,
+  SCALAR_OPERAND,
+  SCALAR_SELF,
+  TORCHSCRIPT,
+  UNSUPPORTED_OVERLOADS,
+  withUnsupportedOverloads,
+} from './overloads.ts';
 export { asRef, elementwise } from './refs/pointwise.ts';
 export { applyRule, type PromotionRule, pointwiseResultDType, tableResultType } from './refs/promotion.ts';
 export {

@@ -44,6 +44,7 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
     aliases: [],
     referenceInputs: () => [],
     errorInputs: () => [],
+    unsupportedOverloads: {},
     arbitrary: null,
     ref: null,
     resultDType: null,

@@ -138,6 +138,12 @@ export interface OpInfo {
   readonly outApplies?: (s: SampleInput) => boolean;
   /** Why the op does not run on a device (a reason per device); its claims there are empty. */
   readonly unsupported: Readonly<Partial<Record<DeviceType, string>>>;
+  /**
+   * PyTorch 1.13 aten overloads of this op (qualified names: `sum.dim_DimnameList`, `add_.Scalar`) that the
+   * runtime does not implement, each with the reason (shared reasons in `op_db/overloads.ts`). Schema coverage
+   * (`opgate coverage`) requires every other overload to be implemented and called by a sample.
+   */
+  readonly unsupportedOverloads: Readonly<Record<string, string>>;
   /** Claimed dtypes per device. */
   readonly dtypes: Readonly<Record<DeviceType, readonly DType[]>>;
   readonly backwardDtypes: Readonly<Record<DeviceType, readonly DType[]>>;

@@ -2,8 +2,8 @@
 /**
  * The dashboards in a real browser: headless Debian Chromium via playwright-core against `opgate dashboard`
  * serving a seeded database. Each view loads; a red grid cell leads to the failure and its repro command; the
- * coverage matrix shows a skip's reason; the perf chart marks the injected regression; the numerics view lists
- * the injected max-ulp drift first, flagged; and failure messages,
+ * coverage matrix shows a skip's reason and the schema coverage its overloads; the perf chart marks the injected
+ * regression; the numerics view lists the injected max-ulp drift first, flagged; and failure messages,
  * test ids and issue titles carrying markup stay text (no dialog, no injected element, no script ran).
  * Screenshots of every view land in artifacts/dashboards/.
  */
@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { NAMED } from '../../op_db/index.ts';
+import { schemaData } from '../data/schema.ts';
 import { buildDashboard, type RunningDashboard, serveDashboard } from '../index.ts';
 import { type SeedFacts, seedDemoDb, XSS } from '../seed.ts';
 import { cellHref } from '../shared.ts';
@@ -124,6 +126,26 @@ describe.runIf(run)('dashboards in Chromium', () => {
     const unsupported = page.locator('tr[data-op="exp"] td.s-unsupported[data-cell^="webgpu"]').first();
     await unsupported.click();
     expect(await page.locator('#cov-detail .reason-text').first().textContent()).toMatch(/^unsupported: /);
+  });
+
+  test('coverage: schema coverage totals and per-op overloads with status and reason', async () => {
+    await open('#/coverage', 'coverage');
+    const want = schemaData();
+    const totals = await page.locator('[data-testid="schema-totals"]').textContent();
+    expect(totals).toContain(`${want.overloads.total} overloads: ${want.overloads.implemented} implemented`);
+    expect(totals).toContain(`${want.overloads.uncovered} uncovered`);
+    expect(totals).toContain(`arguments exercised ${want.arguments.exercised} / ${want.arguments.total}`);
+    const rows = page.locator('[data-testid="schema-overloads"] tbody tr');
+    expect(await rows.count()).toBe(want.overloads.total);
+    const named = page.locator('tr[data-overload="sum.dim_DimnameList"]');
+    expect(await named.getAttribute('data-status')).toBe('unsupported');
+    expect(await named.locator('td').last().textContent()).toBe(NAMED);
+    const add = page.locator('tr[data-overload="add.Tensor"]');
+    expect(await add.getAttribute('data-status')).toBe('implemented');
+    expect(await add.locator('td').nth(3).textContent()).toBe('3 / 3');
+    // The filter narrows the table to matching overloads.
+    await page.fill('input[aria-label="filter overloads"]', 'scatter.value_reduce');
+    expect(await page.locator('[data-testid="schema-overloads"] tbody tr:not([hidden])').count()).toBe(2);
   });
 
   test('flaky & disabled: ranked flaky tests, DISABLED issues with links, inert titles', async () => {

@@ -131,6 +131,7 @@ export const reductionSamples =
     if (spec.allDims === 'empty') add(x, { dim: [], keepdim: true });
     const dt = spec.dtypeArg?.(ctx.dtype) ?? null;
     if (dt !== null) add(x, { dim: -1 }, { dtype: dt }, 'dtype=');
+    if (dt !== null && spec.full) add(x, {}, { dtype: dt }, 'all dims, dtype=');
     // Ties: the first index wins for arg-reductions (also for bool and after int casts). Not for gradient
     // samples: max/amax/sort are not differentiable at ties.
     if (!ctx.requiresGrad) {

@@ -84,6 +84,8 @@ export const viewErrors =
 export interface FactoryCase {
   readonly input: FactoryInput;
   readonly args?: readonly unknown[];
+  /** More keyword arguments; the context's dtype (and non-cpu device) are passed after them. */
+  readonly kwargs?: Readonly<Record<string, unknown>>;
   readonly name?: string;
 }
 
@@ -96,9 +98,14 @@ export const factorySamples =
   (cases: readonly FactoryCase[] | ((ctx: SampleContext) => readonly FactoryCase[])) =>
   (ctx: SampleContext): SampleInput[] =>
     (typeof cases === 'function' ? cases(ctx) : cases).map((c) =>
-      sample(c.input, [...(c.args ?? [])], factoryKwargs(ctx), {
-        name: c.name ?? `${fmt(c.input)} ${fmt(c.args ?? [])}`,
-      }),
+      sample(
+        c.input,
+        [...(c.args ?? [])],
+        { ...c.kwargs, ...factoryKwargs(ctx) },
+        {
+          name: c.name ?? `${fmt(c.input)} ${fmt(c.args ?? [])}`,
+        },
+      ),
     );
 
 export const factoryErrors =

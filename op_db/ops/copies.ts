@@ -28,6 +28,7 @@ const toCases = (ctx: SampleContext): ViewCase[] => [
   c(FOUR, 'bfloat16'),
   c([7], ctx.dtype),
   { shape: [3, 5], args: [ctx.dtype], kwargs: { copy: true } },
+  { shape: [3, 5], args: [otherDType(ctx.dtype), false, true, 'contiguous_format'], name: 'all positional' },
 ];
 const copySrc = (shape: readonly number[], src: readonly number[]): ViewCase => ({
   shape,
@@ -70,6 +71,7 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
           args: (_m, ctx) => [maker({ ...ctx, dtype: 'int64' }, 3)([3, 4])],
           name: 'src int64',
         },
+        { shape: [3, 4], args: (m) => [m([3, 4]), false], name: 'non_blocking=False' },
       ]),
     [
       // PyTorch (TensorIterator): "The size of tensor a (4) must match the size of tensor b (3) at non-singleton
@@ -92,7 +94,7 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
     'resize_',
     (s) => R.reshapeRef({ ...s.input, re: new Float64Array(0) }, arg(s, 0)),
     [c([2, 3], [3, 2]), c([2, 3], [10]), c([2, 3], [0]), c([2, 3], []), c([], [2, 2]), c([0, 4], [3])].concat(
-      [c([2, 3], [2, 3])],
+      [c([2, 3], [2, 3]), { shape: [2, 3], args: [[3, 2]], kwargs: { memory_format: 'contiguous_format' } }],
     ),
     [err('E_INVALID_ARGUMENT', /Trying to create tensor with negative dimension/, [2, 3], [-1])],
     { flags: { isView: false, mutates: true, nondeterministicValues: true } },

@@ -19,7 +19,16 @@ import { fullRef, sequenceRef } from '../refs/views.ts';
 import type { OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
-const SHAPES: readonly FactoryCase[] = [[2, 3], [], [0, 4], [7], [2, 3, 2, 2]].map((input) => ({ input }));
+/** Every keyword a factory takes, spelled out (`device` is the context's: the cpu one unless it says otherwise). */
+const EXPLICIT = { layout: 'strided', device: 'cpu', pin_memory: false };
+const explicit = (c: FactoryCase): FactoryCase => ({
+  ...c,
+  kwargs: EXPLICIT,
+  name: 'layout, device, pin_memory',
+});
+const SHAPES: readonly FactoryCase[] = [[2, 3], [], [0, 4], [7], [2, 3, 2, 2]]
+  .map((input): FactoryCase => ({ input }))
+  .concat([explicit({ input: [2, 3] })]);
 const NEGATIVE = {
   input: [2, -1],
   code: 'E_INVALID_ARGUMENT',
@@ -42,7 +51,11 @@ function constant(name: string, value: number | null): OpInfo[] {
   return [
     factory(name, {
       dtypes: ALL,
-      sampleInputs: factorySamples(SHAPES),
+      sampleInputs: factorySamples(
+        name === 'empty'
+          ? SHAPES.concat([{ input: [2, 3], kwargs: { memory_format: 'contiguous_format' } }])
+          : SHAPES,
+      ),
       errorInputs: factoryErrors([NEGATIVE]),
       ref: (s) => fullRef(sizeOf(s), v, kwDType(s)),
       flags: { nondeterministicValues },
@@ -60,6 +73,12 @@ function like(
   const cases = (ctx: SampleContext) => [
     ...COPY_SHAPES.map((shape) => ({ shape, args: args(ctx) })),
     { shape: [3, 5], args: args(ctx), kwargs: { dtype: 'float64' } },
+    {
+      shape: [3, 5],
+      args: args(ctx),
+      // device=None: the input's device, so the sample is the same on every device.
+      kwargs: { layout: 'strided', device: null, pin_memory: false, memory_format: 'contiguous_format' },
+    },
   ];
   return opInfo({
     name,
@@ -95,6 +114,8 @@ const rangeCases = (ctx: SampleContext): FactoryCase[] => [
   { input: 10, args: [0, -3] },
   { input: 4, args: [4] },
   ...(kind(ctx.dtype) === 'float' ? [{ input: -1.5, args: [2.5, 0.5] }] : []),
+  explicit({ input: 4 }),
+  explicit({ input: 1, args: [7, 2] }),
 ];
 const linspaceCases = (ctx: SampleContext): FactoryCase[] => [
   { input: 0, args: [10, 4] },
@@ -104,6 +125,7 @@ const linspaceCases = (ctx: SampleContext): FactoryCase[] => [
   { input: 10, args: [0, 6] },
   ...(ctx.dtype !== 'uint8' && ctx.dtype !== 'bool' ? [{ input: -3, args: [7, 9] }] : []),
   ...(kind(ctx.dtype) === 'float' ? [{ input: -1.5, args: [2.25, 4] }] : []),
+  explicit({ input: 0, args: [10, 3] }),
 ];
 
 /** fill_/zero_: write `value` into self. */
@@ -174,6 +196,8 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
       { input: 2, args: [4] },
       { input: 0 },
       { input: 4, args: [1] },
+      explicit({ input: 2 }),
+      explicit({ input: 2, args: [3] }),
     ]),
     errorInputs: factoryErrors([
       { input: -1, code: 'E_INVALID_ARGUMENT', regex: /n must be greater or equal to 0, got -1/ },

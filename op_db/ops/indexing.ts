@@ -140,6 +140,14 @@ function scatterSamplesAll(ctx: SampleContext): SampleInput[] {
       { reduce: 'multiply' },
       { name: 'value, reduce multiply' },
     ),
+    // By keyword (`x.scatter(0, index, value=2.5)`): binds scatter.value itself, not scatter.src.
+    sample(make([3, 5]), [0, uniqueIndex([2, 5], 0, 3)], { value }, { name: 'value=' }),
+    sample(
+      make([3, 5]),
+      [1, uniqueIndex([3, 2], 1, 5)],
+      { value, reduce: 'add' },
+      { name: 'value=, reduce' },
+    ),
   ];
 }
 

@@ -1,4 +1,5 @@
 export { reproCommand } from '../oracles/index.ts';
+export { type SchemaCoverage, schemaCoverage } from './coverage/index.ts';
 export {
   currentPlatform,
   type DisabledEntry,

@@ -100,6 +100,7 @@ export {
   computeKeySet,
   DispatchKey,
   DispatchKeySet,
+  givenArgNames,
   type Kernel,
   type OperatorEntry,
   operatorTable,

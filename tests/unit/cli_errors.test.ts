@@ -91,6 +91,8 @@ const CASES: readonly [string[], string, RegExp][] = [
   [['merge', 'garbage.db', '--into', 'm.db'], 'E_DB_INVALID', /garbage\.db/],
   [['merge', 'newer.db', '--into', 'm.db'], 'E_DB_SCHEMA_NEWER', /newer/],
   [['merge', 'good.db', '--into', 'garbage.db'], 'E_DB_INVALID', /garbage\.db/],
+  [['coverage', '--op', 'nosuchop'], 'E_UNKNOWN_NAME', /--op: unknown op\(s\): nosuchop/],
+  [['coverage', '--schemas', 'missing.txt'], 'E_FILE_NOT_FOUND', /--schemas: missing\.txt does not exist/],
 ];
 
 describe('CLI input errors: exit 2, one line, nothing written', () => {

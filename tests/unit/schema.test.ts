@@ -1,5 +1,5 @@
 /**
- * The schema parser: every aten schema of PyTorch 1.13 (tests/fixtures/torch_aten_schemas.txt, copied from
+ * The schema parser: every aten schema of PyTorch 1.13 (op_db/torch_aten_schemas.txt, copied from
  * torch._C._jit_get_all_schemas()) parses and round-trips through formatSchema; the parts the dispatcher and
  * binder rely on (types, alias annotations, defaults, kwarg-only markers, returns) are checked one by one.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatSchema, formatType, parseSchema, parseType } from '../../src/runtime/dispatch/index.ts';
 
-const LINES = readFileSync(new URL('../fixtures/torch_aten_schemas.txt', import.meta.url), 'utf8')
+const LINES = readFileSync(new URL('../../op_db/torch_aten_schemas.txt', import.meta.url), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '' && !l.startsWith('#'));
 

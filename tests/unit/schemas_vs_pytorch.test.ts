@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { listOps } from '../../src/runtime/index.ts';
 
 const atenNames = new Set(
-  readFileSync(join(import.meta.dirname, '../fixtures/torch_aten_schemas.txt'), 'utf8')
+  readFileSync(join(import.meta.dirname, '../../op_db/torch_aten_schemas.txt'), 'utf8')
     .split('\n')
     .map((l) => /^aten::([\w.]+)\(/.exec(l)?.[1])
     .filter((x): x is string => x !== undefined),

@@ -1,9 +1,11 @@
 /** View 2: op × device × dtype with the reason of every skip, xfail and unsupported cell; conformance scores. */
 import type { CoverageCell, CoverageData } from '../../data/coverage.ts';
+import type { SchemaData } from '../../data/schema.ts';
 import { issueHref, load, meta } from '../api.ts';
 import { lineChart } from '../chart.ts';
 import { fmtPct, h, short } from '../dom.ts';
 import { commitPicker, docPath } from '../picker.ts';
+import { schemaSection } from './schema.ts';
 
 const LETTER: Record<string, string> = {
   pass: '✓',
@@ -33,7 +35,11 @@ const DTYPE_SHORT: Record<string, string> = {
 const DEVICE_STROKE: Record<string, string> = { cpu: '#0969da', meta: '#8250df', webgpu: '#bf3989' };
 
 export async function coverageView(root: HTMLElement, args: readonly string[]): Promise<void> {
-  const [c, m] = await Promise.all([load<CoverageData>(docPath('coverage', args[0]), true), meta()]);
+  const [c, m, schema] = await Promise.all([
+    load<CoverageData>(docPath('coverage', args[0]), true),
+    meta(),
+    load<SchemaData>('data/schema.json'),
+  ]);
   root.append(
     h('h1', {}, 'Op coverage', c.sha ? [' at ', h('code', { title: c.sha }, short(c.sha))] : ''),
     await commitPicker('coverage', c.sha),
@@ -160,6 +166,7 @@ export async function coverageView(root: HTMLElement, args: readonly string[]): 
       ),
       detail,
     ),
+    schemaSection(schema),
   );
 }
 

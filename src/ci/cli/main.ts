@@ -1,5 +1,5 @@
 /**
- * The `opgate` command line (commander): ops, run, repro, list, stale.
+ * The `opgate` command line (commander): ops, run, repro, list, stale; bc, coverage, shard, flaky, perf.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
@@ -26,6 +26,7 @@ import { parseShard } from '../shard/index.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
+import { registerCoverageCommand } from './coverage.ts';
 import { registerFlakyCommands } from './flaky.ts';
 import { registerNumericsCommands } from './numerics.ts';
 import { intOption, listOption } from './options.ts';
@@ -272,6 +273,7 @@ export function buildCli(): Command {
 
   registerShardCommands(program);
   registerBcCommands(program);
+  registerCoverageCommand(program);
   registerFlakyCommands(program);
   registerPerfCommands(program);
   registerNumericsCommands(program);

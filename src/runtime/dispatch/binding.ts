@@ -163,6 +163,25 @@ export function bindArgs(
   return bound;
 }
 
+/**
+ * The arguments a call passes explicitly (positionally or by keyword), in schema order, for a call that binds to
+ * `schema`: what schema coverage counts as exercised (a default the binder filled in is not).
+ */
+export function givenArgNames(
+  schema: Schema,
+  rawArgs: readonly unknown[],
+  kwargs: Readonly<Record<string, unknown>>,
+): string[] {
+  const positional = schema.args.filter((a) => !a.kwargOnly);
+  const args = packVarargs(positional, rawArgs);
+  return schema.args
+    .filter((a) => {
+      const pos = a.kwargOnly ? -1 : positional.indexOf(a);
+      return (pos >= 0 && pos < args.length) || kwargs[a.name] !== undefined;
+    })
+    .map((a) => a.name);
+}
+
 /** Python's `t.view(2, 3)` / `zeros(2, 3)`: trailing ints fill an int-list argument (IntArrayRef varargs). */
 function packVarargs(positional: readonly Argument[], args: readonly unknown[]): readonly unknown[] {
   const i = positional.findIndex(

@@ -1,0 +1,66 @@
+/**
+ * The coverage view's schema coverage section: the totals (`opgate coverage`'s), then per op its PyTorch 1.13
+ * aten overloads with status (implemented / unsupported with the reason / uncovered) and exercised arguments.
+ */
+import type { SchemaData } from '../../data/schema.ts';
+import { fmtPct, h } from '../dom.ts';
+
+export function schemaSection(s: SchemaData): HTMLElement {
+  const o = s.overloads;
+  const a = s.arguments;
+  const filter = h('input', {
+    type: 'search',
+    placeholder: 'filter overloads',
+    'aria-label': 'filter overloads',
+  });
+  const rows = s.ops.flatMap((op) =>
+    op.overloads.map((x) =>
+      h(
+        'tr',
+        { 'data-overload': x.name, 'data-status': x.status },
+        h('th', {}, op.infos.join(', ')),
+        h('td', {}, h('code', {}, x.name)),
+        h('td', {}, h('span', { class: `badge ${x.status === 'uncovered' ? 'fail' : ''}` }, x.status)),
+        h('td', { class: 'num' }, x.status === 'unsupported' ? '' : x.calls),
+        h('td', { class: 'num' }, x.args.total ? `${x.args.exercised} / ${x.args.total}` : ''),
+        h(
+          'td',
+          { class: 'reason-text' },
+          x.reason ?? (x.args.missing.length ? `unexercised: ${x.args.missing.join(', ')}` : ''),
+        ),
+      ),
+    ),
+  );
+  filter.addEventListener('input', () => {
+    const q = filter.value.toLowerCase();
+    for (const r of rows) r.hidden = !(r.textContent ?? '').toLowerCase().includes(q);
+  });
+  return h(
+    'section',
+    { 'data-testid': 'schema-coverage' },
+    h('h2', {}, 'Schema coverage (PyTorch 1.13 aten overloads)'),
+    h(
+      'p',
+      { 'data-testid': 'schema-totals' },
+      `${o.total} overloads: ${o.implemented} implemented, ${o.unsupported} unsupported, `,
+      h('strong', {}, `${o.uncovered} uncovered`),
+      `; arguments exercised ${a.exercised} / ${a.total} (${fmtPct(a.total ? a.exercised / a.total : 0)}); `,
+      `${s.torchScriptOnlyExcluded} TorchScript-only overloads left out.`,
+    ),
+    h('div', { class: 'toolbar' }, filter),
+    h(
+      'table',
+      { class: 'list', 'data-testid': 'schema-overloads' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['op', 'overload', 'status', 'calls', 'arguments', 'reason'].map((t) => h('th', {}, t)),
+        ),
+      ),
+      h('tbody', {}, rows),
+    ),
+  );
+}
