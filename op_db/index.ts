@@ -4,6 +4,7 @@
  */
 
 import { withAutogradClaims } from './autograd.ts';
+import { withGoldenDeviations } from './deviations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
@@ -26,7 +27,8 @@ export const opDb: readonly OpInfo[] = (
   ] as OpInfo[]
 )
   .map(withAutogradClaims)
-  .map(withUnsupportedOverloads);
+  .map(withUnsupportedOverloads)
+  .map(withGoldenDeviations);
 
 export function findOpInfo(name: string): OpInfo | undefined {
   return opDb.find((o) => o.name === name || o.op === name || o.aliases.includes(name));
@@ -61,6 +63,8 @@ export {
 export {
   type ErrorInput,
   type FactoryInput,
+  type GoldenDeviation,
+  type GoldenTolerance,
   LAYOUTS,
   type Layout,
   MODES,

@@ -49,6 +49,8 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
     ref: null,
     resultDType: null,
     tolerances: {},
+    goldenTolerances: {},
+    goldenDeviations: [],
     skips: [],
     ...rest,
     variants: {

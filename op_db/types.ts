@@ -10,6 +10,7 @@ import type { RefTensor } from './refs/tensor.ts';
 
 export const ORACLES = [
   'reference',
+  'golden',
   'gradcheck',
   'gradgradcheck',
   'backward',
@@ -77,6 +78,21 @@ export interface SampleContext {
 export interface Tolerance {
   readonly rtol: number;
   readonly atol: number;
+}
+
+export interface GoldenTolerance extends Tolerance {
+  readonly reason: string;
+}
+
+/** Which golden comparisons are expected to differ from PyTorch, and why (listed in the README's deviations). */
+export interface GoldenDeviation {
+  readonly reason: string;
+  /** Only these dtypes (all when absent). */
+  readonly dtypes?: readonly DType[];
+  /** Only samples whose name contains this text (all when absent). */
+  readonly sample?: string;
+  /** Only this kind of golden request: outputs, error inputs or gradients (all when absent). */
+  readonly kind?: 'sample' | 'error' | 'grad';
 }
 
 /** A skip or expected failure, as data. `reason` is mandatory; `issue` links the tracker. */
@@ -158,5 +174,16 @@ export interface OpInfo {
   readonly flags: OpFlags;
   /** Tolerance overrides per dtype (and optionally per device). */
   readonly tolerances: Readonly<Partial<Record<DType, Tolerance>>>;
+  /**
+   * Where PyTorch's own result is less accurate than the tolerance the runtime is held to (complex64 pow in
+   * single precision, float16 sums rounded between stages): the golden oracle compares with this looser
+   * tolerance, and each entry says why. A deviation of the runtime from PyTorch is an xfail skip rule instead.
+   */
+  readonly goldenTolerances: Readonly<Partial<Record<DType, GoldenTolerance>>>;
+  /**
+   * Samples on which the runtime deliberately differs from PyTorch 1.13 (a PyTorch bug, a missing PyTorch kernel):
+   * the golden oracle expects them to differ and fails when one no longer does, like an xfail, per sample.
+   */
+  readonly goldenDeviations: readonly GoldenDeviation[];
   readonly skips: readonly SkipRule[];
 }

@@ -79,10 +79,11 @@ export const zeroDivisorErrors = (kwargsList: readonly Readonly<Record<string, u
 
 /**
  * Shapes that do not broadcast; an in-place self that would need broadcasting; with `zeroDivisor`, integer
- * division by zero under each of those kwargs.
+ * division by zero under each of those kwargs; with `refusesNumbers`, a Python number for `other` (a TypeError
+ * in PyTorch for ops without a Scalar overload).
  */
 export const binaryErrors =
-  (zeroDivisor: readonly Readonly<Record<string, unknown>>[] = []) =>
+  (zeroDivisor: readonly Readonly<Record<string, unknown>>[] = [], refusesNumbers = false) =>
   (ctx: SampleContext): import('../types.ts').ErrorInput[] => {
     const make = maker(ctx);
     const errs: import('../types.ts').ErrorInput[] = [
@@ -99,5 +100,11 @@ export const binaryErrors =
       },
       ...zeroDivisorErrors(zeroDivisor),
     ];
+    if (refusesNumbers)
+      errs.push({
+        sample: sample(make([3, 4]), [pythonScalar(ctx.dtype)], {}, { name: 'python scalar rhs' }),
+        code: 'E_NO_OVERLOAD',
+        regex: /argument 'other': expected Tensor, got (int|float|bool)/,
+      });
     return errs;
   };

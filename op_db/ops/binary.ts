@@ -1,5 +1,11 @@
 /** OpInfos for binary pointwise ops: one line each (name, reference, claimed dtypes, sample options). */
-import { DTYPE_GROUPS, DTYPE_INFO, type DType, float } from '../../src/runtime/index.ts';
+import {
+  DTYPE_GROUPS,
+  DTYPE_INFO,
+  type DType,
+  float,
+  takesNumbersAsTensors,
+} from '../../src/runtime/index.ts';
 import { binaryArbitrary } from '../families/arbitraries.ts';
 import { type BinaryOptions, binaryErrors, binarySamples } from '../families/binary.ts';
 import { opInfo } from '../info.ts';
@@ -42,8 +48,13 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
     op,
     family: 'binary',
     dtypes: spec.dtypes,
-    sampleInputs: binarySamples(spec.samples),
-    errorInputs: binaryErrors(spec.zeroDivisor),
+    // A Python number for `other` binds only where PyTorch takes one (a Scalar overload, or add/sub/mul/div):
+    // elsewhere (atan2, maximum, logical_and) it is an argument-parsing error, checked as one.
+    sampleInputs: binarySamples({
+      ...spec.samples,
+      noScalar: spec.samples?.noScalar || !takesNumbersAsTensors(op),
+    }),
+    errorInputs: binaryErrors(spec.zeroDivisor, !takesNumbersAsTensors(op)),
     arbitrary: binaryArbitrary(bounds(lhs), bounds(rhs), spec.samples?.kwargs),
     ref: binaryRef(ref, spec.complexRef),
     resultDType: (s) => pointwiseResultDType(s, spec.rule ?? (spec.intToFloat ? 'intToFloat' : 'promote')),

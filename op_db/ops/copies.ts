@@ -28,7 +28,13 @@ const toCases = (ctx: SampleContext): ViewCase[] => [
   c(FOUR, 'bfloat16'),
   c([7], ctx.dtype),
   { shape: [3, 5], args: [ctx.dtype], kwargs: { copy: true } },
-  { shape: [3, 5], args: [otherDType(ctx.dtype), false, true, 'contiguous_format'], name: 'all positional' },
+  // memory_format is keyword-only in PyTorch's Python signature (positional, it is a TypeError in 1.13).
+  {
+    shape: [3, 5],
+    args: [otherDType(ctx.dtype), false, true],
+    kwargs: { memory_format: 'contiguous_format' },
+    name: 'every argument',
+  },
 ];
 const copySrc = (shape: readonly number[], src: readonly number[]): ViewCase => ({
   shape,

@@ -11,7 +11,6 @@ import {
   factorySamples,
   fillValue,
   NO_EXPANDED_SELF,
-  viewErrors,
   viewSamples,
 } from '../families/views.ts';
 import { type OpInfoSpec, opInfo } from '../info.ts';
@@ -140,15 +139,6 @@ function fill(
     dtypes: ALL,
     sampleInputs: (ctx) =>
       viewSamples(values(ctx).flatMap((args) => COPY_SHAPES.map((shape) => ({ shape, args }))))(ctx),
-    errorInputs: viewErrors([
-      {
-        shape: [1, 3],
-        args: values({ device: 'cpu', dtype: 'float32', requiresGrad: false, seed: 0 })[0],
-        prep: (t) => t.expand([2, 3]),
-        code: 'E_INTERNAL_OVERLAP',
-        regex: /more than one element of the written-to tensor refers to a single memory location/,
-      },
-    ]),
     ref: (s) => fullRef(s.input.shape, value(s), s.input.dtype),
     resultDType: (s) => (s.input as Tensor).dtype,
     flags: { mutates: true },

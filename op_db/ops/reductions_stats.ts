@@ -48,7 +48,7 @@ function moment(name: 'var' | 'std'): OpInfo {
       call(y, [1], { correction: 0 }),
       call(y, [], { dim: [1], correction: 2, keepdim: true }),
       call(x, [null], { correction: 0 }),
-      call(x, [], { correction: 5 }, 'correction > 1'),
+      call(x, [null], { correction: 5 }, 'correction > 1'),
       call(make([2, 3]), [0], { correction: 2 }, 'N - correction = 0 -> inf'),
     ];
   };
@@ -81,6 +81,13 @@ function moment(name: 'var' | 'std'): OpInfo {
         args: [0],
         code: 'E_DTYPE_UNSUPPORTED',
         regex: /std and var only support floating point and complex dtypes/,
+      },
+      {
+        // PyTorch 1.13's var.correction has no default for `dim`: var(x, correction=0) does not parse.
+        shape: [2, 3],
+        kwargs: { correction: 0 },
+        code: 'E_NO_OVERLOAD',
+        regex: /missing required argument 'dim'/,
       },
     ]),
   });

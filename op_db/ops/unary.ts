@@ -109,7 +109,7 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('tanh', Math.tanh, float(NO_COMPLEX)),
   unary('sigmoid', (x) => 1 / (1 + Math.exp(-x)), float(NO_COMPLEX)),
   unary('erf', erfRef, float(NO_COMPLEX)),
-  unary('silu', (x) => x / (1 + Math.exp(-x)), { ...float(NO_COMPLEX), name: 'nn.functional.silu' }),
+  unary('silu', (x) => x / (1 + Math.exp(-x)), { dtypes: FLOATS, name: 'nn.functional.silu' }),
   unary('relu', (x) => (Number.isNaN(x) ? x : Math.max(x, 0)), {
     dtypes: REAL_NUMERIC,
     exact: true,

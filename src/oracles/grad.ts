@@ -113,6 +113,11 @@ function gradients(inst: Instance, s: SampleInput): Tensor[] {
   );
 }
 
+/** The weighted-sum gradients of a gradient sample (its float64 tensors become leaves), as the golden records. */
+export function gradientsOf(inst: Instance, s: SampleInput): Tensor[] {
+  return gradients(inst, leaves(s));
+}
+
 export function runBackwardConsistency(inst: Instance, only?: number): OracleResult {
   let checks = 0;
   gradSamples(inst).forEach((s0, k) => {

@@ -27,6 +27,26 @@ export { runCompile } from './compile.ts';
 export { CROSS_BACKEND_TOLERANCE, runCrossBackend } from './crossbackend.ts';
 export { runDtypes } from './dtypes.ts';
 export { runErrors } from './errors.ts';
+export {
+  blobKey,
+  decodeValues,
+  encodeGolden,
+  GOLDEN_DIR,
+  GOLDEN_FORMAT,
+  type GoldenEntry,
+  type GoldenFile,
+  type GoldenRequest,
+  goldenPath,
+  goldenRequests,
+  instanceRequests,
+  readGolden,
+  recordCommand,
+  runGolden,
+  serializeCall,
+  ulpError,
+  ulpOf,
+  writeGolden,
+} from './golden/index.ts';
 export { runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
 export { GradcheckError, type GradcheckOptions, gradcheck, gradgradcheck } from './gradcheck.ts';
 export {

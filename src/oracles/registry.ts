@@ -8,6 +8,7 @@ import { runCompile } from './compile.ts';
 import { runCrossBackend } from './crossbackend.ts';
 import { runDtypes } from './dtypes.ts';
 import { runErrors } from './errors.ts';
+import { instanceRequests, runGolden } from './golden/index.ts';
 import { gradSamples, runBackwardConsistency, runGradcheckOracle, runGradgradcheckOracle } from './grad.ts';
 import { type Instance, type OracleResult, sampleContext } from './instance.ts';
 import { runMetadata } from './metadata.ts';
@@ -84,6 +85,29 @@ export const ORACLE_TABLE: { readonly [O in Oracle]: OracleRecord<O> } = {
     template: template('reference'),
     sources: ['src/oracles/reference.ts'],
     msPerSample: 0.25,
+  },
+  golden: {
+    name: 'golden',
+    run: runGolden,
+    samples: (inst) => instanceRequests(inst).length,
+    axes: (tier) => [
+      {
+        device: 'cpu',
+        dtypes: claimed,
+        layouts: tier === 'full' ? LAYOUTS : ['contiguous', 'transposed', 'expanded', 'offset'],
+      },
+      // On webgpu the pull tier replays contiguous samples (crossbackend covers its layouts against cpu).
+      { device: 'webgpu', dtypes: onWebgpu, layouts: tier === 'full' ? LAYOUTS : ['contiguous'] },
+    ],
+    applies: () => true,
+    mode: 'eager',
+    template: template('golden'),
+    sources: [
+      'src/oracles/golden/oracle.ts',
+      'src/oracles/golden/requests.ts',
+      'src/oracles/golden/serialize.ts',
+    ],
+    msPerSample: 0.3,
   },
   crossbackend: {
     name: 'crossbackend',

@@ -15,6 +15,8 @@ export {
   noGrad,
   OpgateError,
   operatorTable,
+  Scalar,
+  Storage,
   Tensor,
   webgpuUnavailableReason,
 } from '../runtime/index.ts';

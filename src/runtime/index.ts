@@ -107,6 +107,7 @@ export {
   parseSchema,
   redispatch,
   type Schema,
+  takesNumbersAsTensors,
   withExcludedKeys,
   withIncludedKeys,
 } from './dispatch/index.ts';

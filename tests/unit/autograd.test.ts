@@ -43,6 +43,15 @@ describe('backward', () => {
     expect(x.grad!.tolist()).toEqual(once.map((v) => expect.closeTo(2 * v, 12)));
   });
 
+  it('grad of several outputs of one node (split) reaches the input once every output contributed', () => {
+    // Found by the golden oracle: the roots' node was counted once per root, so x's gradient never arrived.
+    const x = f64([1, 2, 3, 4, 5]);
+    const outs = T.torch.split(x, 2) as T.Tensor[];
+    const weights = outs.map((o, i) => T.torch.full(o.shape as number[], i + 1, { dtype: 'float64' }));
+    const [g] = T.grad(outs, [x], { gradOutputs: weights });
+    expect(g!.tolist()).toEqual([1, 1, 2, 2, 3]);
+  });
+
   it('sums broadcast gradients back to each input shape', () => {
     const a = f64([
       [1, 2],

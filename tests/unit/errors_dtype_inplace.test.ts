@@ -110,7 +110,10 @@ describe('E_INTERNAL_OVERLAP', () => {
       ],
     });
     namesGotExpected(err);
-    expectCode(() => zeros(1, 3).expand(2, 3).fill_(1), 'E_INTERNAL_OVERLAP', { op: 'fill_' });
+    // fill_ is idempotent: PyTorch 1.13 fills an expanded self (recorded by the golden oracle), and so does this.
+    const filled = zeros(1, 3);
+    filled.expand(2, 3).fill_(7);
+    expect([...(filled.storage.data as Float32Array)]).toEqual([7, 7, 7]);
     expectCode(() => zeros(1).expand(2).copy_(zeros(2)), 'E_INTERNAL_OVERLAP', { op: 'copy_' });
     expectCode(() => T.torch.add(zeros(2), 1, { out: zeros(1).expand(2) }), 'E_INTERNAL_OVERLAP', {
       op: 'add',

@@ -237,7 +237,7 @@ test("PyTorch's node names (rows shared by overloads carry one overload's name)"
     [call('max')(a), 'MaxBackward1'],
     [call('min')(a), 'MinBackward1'],
     [call('var')(a, [1]), 'VarBackward0'],
-    [call('std', { correction: 0 })(a), 'StdBackward0'],
+    [call('std', { correction: 0 })(a, null), 'StdBackward0'],
     [call('logsumexp')(a, [1]), 'LogsumexpBackward0'],
     [call('cumsum')(a, 1), 'CumsumBackward0'],
     [call('cumprod')(a, 1), 'CumprodBackward0'],

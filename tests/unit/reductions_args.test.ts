@@ -55,7 +55,7 @@ describe('overloads (values verified with PyTorch 1.13)', () => {
     expect(flat(T.torch.var(X, false))).toEqual([2.1875]);
     expect(T.torch.var(X, 1, false, true).tolist()).toEqual([[0.25], [1]]);
     expect(flat(T.torch.std(X, 0, { correction: 2 }))).toEqual([Infinity, Infinity]);
-    expect(flat(T.torch.var(X, { correction: 0 }))).toEqual([2.1875]);
+    expect(flat(T.torch.var(X, null, { correction: 0 }))).toEqual([2.1875]);
   });
   it('norm with p=None and the aliases', () => {
     expect(flat(T.torch.norm(X, null, 0))).toEqual(flat(call('linalg.vector_norm', [X, 2, [0]])));

@@ -264,6 +264,12 @@ describe('target determination', () => {
     );
   });
 
+  test("a changed golden file selects its op's instances on every device", () => {
+    const got = selected(['op_db/goldens/pow.json.gz']);
+    expect(new Set(got.map((i) => i.op))).toEqual(new Set(['pow']));
+    expect(new Set(got.map((i) => i.oracle))).toContain('golden');
+  });
+
   test('a changed dispatcher file (shared infrastructure) selects everything; a README nothing', () => {
     expect(selected(['src/runtime/dispatch/dispatcher.ts']).length).toBe(pull.length);
     expect(selected(['README.md', 'tests/unit/views.test.ts']).length).toBe(0);

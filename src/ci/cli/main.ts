@@ -28,6 +28,7 @@ import { isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerCoverageCommand } from './coverage.ts';
 import { registerFlakyCommands } from './flaky.ts';
+import { registerGoldenCommands } from './golden.ts';
 import { registerNumericsCommands } from './numerics.ts';
 import { intOption, listOption } from './options.ts';
 import { registerPerfCommands } from './perf.ts';
@@ -274,6 +275,7 @@ export function buildCli(): Command {
   registerShardCommands(program);
   registerBcCommands(program);
   registerCoverageCommand(program);
+  registerGoldenCommands(program);
   registerFlakyCommands(program);
   registerPerfCommands(program);
   registerNumericsCommands(program);

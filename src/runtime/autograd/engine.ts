@@ -37,7 +37,9 @@ export function runBackward(
 function execute(roots: readonly Edge[], grads: readonly Tensor[], o: RunOptions): (Tensor | null)[] {
   const deps = new Map<Node, number>();
   const seen = new Set<Node>();
-  const stack: Node[] = roots.map(([n]) => n).filter((n): n is Node => n !== null);
+  // Each root node once: outputs of one multi-output node (split's views) are several roots of one node, whose
+  // edges must be counted once, or its next nodes would wait forever for the extra counts.
+  const stack: Node[] = [...new Set(roots.map(([n]) => n).filter((n): n is Node => n !== null))];
   for (const n of stack) seen.add(n);
   while (stack.length) {
     const n = stack.pop()!;

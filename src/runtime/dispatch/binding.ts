@@ -51,11 +51,34 @@ function toInt(v: unknown): number | BindFailure {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean): unknown {
+/**
+ * Ops whose Tensor arguments (after the first) take a Python number, as a wrapped-number tensor. PyTorch's
+ * python_arg_parser allows it for a fixed list (should_allow_numbers_as_tensors: add, sub, mul, div and their
+ * aliases, true_divide, floor_divide, to, _to_copy, copy_), and every op with a Scalar overload for that argument
+ * binds a number there (eq.Scalar, pow.Tensor_Scalar, where.ScalarOther, ...; this list is those of PyTorch
+ * 1.13's schemas). Any other op refuses a number where its schema says Tensor: `atan2(x, 2.0)` is a TypeError in
+ * PyTorch, and E_NO_OVERLOAD here.
+ */
+const NUMBERS_AS_TENSORS = new Set([
+  ...['add', 'sub', 'subtract', 'mul', 'multiply', 'div', 'divide', 'true_divide', 'floor_divide', 'rsub'],
+  ...['to', '_to_copy', 'copy', 'fill', 'masked_fill', 'index_fill', 'where', 'lerp', 'searchsorted'],
+  ...['eq', 'ne', 'not_equal', 'lt', 'less', 'le', 'less_equal', 'gt', 'greater', 'ge', 'greater_equal'],
+  ...['remainder', 'fmod', 'pow', 'float_power', 'copysign', 'xlogy', 'special_xlogy', 'special_xlog1py'],
+  ...['bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_left_shift', 'bitwise_right_shift'],
+  ...['__and__', '__or__', '__xor__', '__lshift__', '__rshift__', '__iand__', '__ior__', '__ixor__'],
+  ...['clamp', 'clamp_min', 'clamp_max', 'clip', 'special_zeta', 'result_type', '_add_relu'],
+]);
+
+/** Whether `op` (an aten name, in-place `_` included) takes a Python number for a non-first Tensor argument. */
+export function takesNumbersAsTensors(op: string): boolean {
+  return NUMBERS_AS_TENSORS.has(op) || (op.endsWith('_') && NUMBERS_AS_TENSORS.has(op.slice(0, -1)));
+}
+
+function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean, op: string): unknown {
   switch (t.base) {
     case 'Tensor':
       if (v instanceof Tensor) return v;
-      if (!isFirst && isScalarLike(v)) return scalarToTensor(toScalar(v));
+      if (!isFirst && isScalarLike(v) && takesNumbersAsTensors(op)) return scalarToTensor(toScalar(v));
       return new BindFailure(`expected Tensor, got ${describe(v)}`);
     case 'Scalar':
       if (isScalarLike(v)) return toScalar(v);
@@ -91,13 +114,13 @@ function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean): u
   }
 }
 
-function convert(arg: Argument, v: unknown, isFirst: boolean): unknown {
+function convert(arg: Argument, v: unknown, isFirst: boolean, op: string): unknown {
   const t = arg.type;
   if (v === null || v === undefined) {
     if (t.optional) return null;
     return new BindFailure(`argument '${arg.name}' must not be None`);
   }
-  if (!t.isList) return convertOne(arg, t, v, isFirst);
+  if (!t.isList) return convertOne(arg, t, v, isFirst, op);
   if (!Array.isArray(v)) {
     if (t.listSize !== null && (t.base === 'int' || t.base === 'SymInt')) {
       const i = toInt(v);
@@ -111,7 +134,7 @@ function convert(arg: Argument, v: unknown, isFirst: boolean): unknown {
       out.push(null);
       continue;
     }
-    const c = convertOne(arg, { ...t, isList: false }, x, false);
+    const c = convertOne(arg, { ...t, isList: false }, x, false, op);
     if (c instanceof BindFailure) return c;
     if (t.base === 'Tensor' && !(x instanceof Tensor))
       return new BindFailure(`expected Tensor in list, got ${describe(x)}`);
@@ -156,7 +179,7 @@ export function bindArgs(
       bound[a.name] = defaultFor(a);
       continue;
     }
-    const c = convert(a, v, i === 0);
+    const c = convert(a, v, i === 0, schema.name);
     if (c instanceof BindFailure) return new BindFailure(`argument '${a.name}': ${c.reason}`);
     bound[a.name] = c;
   }

@@ -1,4 +1,4 @@
-export { BindFailure, type BoundArgs, bindArgs, givenArgNames } from './binding.ts';
+export { BindFailure, type BoundArgs, bindArgs, givenArgNames, takesNumbersAsTensors } from './binding.ts';
 export { bindCall, callEntry, callOp, computeKeySet, redispatch, setKeyFallback } from './dispatcher.ts';
 export {
   BACKEND_KEYS,

@@ -142,14 +142,14 @@ export function registerCopies(): void {
   };
   defineOp({
     schema:
-      'to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)',
+      'to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor(a)',
     tags: { family: 'view' },
     composite: (a) =>
       to(a.self as Tensor, null, a.dtype as DType, a.copy as boolean, a.memory_format as string | null),
   });
   defineOp({
     schema:
-      'to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)',
+      'to.device(Tensor(a) self, Device device, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None) -> Tensor(a)',
     tags: { family: 'view' },
     composite: (a) =>
       to(

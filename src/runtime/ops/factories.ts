@@ -27,7 +27,7 @@ import {
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { asScalar } from './op_helpers.ts';
-import { assertNoInternalOverlap, defineOp } from './structured.ts';
+import { defineOp } from './structured.ts';
 
 const tags = { family: 'factory' } as const;
 const OPTS = 'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None';
@@ -324,7 +324,8 @@ export function registerFactories(): void {
     tags: { family: 'pointwise' },
     composite: (a) => {
       const self = a.self as Tensor;
-      assertNoInternalOverlap(self, 'fill_');
+      // No internal-overlap check: filling is idempotent, so PyTorch fills an expanded self (fill_out disables
+      // TensorIterator's overlap check); x.expand(2, 3).fill_(1) writes the shared elements.
       // A meta tensor has nothing to fill (and a meta value nothing to read).
       if (self.device !== 'meta') fillTensor(self, scalarArg(a.value, 'fill_', 'value'));
       self.bumpVersion();

@@ -213,15 +213,20 @@ export const UNARY_ROWS = [
     ),
     { aliases: ['special.erf'], wgsl: 'erf_f(a)' },
   ),
-  floatOp(
-    'silu',
-    (x) => x / (1 + Math.exp(-x)),
-    unaryGrad(['self'], (c) => {
-      const s = op('sigmoid', self(c));
-      return mul(c.grad, mul(s, add(mul(self(c), sub(1, s)), 1)));
-    }),
-    { aliases: ['nn.functional.silu'], wgsl: 'a / (1.0 + exp(-a))' },
-  ),
+  {
+    // Floating inputs only: PyTorch 1.13 raises "silu_cpu" not implemented for 'Long' (no int-to-float promotion).
+    ...floatOp(
+      'silu',
+      (x) => x / (1 + Math.exp(-x)),
+      unaryGrad(['self'], (c) => {
+        const s = op('sigmoid', self(c));
+        return mul(c.grad, mul(s, add(mul(self(c), sub(1, s)), 1)));
+      }),
+      { aliases: ['nn.functional.silu'], wgsl: 'a / (1.0 + exp(-a))' },
+    ),
+    promotion: 'default',
+    kinds: ['float'],
+  },
   {
     name: 'relu',
     arity: 1,

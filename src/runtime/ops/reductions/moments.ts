@@ -190,15 +190,15 @@ export function registerMoments(): void {
         rule: 'cast',
       },
     });
-    // PyTorch 1.13 spells `dim` and `correction` without defaults; torch.var(x, correction=0) works in
-    // Python through its arg parser, so the defaults (None) are written here.
+    // PyTorch 1.13 spells `dim` and `correction` without defaults: torch.var(x, correction=0) is a TypeError
+    // there (recorded from torch 1.13); torch.var(x, None, correction=0) is the call.
     defineReduction({
-      schema: `${name}.correction(Tensor self, int[1]? dim=None, *, int? correction=None, bool keepdim=False) -> Tensor`,
+      schema: `${name}.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor`,
       plan: planMoment,
       run,
       gpu,
       out: {
-        schema: `${name}.correction_out(Tensor self, int[1]? dim=None, *, int? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)`,
+        schema: `${name}.correction_out(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)`,
         rule: 'cast',
       },
     });

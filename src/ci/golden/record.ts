@@ -1,0 +1,142 @@
+/**
+ * `opgate golden record|check`: serialises every op_db sample the golden oracle checks (each claimed cpu dtype ×
+ * every layout, error inputs, float64 gradient samples), runs them through real PyTorch 1.13 with
+ * tools/golden/record.py, and writes one deterministic golden file per op. `check` records into a scratch
+ * directory and reports every op whose goldens differ from the committed ones (drift).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LAYOUTS, type OpInfo } from '../../../op_db/index.ts';
+import {
+  blobKey,
+  GOLDEN_DIR,
+  GOLDEN_FORMAT,
+  type GoldenEntry,
+  type GoldenFile,
+  goldenPath,
+  goldenRequests,
+  writeGolden,
+} from '../../oracles/index.ts';
+import { CiError } from '../errors.ts';
+import { PACKAGE_ROOT } from '../run/root.ts';
+
+export const RECORD_SCRIPT = join(PACKAGE_ROOT, 'tools/golden/record.py');
+
+/** The interpreter with torch: OPGATE_PYTHON, else Debian's system python (apt-get install python3-torch). */
+export const pythonPath = () => process.env.OPGATE_PYTHON ?? '/usr/bin/python3';
+
+interface RawEntry extends Omit<GoldenEntry, 'out' | 'grads'> {
+  readonly out?: readonly (Omit<NonNullable<GoldenEntry['out']>[number], 'values'> & {
+    values: string | null;
+  })[];
+  readonly grads?: readonly string[];
+}
+
+export interface RecordReport {
+  readonly ops: readonly { op: string; requests: number; path: string; bytes: number }[];
+  readonly torch: string;
+  readonly seconds: number;
+}
+
+/** Every distinct request of an op (fingerprints dedupe layouts that leave a sample unchanged). */
+function requestsOf(info: OpInfo) {
+  const seen = new Map<string, { fp: string; kind: string; call: unknown }>();
+  for (const dtype of info.dtypes.cpu)
+    for (const layout of LAYOUTS)
+      for (const r of goldenRequests(info, dtype, layout))
+        if (!seen.has(r.fp)) seen.set(r.fp, { fp: r.fp, kind: r.kind, call: r.call });
+  return [...seen.values()];
+}
+
+function runPython(requests: string, results: string): void {
+  const py = pythonPath();
+  const r = spawnSync(py, [RECORD_SCRIPT, requests, results], { stdio: ['ignore', 'inherit', 'pipe'] });
+  if (r.error || r.status !== 0) {
+    const why = r.error ? r.error.message : r.stderr.toString().trim().split('\n').slice(-3).join(' | ');
+    throw new CiError(
+      'E_TOOL_MISSING',
+      `recording goldens needs PyTorch 1.13 (apt-get install python3-torch) under ${py} (OPGATE_PYTHON): ${why}`,
+    );
+  }
+}
+
+/** Turns the script's inline base64 values into content-keyed blobs. */
+function toGolden(op: string, torch: string, raw: Record<string, RawEntry>): GoldenFile {
+  const blobs: Record<string, string> = {};
+  const blob = (b64: string) => {
+    const k = blobKey(b64);
+    blobs[k] = b64;
+    return k;
+  };
+  const entries: Record<string, GoldenEntry> = {};
+  for (const [fp, e] of Object.entries(raw)) {
+    entries[fp] = {
+      ...e,
+      ...(e.out && { out: e.out.map((o) => ({ ...o, values: o.values === null ? null : blob(o.values) })) }),
+      ...(e.grads && { grads: e.grads.map(blob) }),
+    };
+  }
+  return { format: GOLDEN_FORMAT, op, torch, entries, blobs };
+}
+
+/** Records the goldens of `infos` into `dir` (the committed directory by default). */
+export function recordGoldens(infos: readonly OpInfo[], dir = GOLDEN_DIR): RecordReport {
+  const t0 = performance.now();
+  const work = mkdtempSync(join(tmpdir(), 'opgate-golden-'));
+  try {
+    const ops = infos.map((info) => ({
+      name: info.name,
+      op: info.op,
+      mutates: info.flags.mutates,
+      nondeterministic: info.flags.nondeterministicValues,
+      requests: requestsOf(info),
+    }));
+    const reqPath = join(work, 'requests.json');
+    const resPath = join(work, 'results.json');
+    writeFileSync(reqPath, JSON.stringify({ ops }));
+    runPython(reqPath, resPath);
+    const res = JSON.parse(readFileSync(resPath, 'utf8')) as {
+      torch: string;
+      results: Record<string, Record<string, RawEntry>>;
+    };
+    const report = ops.map((o) => {
+      const path = writeGolden(toGolden(o.name, res.torch, res.results[o.name] ?? {}), dir);
+      return { op: o.name, requests: o.requests.length, path, bytes: readFileSync(path).length };
+    });
+    return { ops: report, torch: res.torch, seconds: (performance.now() - t0) / 1000 };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export interface DriftReport {
+  /** Ops whose re-recorded goldens differ from the committed file (or have none committed). */
+  readonly drifted: readonly string[];
+  readonly unchanged: number;
+}
+
+/** Re-records into a scratch directory and compares byte for byte with the committed goldens. */
+export function checkGoldens(infos: readonly OpInfo[], dir = GOLDEN_DIR): DriftReport {
+  const scratch = mkdtempSync(join(tmpdir(), 'opgate-golden-check-'));
+  try {
+    recordGoldens(infos, scratch);
+    const drifted: string[] = [];
+    for (const info of infos) {
+      const committed = goldenPath(info.name, dir);
+      const fresh = readFileSync(goldenPath(info.name, scratch));
+      if (!existsSync(committed) || !fresh.equals(readFileSync(committed))) drifted.push(info.name);
+    }
+    return { drifted, unchanged: infos.length - drifted.length };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Committed golden files that belong to no op of op_db (left behind by a rename). */
+export function orphanGoldens(infos: readonly OpInfo[], dir = GOLDEN_DIR): string[] {
+  if (!existsSync(dir)) return [];
+  const names = new Set(infos.map((i) => `${i.name}.json.gz`));
+  return readdirSync(dir).filter((f) => f.endsWith('.json.gz') && !names.has(f));
+}

@@ -1,0 +1,89 @@
+/**
+ * The committed goldens: one gzip'd JSON file per op under op_db/goldens/, written deterministically (entries
+ * and blobs sorted, gzip without a timestamp) so that re-recording unchanged samples changes no byte. Output
+ * values are blobs keyed by content, so the layouts of one sample (same values, other strides) share them.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+export const GOLDEN_DIR = fileURLToPath(new URL('../../../op_db/goldens/', import.meta.url));
+export const GOLDEN_FORMAT = 1;
+
+export interface GoldenOutput {
+  readonly dtype: string;
+  readonly shape: readonly number[];
+  readonly strides: readonly number[];
+  readonly offset: number;
+  /** The index of the call's input storage this output shares (a view), else -1; null: unknown (empty output). */
+  readonly alias: number | null;
+  /** Blob key of the row-major values; null for ops whose values are not defined (empty). */
+  readonly values: string | null;
+}
+
+/** What PyTorch did with one request. */
+export interface GoldenEntry {
+  readonly out?: readonly GoldenOutput[];
+  /** PyTorch raised: the exception's type and first line. */
+  readonly raises?: string;
+  /** Gradient requests: blob keys of d loss / d leaf, one per float64 leaf. */
+  readonly grads?: readonly string[];
+  readonly grad_raises?: string;
+  /** Gradient requests whose output is not finite: no gradient to compare (as gradcheck skips them). */
+  readonly grads_skipped?: string;
+  /** Two identical PyTorch calls gave different results (uninitialised memory): nothing to compare with. */
+  readonly unstable?: boolean;
+}
+
+export interface GoldenFile {
+  readonly format: number;
+  readonly op: string;
+  readonly torch: string;
+  readonly entries: Readonly<Record<string, GoldenEntry>>;
+  readonly blobs: Readonly<Record<string, string>>;
+}
+
+export function goldenPath(op: string, dir = GOLDEN_DIR): string {
+  return join(dir, `${op}.json.gz`);
+}
+
+const cache = new Map<string, GoldenFile | null>();
+
+/** An op's goldens (cached per process); null when none are recorded. */
+export function readGolden(op: string, dir = GOLDEN_DIR): GoldenFile | null {
+  const path = goldenPath(op, dir);
+  if (!cache.has(path)) {
+    cache.set(
+      path,
+      existsSync(path) ? (JSON.parse(gunzipSync(readFileSync(path)).toString()) as GoldenFile) : null,
+    );
+  }
+  return cache.get(path)!;
+}
+
+export function blobKey(b64: string): string {
+  return createHash('sha256').update(b64).digest('hex').slice(0, 16);
+}
+
+const sorted = <T>(o: Readonly<Record<string, T>>): Record<string, T> =>
+  Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
+
+/** The bytes of a golden file: canonical JSON, gzip'd with no timestamp (the same goldens give the same bytes). */
+export function encodeGolden(g: GoldenFile): Buffer {
+  const text = JSON.stringify({ ...g, entries: sorted(g.entries), blobs: sorted(g.blobs) });
+  return gzipSync(Buffer.from(text), { level: 9 });
+}
+
+export function writeGolden(g: GoldenFile, dir = GOLDEN_DIR): string {
+  mkdirSync(dir, { recursive: true });
+  const path = goldenPath(g.op, dir);
+  writeFileSync(path, encodeGolden(g));
+  cache.delete(path);
+  return path;
+}

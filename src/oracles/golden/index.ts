@@ -1,0 +1,23 @@
+/** The golden oracle (runtime vs recorded PyTorch results) and the golden files' format. */
+export {
+  blobKey,
+  encodeGolden,
+  GOLDEN_DIR,
+  GOLDEN_FORMAT,
+  type GoldenEntry,
+  type GoldenFile,
+  type GoldenOutput,
+  goldenPath,
+  readGolden,
+  writeGolden,
+} from './files.ts';
+export { decodeValues, instanceRequests, recordCommand, runGolden } from './oracle.ts';
+export { type GoldenRequest, goldenRequests, goldenSeed, recordsGradients } from './requests.ts';
+export {
+  fingerprint,
+  type GoldenCall,
+  type GoldenKind,
+  type GoldenValue,
+  serializeCall,
+} from './serialize.ts';
+export { ulpError, ulpOf } from './ulp.ts';

@@ -1,0 +1,211 @@
+/**
+ * The golden oracle: the runtime against what real PyTorch 1.13 gave for the same sample (recorded with
+ * `opgate golden record`, committed under op_db/goldens/). Per sample: PyTorch raised <-> the runtime raises;
+ * the outputs' count, dtypes and shapes; for outputs that are views in PyTorch, strides, storage offset and which
+ * input they alias (cpu); values within the instance's tolerance (exact for integer, bool and exactRounding
+ * ops); for float64 gradient samples, the gradients of the weighted-sum loss. References written by the same hands
+ * as the kernels can share a misreading of PyTorch; this oracle cannot.
+ */
+import { fromRuntime, type GoldenDeviation, type RefTensor, WEBGPU_DTYPES } from '../../../op_db/index.ts';
+import { compareValues } from '../compare.ts';
+import { gradientsOf } from '../grad.ts';
+import { describeError, type Instance, OracleFailure, type OracleResult } from '../instance.ts';
+import { callOp, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
+import { mixesUnsupported, onDevice, onHost, outputsOf } from '../sample_io.ts';
+import { toleranceFor } from '../tolerances.ts';
+import { type GoldenEntry, type GoldenFile, type GoldenOutput, readGolden } from './files.ts';
+import { type GoldenRequest, goldenRequests } from './requests.ts';
+import { ulpError } from './ulp.ts';
+
+/** The command that re-records an op's goldens. */
+export const recordCommand = (op: string) => `npx opgate golden record --op ${op}`;
+
+/** The requests an instance checks: every kind on cpu; outputs only on other devices. */
+export function instanceRequests(inst: Instance): GoldenRequest[] {
+  return goldenRequests(inst.info, inst.dtype, inst.layout, inst.device === 'cpu' ? undefined : ['sample']);
+}
+
+/** A blob of row-major values of `dtype` as a RefTensor of `shape`. */
+export function decodeValues(g: GoldenFile, key: string, dtype: DType, shape: readonly number[]): RefTensor {
+  const info = DTYPE_INFO[dtype];
+  const bytes = Buffer.from(g.blobs[key], 'base64');
+  const numel = shape.reduce((a, b) => a * b, 1);
+  const arr = new info.storage(numel * info.lanes);
+  new Uint8Array(arr.buffer).set(bytes.subarray(0, arr.byteLength));
+  const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+  return fromRuntime(new Tensor(new Storage(dtype, 'cpu', numel, arr), [...shape], strides, 0));
+}
+
+interface Ctx {
+  readonly inst: Instance;
+  readonly golden: GoldenFile;
+  maxUlp: number;
+}
+
+function fail(c: Ctx, r: GoldenRequest, detail: string): never {
+  throw new OracleFailure(c.inst, r.k, `${r.kind} ${r.sample.name ?? ''}`.trim(), detail);
+}
+
+/**
+ * Outputs of exactRounding ops are compared bit for bit on cpu; gradients never are (the loss weights come from
+ * each side's own linspace). An OpInfo's goldenTolerances loosen the comparison where PyTorch is less accurate.
+ */
+function compareTo(
+  c: Ctx,
+  r: GoldenRequest,
+  what: string,
+  got: Tensor,
+  want: RefTensor,
+  exactOk = true,
+): void {
+  const { inst } = c;
+  const dtype = got.dtype;
+  const loose = inst.info.goldenTolerances[dtype];
+  const base = toleranceFor(dtype, inst.info.tolerances, inst.device);
+  const tol = loose ? { rtol: Math.max(loose.rtol, base.rtol), atol: Math.max(loose.atol, base.atol) } : base;
+  const exact = exactOk && !loose && inst.info.flags.exactRounding && inst.device === 'cpu';
+  const actual = fromRuntime(got);
+  const m = compareValues(actual, want, dtype, tol, exact);
+  if (m)
+    fail(
+      c,
+      r,
+      `${what} (${dtype}): ${m.count}/${m.total} elements differ from PyTorch; first at index ${m.index} (${m.part}): got ${m.actual}, PyTorch ${m.expected} (rtol ${tol.rtol}, atol ${tol.atol})`,
+    );
+  c.maxUlp = Math.max(c.maxUlp, ulpError(actual, want, dtype));
+}
+
+const fmt = (xs: readonly number[]) => `[${xs.join(', ')}]`;
+
+async function checkOutputs(c: Ctx, r: GoldenRequest, e: GoldenEntry, outs: Tensor[]) {
+  const want = e.out!;
+  if (outs.length !== want.length) fail(c, r, `${outs.length} outputs, PyTorch gives ${want.length}`);
+  const host = await onHost(outs);
+  host.forEach((t, j) => {
+    const w: GoldenOutput = want[j];
+    if (t.dtype !== w.dtype) fail(c, r, `output ${j} dtype ${t.dtype}, PyTorch gives ${w.dtype}`);
+    if (fmt(t.shape) !== fmt(w.shape))
+      fail(c, r, `output ${j} shape ${fmt(t.shape)}, PyTorch gives ${fmt(w.shape)}`);
+    if (c.inst.device === 'cpu' && w.alias !== null) {
+      const alias = r.storageIndex.get(outs[j].storage) ?? -1;
+      if (alias !== w.alias)
+        fail(
+          c,
+          r,
+          w.alias < 0
+            ? `output ${j} is a view of input storage ${alias}; PyTorch returns new memory`
+            : `output ${j} does not alias input storage ${w.alias} as PyTorch's view does`,
+        );
+      if (w.alias >= 0 && t.numel > 0 && (fmt(t.strides) !== fmt(w.strides) || t.storageOffset !== w.offset))
+        fail(
+          c,
+          r,
+          `output ${j} view strides ${fmt(t.strides)} offset ${t.storageOffset}, PyTorch ${fmt(w.strides)} offset ${w.offset}`,
+        );
+    }
+    if (w.values !== null && !c.inst.info.flags.nondeterministicValues)
+      compareTo(c, r, `output ${j}`, t, decodeValues(c.golden, w.values, w.dtype as DType, w.shape));
+  });
+}
+
+async function checkCall(c: Ctx, r: GoldenRequest, e: GoldenEntry): Promise<boolean> {
+  const { inst } = c;
+  let outs: Tensor[];
+  try {
+    const s = onDevice(r.sample, inst.device);
+    outs = outputsOf(callOp(inst.info.op, [s.input, ...s.args], { ...s.kwargs }));
+  } catch (err) {
+    if (e.raises !== undefined) return true;
+    const code = (err as { code?: string }).code;
+    // A sample mixing in a dtype the device does not compute (float64 on webgpu) does not apply there.
+    if (code === 'E_DTYPE_UNSUPPORTED' && mixesUnsupported(r.sample, inst.device, WEBGPU_DTYPES))
+      return false;
+    fail(c, r, `the runtime raised ${describeError(err)}; PyTorch returns a result`);
+  }
+  if (e.raises !== undefined)
+    fail(c, r, `PyTorch raises ${e.raises}; the runtime returned ${outs.length} output(s)`);
+  await checkOutputs(c, r, e, outs);
+  return true;
+}
+
+function checkGrad(c: Ctx, r: GoldenRequest, e: GoldenEntry): boolean {
+  let grads: Tensor[];
+  try {
+    grads = gradientsOf(c.inst, r.sample);
+  } catch (err) {
+    if (e.grad_raises !== undefined) return true;
+    fail(c, r, `backward raised ${describeError(err)}; PyTorch's backward succeeds`);
+  }
+  if (e.grad_raises !== undefined)
+    fail(c, r, `PyTorch's backward raises ${e.grad_raises}; the runtime's succeeds`);
+  const want = e.grads ?? [];
+  if (grads.length !== want.length) fail(c, r, `${grads.length} gradients, PyTorch gives ${want.length}`);
+  for (const [i, g] of grads.entries())
+    compareTo(c, r, `gradient of input ${i}`, g, decodeValues(c.golden, want[i], g.dtype, g.shape), false);
+  return true;
+}
+
+function deviationOf(inst: Instance, r: GoldenRequest): GoldenDeviation | undefined {
+  return inst.info.goldenDeviations.find(
+    (d) =>
+      (!d.dtypes || d.dtypes.includes(inst.dtype)) &&
+      (!d.kind || d.kind === r.kind) &&
+      (!d.sample || (r.sample.name ?? '').includes(d.sample)),
+  );
+}
+
+export async function runGolden(inst: Instance, only?: number): Promise<OracleResult> {
+  const op = inst.info.name;
+  const golden = readGolden(op);
+  if (!golden)
+    throw new OracleFailure(
+      inst,
+      null,
+      undefined,
+      `no goldens recorded for ${op}: run \`${recordCommand(op)}\``,
+    );
+  const c: Ctx = { inst, golden, maxUlp: 0 };
+  let checks = 0;
+  let unrecorded = 0;
+  /** Declared deviations: whether each was seen to differ on a sample it covers. */
+  const deviations = new Map<GoldenDeviation, { covered: number; differed: number }>();
+  for (const [i, r] of instanceRequests(inst).entries()) {
+    if (only !== undefined && i !== only) continue;
+    const e = golden.entries[r.fp];
+    if (!e)
+      fail(
+        c,
+        r,
+        `stale golden: this sample (fingerprint ${r.fp}) has no recorded PyTorch result; it changed since the goldens were recorded. Refresh: \`${recordCommand(op)}\``,
+      );
+    if (e.unstable || e.grads_skipped !== undefined) {
+      unrecorded++;
+      continue;
+    }
+    const d = deviationOf(inst, r);
+    const tally = d && (deviations.get(d) ?? { covered: 0, differed: 0 });
+    if (d && tally) deviations.set(d, tally);
+    try {
+      if (await (r.kind === 'grad' ? checkGrad(c, r, e) : checkCall(c, r, e))) checks++;
+      if (tally) tally.covered++;
+    } catch (err) {
+      if (!(tally && err instanceof OracleFailure)) throw err;
+      tally.covered++;
+      tally.differed++;
+    }
+  }
+  for (const [d, t] of deviations)
+    if (t.covered > 0 && t.differed === 0)
+      throw new OracleFailure(
+        inst,
+        null,
+        undefined,
+        `unexpected agreement: a declared deviation from PyTorch did not occur on any of its ${t.covered} sample(s) (remove it from the OpInfo's goldenDeviations): ${d.reason}`,
+      );
+  const notes = unrecorded
+    ? [
+        `${unrecorded} sample(s) have no stable or finite PyTorch result to compare with (see the golden file)`,
+      ]
+    : undefined;
+  return { checks, maxUlp: c.maxUlp, notes };
+}
