@@ -20,6 +20,9 @@ const sameValues = (x: RefTensor) => R.reshapeRef(x, x.shape);
 const shapes = COPY_SHAPES.map((shape): ViewCase => ({ shape }));
 const formats = (...fs: string[]) => fs.map((f): ViewCase => ({ shape: FOUR, kwargs: { memory_format: f } }));
 const otherDType = (d: DType): DType => (d === 'float64' ? 'float32' : 'float64');
+/** The dtype a `to` sample asks for: positional (to.dtype) or by keyword (to.device). */
+const toDType = (s: { args: readonly unknown[]; kwargs: Readonly<Record<string, unknown>> }): DType =>
+  (s.args[0] ?? s.kwargs.dtype) as DType;
 const toCases = (ctx: SampleContext): ViewCase[] => [
   c([3, 5], otherDType(ctx.dtype)),
   c([2, 3, 4], 'int32'),
@@ -28,6 +31,18 @@ const toCases = (ctx: SampleContext): ViewCase[] => [
   c(FOUR, 'bfloat16'),
   c([7], ctx.dtype),
   { shape: [3, 5], args: [ctx.dtype], kwargs: { copy: true } },
+  // to.device by keyword: the samples' device (each oracle's run names its own device instead of cpu).
+  {
+    shape: [3, 5],
+    kwargs: {
+      device: 'cpu',
+      dtype: otherDType(ctx.dtype),
+      non_blocking: false,
+      copy: true,
+      memory_format: 'preserve_format',
+    },
+    name: 'device keyword',
+  },
   // memory_format is keyword-only in PyTorch's Python signature (positional, it is a TypeError in 1.13).
   {
     shape: [3, 5],
@@ -56,9 +71,9 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
   ),
   {
     // Every instance has a dtype-changing sample, which copies.
-    ...view('to', (s) => R.convertRef(s.input, arg(s, 0)), [], [], copy),
+    ...view('to', (s) => R.convertRef(s.input, toDType(s)), [], [], copy),
     sampleInputs: (ctx) => viewSamples(toCases(ctx))(ctx),
-    resultDType: (s) => s.args[0] as DType,
+    resultDType: toDType,
   },
   view(
     'copy_',

@@ -68,10 +68,8 @@ function moment(name: 'var' | 'std'): OpInfo {
     }),
     ref: momentRef(name === 'std'),
     resultDType: (s) => realOf(inputDType(s)),
-    // var.out needs dim, var.correction_out takes no `unbiased`: var(x, unbiased) alone has no out= form.
-    outApplies: (s) =>
-      typeof s.args[0] !== 'boolean' &&
-      !('unbiased' in s.kwargs && s.args.length === 0 && !('dim' in s.kwargs)),
+    // var.out and var.correction_out need dim (PyTorch 1.13 gives it no default): var(x, out=o) does not bind.
+    outApplies: (s) => (s.args.length > 0 && typeof s.args[0] !== 'boolean') || 'dim' in s.kwargs,
     errorInputs: reductionErrors([
       ...dimRangeErrors(true),
       duplicateDims(),

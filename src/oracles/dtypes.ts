@@ -6,7 +6,7 @@
 
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, OpgateError } from './runtime_face.ts';
-import { withLayout } from './sample_io.ts';
+import { withDeviceKeyword, withLayout } from './sample_io.ts';
 
 export function runDtypes(inst: Instance, only?: number): OracleResult {
   const { info } = inst;
@@ -16,7 +16,7 @@ export function runDtypes(inst: Instance, only?: number): OracleResult {
   let worked = 0;
   samples.forEach((s0, k) => {
     if (only !== undefined && k !== only) return;
-    const s = withLayout(s0, inst.layout);
+    const s = withDeviceKeyword(withLayout(s0, inst.layout), inst.device);
     try {
       callOp(info.op, [s.input, ...s.args], { ...s.kwargs });
       worked++;

@@ -17,6 +17,7 @@ import {
   sameBytes,
   sampleTensors,
   snapshot,
+  withDeviceKeyword,
   withLayout,
 } from './sample_io.ts';
 
@@ -57,10 +58,11 @@ export async function runMetadata(inst: Instance, only?: number): Promise<Oracle
     const host = withLayout(s0, inst.layout);
     const before = sampleTensors(host).map(snapshot);
     // Mirrored before the real run (an op may change its input's metadata); the device copy has the host's
-    // metadata. Factories have no tensor inputs: the meta run asks for device='meta' instead.
+    // metadata. Factories have no tensor inputs: the meta run asks for device='meta' instead (and so does a
+    // device='cpu' keyword, `x.to(device='cpu')`).
     const meta =
       sampleTensors(host).length > 0
-        ? mapSample(host, metaMirror)
+        ? withDeviceKeyword(mapSample(host, metaMirror), 'meta')
         : { ...host, kwargs: { ...host.kwargs, device: 'meta' } };
     const ran = callOnDevice(inst, k, host, real, real);
     if (!ran) {

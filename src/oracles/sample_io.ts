@@ -136,12 +136,24 @@ export function outputsOf(r: unknown): Tensor[] {
 /**
  * The sample with its tensors moved to `device`, each keeping its sizes, strides and storage offset (the
  * whole storage is copied, so a layout's padding and aliasing between arguments survive). Wrapped numbers
- * (Python scalars) stay on cpu, as PyTorch keeps them.
+ * (Python scalars) stay on cpu, as PyTorch keeps them. A `device` keyword naming the samples' device (cpu:
+ * `x.to(device='cpu')`) names `device` instead, so the call stays on it.
  */
 export function onDevice(s: SampleInput, device: DeviceType): SampleInput {
-  if (device === 'cpu' || device === 'meta') return s;
+  if (device === 'cpu') return s;
+  if (device === 'meta') return withDeviceKeyword(s, device);
   const storages = new Map<Storage, Storage>();
-  return mapSample(s, (t) => (t.device === 'cpu' && !t.isWrappedNumber ? uploadTensor(t, storages) : t));
+  const moved = mapSample(s, (t) =>
+    t.device === 'cpu' && !t.isWrappedNumber ? uploadTensor(t, storages) : t,
+  );
+  return withDeviceKeyword(moved, device);
+}
+
+/** The sample with its `device='cpu'` keyword, if it has one and tensors to move, naming `device`. */
+export function withDeviceKeyword(s: SampleInput, device: DeviceType): SampleInput {
+  return s.kwargs.device === 'cpu' && s.input instanceof Tensor
+    ? { ...s, kwargs: { ...s.kwargs, device } }
+    : s;
 }
 
 /** Cpu copies (same layout) of device tensors, read back once all queued work on them is done. */

@@ -151,8 +151,9 @@ function tracerKernel(ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry): u
     fakeArgs[a.name] = st.fakeArg(v);
     if (v instanceof Tensor || (Array.isArray(v) && v.some((x) => x instanceof Tensor))) anyTensor = true;
   }
-  // A factory inside the traced function builds its fake on the meta device; the node keeps its real device.
-  if (!anyTensor && 'device' in fakeArgs) fakeArgs.device = 'meta';
+  // A factory inside the traced function builds its fake on the meta device, and so does a transfer
+  // (`x.to(device='cpu')`: a fake cannot be copied out); the node keeps its real device.
+  if ('device' in fakeArgs && (!anyTensor || typeof fakeArgs.device === 'string')) fakeArgs.device = 'meta';
   st.depth++;
   try {
     if (st.decompose && !op.kernels.has(DispatchKey.Meta) && op.composite) {

@@ -74,17 +74,25 @@ export function takesNumbersAsTensors(op: string): boolean {
   return NUMBERS_AS_TENSORS.has(op) || (op.endsWith('_') && NUMBERS_AS_TENSORS.has(op.slice(0, -1)));
 }
 
-function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean, op: string): unknown {
+function convertOne(
+  _arg: Argument,
+  t: ArgType,
+  v: unknown,
+  isFirst: boolean,
+  op: string,
+  exact: boolean,
+): unknown {
   switch (t.base) {
     case 'Tensor':
       if (v instanceof Tensor) return v;
-      if (!isFirst && isScalarLike(v) && takesNumbersAsTensors(op)) return scalarToTensor(toScalar(v));
+      if (!exact && !isFirst && isScalarLike(v) && takesNumbersAsTensors(op))
+        return scalarToTensor(toScalar(v));
       return new BindFailure(`expected Tensor, got ${describe(v)}`);
     case 'Scalar':
       if (isScalarLike(v)) return toScalar(v);
       // python_arg_parser: a 0-dim tensor is a Scalar only if it does not require grad (else its gradient
       // would be lost); such a call binds to a Tensor overload instead.
-      if (v instanceof Tensor && v.ndim === 0 && !v.requiresGrad) return v;
+      if (!exact && v instanceof Tensor && v.ndim === 0 && !v.requiresGrad) return v;
       return new BindFailure(`expected Scalar, got ${describe(v)}`);
     case 'int':
     case 'SymInt':
@@ -114,13 +122,13 @@ function convertOne(_arg: Argument, t: ArgType, v: unknown, isFirst: boolean, op
   }
 }
 
-function convert(arg: Argument, v: unknown, isFirst: boolean, op: string): unknown {
+function convert(arg: Argument, v: unknown, isFirst: boolean, op: string, exact: boolean): unknown {
   const t = arg.type;
   if (v === null || v === undefined) {
     if (t.optional) return null;
     return new BindFailure(`argument '${arg.name}' must not be None`);
   }
-  if (!t.isList) return convertOne(arg, t, v, isFirst, op);
+  if (!t.isList) return convertOne(arg, t, v, isFirst, op, exact);
   if (!Array.isArray(v)) {
     if (t.listSize !== null && (t.base === 'int' || t.base === 'SymInt')) {
       const i = toInt(v);
@@ -134,7 +142,7 @@ function convert(arg: Argument, v: unknown, isFirst: boolean, op: string): unkno
       out.push(null);
       continue;
     }
-    const c = convertOne(arg, { ...t, isList: false }, x, false, op);
+    const c = convertOne(arg, { ...t, isList: false }, x, false, op, exact);
     if (c instanceof BindFailure) return c;
     if (t.base === 'Tensor' && !(x instanceof Tensor))
       return new BindFailure(`expected Tensor in list, got ${describe(x)}`);
@@ -143,11 +151,16 @@ function convert(arg: Argument, v: unknown, isFirst: boolean, op: string): unkno
   return out;
 }
 
-/** Returns the bound arguments, or a BindFailure explaining the mismatch. */
+/**
+ * Returns the bound arguments, or a BindFailure explaining the mismatch. `exact`: a Tensor argument takes only a
+ * Tensor and a Scalar only a number (no wrapped numbers, no 0-dim tensors as Scalars), the first pass of overload
+ * resolution (see bindCall).
+ */
 export function bindArgs(
   schema: Schema,
   rawArgs: readonly unknown[],
   kwargs: Readonly<Record<string, unknown>>,
+  exact = false,
 ): BoundArgs | BindFailure {
   const positional = schema.args.filter((a) => !a.kwargOnly);
   const args = packVarargs(positional, rawArgs);
@@ -179,7 +192,7 @@ export function bindArgs(
       bound[a.name] = defaultFor(a);
       continue;
     }
-    const c = convert(a, v, i === 0, schema.name);
+    const c = convert(a, v, i === 0, schema.name, exact);
     if (c instanceof BindFailure) return new BindFailure(`argument '${a.name}': ${c.reason}`);
     bound[a.name] = c;
   }

@@ -111,7 +111,13 @@ export function callEntry(op: OperatorEntry, args: BoundArgs): unknown {
   }
 }
 
-/** Picks the overload a Python-style call binds to, trying overloads in registration order. */
+/**
+ * Picks the overload a Python-style call binds to. With several overloads, a first pass binds types exactly: a
+ * 0-dim tensor binds masked_fill.Tensor rather than masked_fill.Scalar, and a number scatter.value rather than
+ * scatter.src as a wrapped tensor, as PyTorch's parser orders Tensor overloads before Scalar ones. The second pass
+ * (registration order) allows the conversions: numbers for Tensors where PyTorch takes them, 0-dim tensors as
+ * Scalars.
+ */
 export function bindCall(
   name: string,
   args: readonly unknown[],
@@ -120,6 +126,11 @@ export function bindCall(
   if (typeof name !== 'string' || !Array.isArray(args) || typeof kwargs !== 'object' || kwargs === null)
     badCall(name, args, kwargs);
   const overloads = operatorTable.resolve(name);
+  if (overloads.length > 1)
+    for (const op of overloads) {
+      const bound = bindArgs(op.schema, args, kwargs, true);
+      if (!(bound instanceof BindFailure)) return [op, bound];
+    }
   const failures: string[] = [];
   for (const op of overloads) {
     const bound = bindArgs(op.schema, args, kwargs);
