@@ -17,6 +17,7 @@ Runs single-threaded and deterministic; needs only torch (Debian: apt-get instal
 import base64
 import json
 import math
+import re
 import sys
 import warnings
 
@@ -109,7 +110,9 @@ def outputs_of(r):
 
 
 def describe(e):
-    return f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"[:300]
+    """The exception's type and first line; long numbers (garbage a PyTorch bug printed) become <n>."""
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return re.sub(r"-?\d{7,}", "<n>", f"{type(e).__name__}: {first}")[:300]
 
 
 def run_call(fn, call, leaf=lambda t, is_input=False: t):
