@@ -18,21 +18,19 @@ export const OUT_FORM = 'the out= form is not implemented';
 export const OUT_TUPLE = 'out= with a (values, indices) tuple is not implemented';
 export const INPLACE_VIEW =
   "in-place view ops (changing self's sizes or strides in place) are not implemented";
-const INPLACE_SCAN = 'the in-place cumulative ops are not implemented';
-const DECIMALS = 'round(decimals=) is not implemented';
+const DECIMALS =
+  'the out= form of round(decimals=) is not implemented (round.decimals and round_.decimals are)';
 const DIV_MODE =
   'served by div.Tensor_mode / div.out_mode / div_.Tensor_mode, whose rounding_mode defaults to None here ' +
   '(PyTorch 1.13 has these separate overloads without it): torch.div(a, b) gives the same result';
 const VIEW_DTYPE = "view(dtype) (reinterpreting the storage's bytes) is not implemented";
 const NARROW_TENSOR = "a 0-dim integer tensor start binds narrow's int start (__index__); no Tensor overload";
-const MOVEDIM_LISTS = 'movedim with lists of dims is not implemented (single dims are)';
 const TO_KEYWORDS =
   'to(dtype=) binds to.dtype by keyword; to(device=) / to(layout=) alone are not implemented';
 const TO_OTHER = "to(other) (other's dtype and device) is not implemented";
 const ARANGE_START = 'arange(start, end) binds arange.start_step with its default step=1: the same result';
 const FILL_TENSOR =
   'a 0-dim tensor value binds fill_.Scalar (read with item()); fill_.Tensor is not registered';
-const MAX_OTHER = 'the binary max(a, b) / min(a, b) are not implemented (maximum / minimum are)';
 const NORM_DTYPE = "norm's dtype= overloads are not implemented (linalg.vector_norm takes dtype=)";
 const WHERE_NONZERO =
   'where(condition) is nonzero(as_tuple=True), and nonzero (a data-dependent output shape) is not implemented';
@@ -41,7 +39,7 @@ const all = (reason: string, ...names: string[]): Record<string, string> =>
   Object.fromEntries(names.map((n) => [n, reason]));
 
 export const UNSUPPORTED_OVERLOADS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  round: { ...all(DECIMALS, 'round.decimals', 'round.decimals_out', 'round_.decimals') },
+  round: { ...all(DECIMALS, 'round.decimals_out') },
   isnan: { ...all(OUT_FORM, 'isnan.out') },
   isinf: { ...all(OUT_FORM, 'isinf.out') },
   add: { ...all(SCALAR_OPERAND, 'add.Scalar', 'add.Scalar_out', 'add_.Scalar') },
@@ -107,7 +105,6 @@ export const UNSUPPORTED_OVERLOADS: Readonly<Record<string, Readonly<Record<stri
   select: { ...all(NAMED, 'select.Dimname') },
   as_strided: { ...all(INPLACE_VIEW, 'as_strided_') },
   diagonal: { ...all(NAMED, 'diagonal.Dimname') },
-  movedim: { ...all(MOVEDIM_LISTS, 'movedim.intlist') },
   split: { ...all(TORCHSCRIPT, 'split') },
   unbind: { ...all(NAMED, 'unbind.Dimname') },
   clone: { ...all(OUT_FORM, 'clone.out') },
@@ -137,12 +134,10 @@ export const UNSUPPORTED_OVERLOADS: Readonly<Record<string, Readonly<Record<stri
   max: {
     ...all(OUT_TUPLE, 'max.dim_max'),
     ...all(NAMED, 'max.names_dim', 'max.names_dim_max'),
-    ...all(MAX_OTHER, 'max.other', 'max.out'),
   },
   min: {
     ...all(OUT_TUPLE, 'min.dim_min'),
     ...all(NAMED, 'min.names_dim', 'min.names_dim_min'),
-    ...all(MAX_OTHER, 'min.other', 'min.out'),
   },
   var: {
     ...all(NAMED, 'var.correction_names', 'var.correction_names_out', 'var.names_dim', 'var.names_out'),
@@ -170,11 +165,9 @@ export const UNSUPPORTED_OVERLOADS: Readonly<Record<string, Readonly<Record<stri
   },
   cumsum: {
     ...all(NAMED, 'cumsum.dimname', 'cumsum.dimname_out', 'cumsum_.dimname'),
-    ...all(INPLACE_SCAN, 'cumsum_'),
   },
   cumprod: {
     ...all(NAMED, 'cumprod.dimname', 'cumprod.dimname_out', 'cumprod_.dimname'),
-    ...all(INPLACE_SCAN, 'cumprod_'),
   },
   softmax: { ...all(NAMED, 'softmax.Dimname') },
   log_softmax: { ...all(NAMED, 'log_softmax.Dimname') },

@@ -152,6 +152,12 @@ export interface OpInfo {
    * `dim`: `mean(x, out=o)` does not bind); absent: every sample. The out= checks skip the others.
    */
   readonly outApplies?: (s: SampleInput) => boolean;
+  /**
+   * The samples whose call has an in-place form, where only some do (PyTorch's `x.cumsum_(0, dtype=float64)` on a
+   * float32 x is a "Bad in-place call"); absent: every sample whose result fits its input. The in-place checks skip
+   * the others.
+   */
+  readonly inplaceApplies?: (s: SampleInput) => boolean;
   /** Why the op does not run on a device (a reason per device); its claims there are empty. */
   readonly unsupported: Readonly<Partial<Record<DeviceType, string>>>;
   /**

@@ -7,7 +7,7 @@
  * Tolerances: the runtime folds floats in float64 and rounds once (PyTorch accumulates float16/bfloat16 in
  * float32), so PyTorch's default tolerances hold against the float64 references and no op overrides them.
  */
-import { complex, DTYPE_GROUPS, DTYPE_INFO, type DType, tensor } from '../../src/runtime/index.ts';
+import { complex, DTYPE_GROUPS, DTYPE_INFO, type DType, Tensor, tensor } from '../../src/runtime/index.ts';
 import {
   accumulateDTypeArg,
   call,
@@ -22,6 +22,7 @@ import {
 } from '../families/reductions.ts';
 import { opInfo } from '../info.ts';
 import type { Maker } from '../make.ts';
+import { elementwise } from '../refs/pointwise.ts';
 import {
   accumulateDType,
   argRef,
@@ -32,6 +33,7 @@ import {
   prodRef,
   sumRef,
 } from '../refs/reductions.ts';
+import type { RefTensor } from '../refs/tensor.ts';
 import type { OpInfo, SampleContext, SampleInput } from '../types.ts';
 import { STATS_OPINFOS } from './reductions_stats.ts';
 
@@ -219,13 +221,32 @@ function amaxAmin(which: 'max' | 'min'): OpInfo {
 }
 
 /** max / min: max(x) and max(x, dim, keepdim) -> (values, indices). No out= overload is registered. */
+/** The binary max(a, b) / min(a, b): elementwise, NaN propagating (PyTorch's maximum / minimum). */
+const binaryExtreme = (which: 'max' | 'min') => (a: number, b: number) =>
+  Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : which === 'max' ? Math.max(a, b) : Math.min(a, b);
+const isRef = (x: unknown): x is RefTensor => typeof x === 'object' && x !== null && 're' in x;
+
 function maxMin(which: 'max' | 'min'): OpInfo {
+  const reduce = maxMinRef(which);
   return opInfo({
     name: which,
     family: 'reduction',
     dtypes: NO_COMPLEX,
-    sampleInputs: reductionSamples({ dtypes: NO_COMPLEX, dims: 'int', full: true, identity: false }),
-    ref: maxMinRef(which),
+    sampleInputs: reductionSamples({
+      dtypes: NO_COMPLEX,
+      dims: 'int',
+      full: true,
+      identity: false,
+      // max.other / min.other: torch.max(a, b).
+      extra: (make: Maker) => [
+        call(make([3, 4]), [make([3, 4])], {}, 'other'),
+        call(make([2, 3]), [make([3])], {}, 'broadcast other'),
+      ],
+    }),
+    ref: (s) =>
+      isRef(s.args[0]) ? elementwise([s.input, s.args[0]], binaryExtreme(which), s.input.dtype) : reduce(s),
+    // Only torch.max(a, b) has an out= form (max.out); the reductions' is not implemented.
+    outApplies: (s) => s.args[0] instanceof Tensor,
     resultDType: inputDType,
     flags: { exactRounding: true },
     errorInputs: reductionErrors([

@@ -128,10 +128,17 @@ function scan(kind: 'cumsum' | 'cumprod'): OpInfo {
       dims: 'int',
       keepdim: false,
       dtypeArg: accumulateDTypeArg,
-      extra: int64Overflow('scan'),
+      // dtype= naming the input's own dtype: the one dtype the in-place cumsum_ accepts.
+      extra: (make, ctx) => [
+        ...int64Overflow('scan')(make, ctx),
+        // (not bool: "cumsum_out_cpu" is not implemented for Bool, whatever the input)
+        ...(ctx.dtype === 'bool' ? [] : [call(make([3, 4]), [1], { dtype: ctx.dtype }, 'own dtype')]),
+      ],
     }),
     ref: scanRef(kind === 'cumsum' ? 'sum' : 'prod'),
     resultDType: (s) => accumulateDType(inputDType(s), dtypeKw(s)),
+    // x.cumsum_(dim, dtype=d) with d other than x's dtype is a "Bad in-place call" in PyTorch.
+    inplaceApplies: (s) => s.kwargs.dtype === undefined || s.kwargs.dtype === inputDType(s),
     errorInputs: reductionErrors([
       ...dimRangeErrors(false),
       {

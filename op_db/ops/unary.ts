@@ -1,11 +1,12 @@
 /** OpInfos for unary pointwise ops: one line each (name, reference, claimed dtypes, options). */
-import { DTYPE_GROUPS, type DType, opVariants } from '../../src/runtime/index.ts';
+import { DTYPE_GROUPS, DTYPE_INFO, type DType, opVariants, tensor } from '../../src/runtime/index.ts';
 import { unaryArbitrary } from '../families/arbitraries.ts';
-import { type UnaryOptions, unaryErrors, unarySamples } from '../families/unary.ts';
+import { sample, type UnaryOptions, unaryErrors, unarySamples } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { type ComplexFn, elementwise, unaryRef } from '../refs/pointwise.ts';
 import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
 import { erfRef, roundHalfEvenRef } from '../refs/special.ts';
+import { castValue } from '../refs/tensor.ts';
 import type { OpInfo } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
@@ -48,6 +49,16 @@ const clog: ComplexFn = (re, im) => [Math.log(Math.hypot(re, im)), Math.atan2(im
 /** Smooth domains for gradient samples (outside them the derivative is NaN or infinite). */
 const POSITIVE = { gradDomain: { low: 0.5, high: 9 } };
 const UNIT = { gradDomain: { low: -0.9, high: 0.9 } };
+/**
+ * ATen's round(decimals=d) in the dtype: nearbyint(x * 10^d) / 10^d (x / 10^-d, then * 10^-d for negative d), each
+ * product and quotient rounded to the dtype as ATen's scalar_t arithmetic rounds it.
+ */
+const roundDecimalsRef = (x: number, d: number, dtype: DType) => {
+  if (d === 0) return roundHalfEvenRef(x);
+  const p = 10 ** Math.abs(d);
+  const scaled = castValue(d > 0 ? x * p : x / p, dtype);
+  return castValue(d > 0 ? roundHalfEvenRef(scaled) / p : roundHalfEvenRef(scaled) * p, dtype);
+};
 /** PyTorch's softplus in float64: the input itself above the threshold, else log(1 + e^(beta x)) / beta. */
 const softplusRef = (x: number, beta: number, threshold: number) =>
   beta * x > threshold ? x : Math.log1p(Math.exp(beta * x)) / beta;
@@ -135,7 +146,33 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
   unary('floor', Math.floor, { dtypes: REAL_NUMERIC, exact: true }),
   unary('ceil', Math.ceil, { dtypes: REAL_NUMERIC, exact: true }),
   unary('trunc', Math.trunc, { dtypes: REAL_NUMERIC, exact: true, aliases: ['fix'] }),
-  unary('round', roundHalfEvenRef, { dtypes: REAL_NUMERIC, exact: true }),
+  {
+    ...unary('round', roundHalfEvenRef, { dtypes: REAL_NUMERIC, exact: true }),
+    // round.decimals on floating dtypes (integers raise with decimals, an error input); it has no out= form here.
+    outApplies: (s) => s.kwargs.decimals === undefined,
+    sampleInputs: (ctx) => [
+      ...unarySamples()(ctx),
+      ...(DTYPE_INFO[ctx.dtype].kind === 'float'
+        ? [2, -1, 0].flatMap((decimals) =>
+            unarySamples({ kwargs: { decimals }, noSpecials: true })(ctx).slice(0, 2),
+          )
+        : []),
+    ],
+    errorInputs: (ctx) => [
+      ...unaryErrors(false)(ctx),
+      {
+        sample: sample(tensor([1, 2]), [], { decimals: 1 }, { name: 'int64 with decimals' }),
+        code: 'E_DTYPE_UNSUPPORTED',
+        regex: /"round_cpu" not implemented for 'Long'/,
+      },
+    ],
+    ref: (s) =>
+      elementwise(
+        [s.input],
+        (x) => roundDecimalsRef(x, Number(s.kwargs.decimals ?? 0), s.input.dtype),
+        s.input.dtype,
+      ),
+  },
   unary('frac', (x) => x - Math.trunc(x), { dtypes: FLOATS }),
   // PyTorch 1.13's kernel is (0 < a) - (a < 0): NaN and -0 both give +0.
   unary('sign', (x) => (x > 0 ? 1 : 0) - (x < 0 ? 1 : 0), {

@@ -145,8 +145,23 @@ const INDEXING: OpInfo[] = [
     (s) => R.movedimRef(s.input, arg(s, 0), arg(s, 1)),
     [c([2, 3, 4], 0, 2), c([2, 3, 4], -1, 0), c([2, 3, 4], 1, 1), c([0, 4], 0, 1), c(FOUR, 1, -1)].concat([
       c([], 0, 0),
+      // movedim.intlist
+      c([2, 3, 4], [0, 1], [2, 0]),
+      c(FOUR, [-1, 0], [0, -1]),
+      c([2, 3, 4], [], []),
     ]),
-    [dimErr([2, 3], 2, 0), dimErr([2, 3], 0, -3)],
+    [
+      dimErr([2, 3], 2, 0),
+      dimErr([2, 3], 0, -3),
+      err(
+        'E_INVALID_ARGUMENT',
+        /should contain the same number of dims as destination/,
+        [2, 3, 4],
+        [0, 1],
+        [0],
+      ),
+      err('E_INVALID_ARGUMENT', /movedim: repeated dim in `source` \(\[0, 0\]\)/, [2, 3, 4], [0, 0], [1, 2]),
+    ],
   ),
 ];
 

@@ -76,13 +76,22 @@ export function transposeRef(x: RefTensor, d0: number, d1: number): RefTensor {
   return permuteRef(x, perm);
 }
 
-export function movedimRef(x: RefTensor, source: number, destination: number): RefTensor {
+/** movedim: one dim (movedim.int) or lists of dims (movedim.intlist), each source[i] moved to destination[i]. */
+export function movedimRef(
+  x: RefTensor,
+  source: number | readonly number[],
+  destination: number | readonly number[],
+): RefTensor {
   const n = x.shape.length;
   if (n === 0) return permuteRef(x, []);
-  const s = wrapDim(source, n);
-  const order = x.shape.map((_, i) => i).filter((i) => i !== s);
-  order.splice(wrapDim(destination, n), 0, s);
-  return permuteRef(x, order);
+  const src = (Array.isArray(source) ? source : [source]).map((d) => wrapDim(d, n));
+  const dst = (Array.isArray(destination) ? destination : [destination]).map((d) => wrapDim(d, n));
+  const placed = new Map(dst.map((d, i) => [d, src[i]]));
+  const rest = x.shape.map((_, i) => i).filter((i) => !src.includes(i));
+  return permuteRef(
+    x,
+    x.shape.map((_, i) => placed.get(i) ?? (rest.shift() as number)),
+  );
 }
 
 /** Broadcast to `size` (-1 keeps the existing size); new leading dims and size-1 dims repeat. */

@@ -53,7 +53,7 @@ function patternedLike(t: Tensor, s: SampleInput, device: Instance['device']): T
 function variantCalls(info: OpInfo, s: SampleInput, device: Instance['device']): VariantCall[] {
   const calls: VariantCall[] = [];
   const hasOut = 'out' in s.kwargs;
-  if (info.variants.inplace && s.input instanceof Tensor && !hasOut)
+  if (info.variants.inplace && (info.inplaceApplies?.(s) ?? true) && s.input instanceof Tensor && !hasOut)
     calls.push({ label: 'in-place', name: `${info.op}_`, kwargs: { ...s.kwargs } });
   const like = sampleTensors(s)[0];
   const outForm = info.variants.out && (info.outApplies?.(s) ?? true);

@@ -133,7 +133,8 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       }).input as Tensor;
     };
     const shapedLikeInput = single && input && !s.broadcastsInput && sameShapeOf(single.shape, input.shape);
-    if (info.variants.inplace && shapedLikeInput && canCast(single.dtype, input.dtype)) {
+    const inplaceForm = info.variants.inplace && (info.inplaceApplies?.(s) ?? true);
+    if (inplaceForm && shapedLikeInput && canCast(single.dtype, input.dtype)) {
       const target = writableInput();
       const version = target.version;
       const r = call(inst, k, s, `${info.op}_`, [target, ...s.args], { ...s.kwargs }) as Tensor;

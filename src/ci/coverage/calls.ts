@@ -77,7 +77,8 @@ export function callsOfSample(info: OpInfo, s: SampleInput): BoundCall[] {
   const kwargs = { ...s.kwargs };
   const calls = [bound(info, info.op, args, kwargs)];
   // The method form binds like the function form (`t.add(b)` is `add(t, b)`): one binding serves both.
-  if (info.variants.inplace && s.input instanceof Tensor && !s.broadcastsInput && !('out' in kwargs))
+  const inplace = info.variants.inplace && (info.inplaceApplies?.(s) ?? true);
+  if (inplace && s.input instanceof Tensor && !s.broadcastsInput && !('out' in kwargs))
     calls.push(bound(info, `${info.op}_`, args, kwargs));
   if (info.variants.out && (info.outApplies?.(s) ?? true) && !('out' in kwargs))
     calls.push(bound(info, info.op, args, { ...kwargs, out: anyOut() }));

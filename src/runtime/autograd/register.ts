@@ -56,7 +56,11 @@ export function defineDerivative(op: string, d: Derivative | NonDifferentiable):
   else derivatives[op] = d;
 }
 
-/** Composite ops whose kernels are written in differentiable ops: autograd records the decomposition. */
+/**
+ * Composite ops whose kernels are written in differentiable ops: autograd records the decomposition. An entry is an
+ * op name (every overload) or one overload's qualified name, whose op's row serves the other overloads (max.other
+ * is maximum; max's row is the reduction's).
+ */
 export const DECOMPOSED: readonly string[] = [
   'expand_as',
   'flatten',
@@ -65,6 +69,10 @@ export const DECOMPOSED: readonly string[] = [
   'swapaxes',
   'zero_',
   'matmul',
+  'max.other',
+  'max.out',
+  'min.other',
+  'min.out',
 ];
 
 const baseName = (name: string) =>
@@ -93,10 +101,11 @@ export function registerAutograd(): void {
   registered = true;
   for (const entry of operatorTable.entries()) {
     const name = baseName(entry.schema.name);
-    const d = DERIVATIVES[name];
+    const overloadDecomposed = DECOMPOSED.includes(entry.schema.qualifiedName);
+    const d = overloadDecomposed ? undefined : DERIVATIVES[name];
     if (entry.tags.family === 'factory') continue; // no tensor inputs to differentiate
     if (d) entry.kernels.set(DispatchKey.Autograd, autogradKernel(d, name));
-    else if (DECOMPOSED.includes(name) && entry.composite) {
+    else if ((overloadDecomposed || DECOMPOSED.includes(name)) && entry.composite) {
       const composite = entry.composite;
       entry.kernels.set(DispatchKey.Autograd, (ks, args, op) => composite(ks, args, op));
     } else if (!(name in NONDIFFERENTIABLE)) entry.kernels.set(DispatchKey.Autograd, missing(name));

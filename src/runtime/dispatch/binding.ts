@@ -96,6 +96,9 @@ function convertOne(
       return new BindFailure(`expected Scalar, got ${describe(v)}`);
     case 'int':
     case 'SymInt':
+      // A 0-dim integral tensor is an int through __index__, but not in the exact pass: torch.max(x, tensor(1))
+      // binds max.other, not max.dim.
+      if (exact && v instanceof Tensor) return new BindFailure(`expected int, got ${describe(v)}`);
       return toInt(v);
     case 'float':
       if (typeof v === 'number') return v;

@@ -10,6 +10,7 @@ import { registerLinalg } from './linalg.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
 import { definePointwise } from './pointwise/define.ts';
+import { registerRoundDecimals } from './pointwise/round_decimals.ts';
 import { TERNARY_ROWS } from './pointwise/ternary.ts';
 import { UNARY_ROWS } from './pointwise/unary.ts';
 import { registerReductions } from './reductions/index.ts';
@@ -27,6 +28,7 @@ export function registerAllOps(): void {
   for (const row of BINARY_ROWS) definePointwise(row);
   for (const row of TERNARY_ROWS) definePointwise(row);
   registerClamp();
+  registerRoundDecimals();
   registerViews();
   registerFactories();
   registerCopies();

@@ -80,3 +80,45 @@ export function selectDim(t: Tensor, dim: number, index: number, op = 'select'):
   const strides = t.strides.filter((_, k) => k !== d);
   return makeView(t, shape, strides, t.storageOffset + i * t.strides[d]);
 }
+
+/**
+ * movedim with lists (PyTorch's movedim.intlist): source[i] goes to destination[i]; the other dims keep their
+ * order in the remaining positions. The lists must have one length and no repeated dim.
+ */
+export function movedimOrder(
+  ndim: number,
+  source: readonly number[],
+  destination: readonly number[],
+): number[] {
+  const fmtDims = (d: readonly number[]) => `[${d.join(', ')}]`;
+  if (source.length !== destination.length)
+    throw new InvalidArgumentError(
+      `movedim: Invalid source or destination dims: source (${fmtDims(source)} dims) should contain the same number of dims as destination (${fmtDims(destination)} dims)`,
+      {
+        op: 'movedim',
+        arg: 'destination',
+        got: `${destination.length} dims`,
+        expected: `${source.length} dims`,
+      },
+    );
+  const wrap = (dims: readonly number[], arg: 'source' | 'destination') => {
+    const w = dims.map((d) => wrapDim(d, ndim, 'movedim', arg));
+    if (new Set(w).size !== w.length)
+      throw new InvalidArgumentError(`movedim: repeated dim in \`${arg}\` (${fmtDims(dims)})`, {
+        op: 'movedim',
+        arg,
+        got: fmtDims(dims),
+        expected: 'distinct dims',
+      });
+    return w;
+  };
+  const src = wrap(source, 'source');
+  const dst = wrap(destination, 'destination');
+  const order = new Array<number>(ndim).fill(-1);
+  src.forEach((s, i) => {
+    order[dst[i]] = s;
+  });
+  const rest = order.map((_, i) => i).filter((i) => !src.includes(i));
+  for (let i = 0, k = 0; i < ndim; i++) if (order[i] < 0) order[i] = rest[k++];
+  return order;
+}

@@ -18,7 +18,7 @@ import {
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { defineOp } from './structured.ts';
-import { makeView, needDims, selectDim, sliceDim } from './view_helpers.ts';
+import { makeView, movedimOrder, needDims, selectDim, sliceDim } from './view_helpers.ts';
 import { registerSplitViews } from './views_split.ts';
 
 export { makeView, selectDim, sliceDim };
@@ -370,6 +370,15 @@ export function registerViews(): void {
       const order = t.shape.map((_, i) => i).filter((i) => i !== s);
       order.splice(d, 0, s);
       return callOp('permute', [t, order]);
+    },
+  });
+  defineOp({
+    schema: 'movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)',
+    tags,
+    composite: (a) => {
+      const t = self(a);
+      const order = movedimOrder(t.ndim, a.source as number[], a.destination as number[]);
+      return t.ndim === 0 ? callOp('view', [t, []]) : callOp('permute', [t, order]);
     },
   });
   operatorTable.declare(VIEW_API);

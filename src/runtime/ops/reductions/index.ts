@@ -28,6 +28,8 @@ export const REDUCTION_API = {
   logsumexp: 'function, method',
   cumsum: 'function, method',
   cumprod: 'function, method',
+  cumsum_: 'method',
+  cumprod_: 'method',
   softmax: 'function, method',
   log_softmax: 'function, method',
   norm: 'function, method',

@@ -5,7 +5,8 @@
  */
 import { computeValue, runArgReduceGPU, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor, wrapDim } from '../../core/index.ts';
-import type { BoundArgs } from '../../dispatch/index.ts';
+import { type BoundArgs, callOp } from '../../dispatch/index.ts';
+import { defineOp } from '../structured.ts';
 import { bigLoad, compileKernel, compileReduceLoop, numLoad } from './codegen.ts';
 import { defineReduction, type Plan } from './define.ts';
 import { checkNonEmpty, dimList, notImplemented, type ReduceShape, reduceShape } from './dims.ts';
@@ -249,6 +250,18 @@ export function registerMinMax(): void {
       run: runDimExtreme(which, true),
       gpu: gpuDimExtreme(which, true),
       multi: true,
+    });
+    // The binary forms, torch.max(a, b): maximum / minimum under their max / min names.
+    const binary = which === 'max' ? 'maximum' : 'minimum';
+    defineOp({
+      schema: `${which}.other(Tensor self, Tensor other) -> Tensor`,
+      tags: { family: 'pointwise' },
+      composite: (a) => callOp(binary, [a.self, a.other]),
+    });
+    defineOp({
+      schema: `${which}.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`,
+      tags: { family: 'pointwise' },
+      composite: (a) => callOp(binary, [a.self, a.other], { out: a.out }),
     });
     const arg = `arg${which}`;
     defineReduction({

@@ -3,8 +3,9 @@
  * float64 and rounded on each store; bool/int inputs scan in int64 (exact, wrapping) unless a dtype is given.
  */
 import { computeValue, type GpuScan, runScanGPU } from '../../backends/webgpu/index.ts';
-import { DTYPE_INFO, type DType, type Tensor, wrapDim } from '../../core/index.ts';
-import type { BoundArgs } from '../../dispatch/index.ts';
+import { DTYPE_INFO, type DType, ResultTypeError, type Tensor, wrapDim } from '../../core/index.ts';
+import { type BoundArgs, callOp } from '../../dispatch/index.ts';
+import { defineOp } from '../structured.ts';
 import { bigLoad, compileKernel, complexLoad, numLoad, numStore } from './codegen.ts';
 import { defineReduction, type Plan } from './define.ts';
 import { notImplemented, upcastIntegral } from './dims.ts';
@@ -115,8 +116,28 @@ const gpuScan =
     runScanGPU(k, a.self as Tensor, p.dim, out);
   };
 
+/**
+ * cumsum_ / cumprod_: the scan written back into self (cast to self's dtype, as ATen's cumsum_out(self, self)
+ * writes). A dtype other than self's is PyTorch's "Bad in-place call".
+ */
+function inplaceScan(kind: ScanKind, a: BoundArgs): Tensor {
+  const self = a.self as Tensor;
+  const dtype = a.dtype as DType | null;
+  if (dtype !== null && dtype !== self.dtype)
+    throw new ResultTypeError(
+      `Bad in-place call: input tensor dtype ${self.dtype} and output tensor dtype ${dtype} should match`,
+      { op: `${kind}_`, arg: 'dtype', got: dtype, expected: `None or self's dtype ${self.dtype}` },
+    );
+  return callOp('copy_', [self, callOp(kind, [self, a.dim])]) as Tensor;
+}
+
 export function registerScans(): void {
   for (const kind of ['cumsum', 'cumprod'] as const) {
+    defineOp({
+      schema: `${kind}_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)`,
+      tags: { family: 'reduction' },
+      composite: (a) => inplaceScan(kind, a),
+    });
     defineReduction({
       schema: `${kind}(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor`,
       plan: planScan(kind),
