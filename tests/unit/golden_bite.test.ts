@@ -71,6 +71,22 @@ describe('the golden oracle against a shared misreading of PyTorch', () => {
     );
   });
 
+  test('the numerics fingerprint sees an error the tolerance lets pass: exp 3 ulps off raises max ulp to >= 3', async () => {
+    const inst = matrixInstance('exp', 'golden', 'float32', 'contiguous');
+    const before = (await runGolden(inst)).maxUlp!;
+    expect(before).toBeLessThan(3);
+    swapKernel('exp', (real) => (ks, args, op) => {
+      const out = real(ks, args, op) as Tensor;
+      const bits = new Uint32Array((out.storage.data as Float32Array).buffer);
+      for (let i = 0; i < bits.length; i++)
+        if ((bits[i] & 0x7f800000) !== 0x7f800000 && bits[i] !== 0) bits[i] += 3;
+      return out;
+    });
+    const after = await runGolden(inst);
+    expect(after.checks).toBeGreaterThan(0);
+    expect(after.maxUlp!).toBeGreaterThanOrEqual(3);
+  });
+
   test('a sample that changed since recording is stale: it fails with the command that refreshes it', async () => {
     const golden = matrixInstance('pow', 'golden', 'float64', 'contiguous');
     // The first sample with its input shifted by one: values PyTorch was never asked about.
