@@ -101,7 +101,8 @@ export function registerAutograd(): void {
   registered = true;
   for (const entry of operatorTable.entries()) {
     const name = baseName(entry.schema.name);
-    const overloadDecomposed = DECOMPOSED.includes(entry.schema.qualifiedName);
+    const overloadDecomposed =
+      entry.schema.overload !== '' && DECOMPOSED.includes(entry.schema.qualifiedName);
     const d = overloadDecomposed ? undefined : DERIVATIVES[name];
     if (entry.tags.family === 'factory') continue; // no tensor inputs to differentiate
     if (d) entry.kernels.set(DispatchKey.Autograd, autogradKernel(d, name));
