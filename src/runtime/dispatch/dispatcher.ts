@@ -126,7 +126,7 @@ export function bindCall(
   if (typeof name !== 'string' || !Array.isArray(args) || typeof kwargs !== 'object' || kwargs === null)
     badCall(name, args, kwargs);
   const overloads = operatorTable.resolve(name);
-  if (overloads.length > 1)
+  if (overloads.length > 1 && typesCompete(overloads))
     for (const op of overloads) {
       const bound = bindArgs(op.schema, args, kwargs, true);
       if (!(bound instanceof BindFailure)) return [op, bound];
@@ -142,6 +142,36 @@ export function bindCall(
     got: `(${args.length} positional, keywords: ${Object.keys(kwargs).join(', ') || 'none'})`,
     expected: 'one of the schemas above',
   });
+}
+
+const SCALARISH = new Set(['Scalar', 'int', 'SymInt', 'float', 'bool']);
+/** Per overload list (the table's own array, which grows in place): its length when judged, and the verdict. */
+const competing = new WeakMap<readonly OperatorEntry[], { readonly n: number; readonly c: boolean }>();
+
+/**
+ * Whether some argument position is a Tensor in one overload and a Scalar / number in another (masked_fill.Tensor
+ * vs .Scalar, max.other vs max.dim, scatter.src vs scatter.value): only then can the exact pass pick differently
+ * from the lenient one. Cached per overload list; add.Tensor / add.out do not compete, so `add(t, 1)` binds in one
+ * pass.
+ */
+function typesCompete(overloads: readonly OperatorEntry[]): boolean {
+  const hit = competing.get(overloads);
+  if (hit && hit.n === overloads.length) return hit.c;
+  const kinds = new Map<number, Set<string>>();
+  for (const op of overloads)
+    op.schema.args.forEach((a, i) => {
+      const k = a.type.isList
+        ? 'list'
+        : a.type.base === 'Tensor'
+          ? 'Tensor'
+          : SCALARISH.has(a.type.base)
+            ? 'scalar'
+            : 'other';
+      kinds.set(i, (kinds.get(i) ?? new Set()).add(k));
+    });
+  const c = [...kinds.values()].some((k) => k.has('Tensor') && k.has('scalar'));
+  competing.set(overloads, { n: overloads.length, c });
+  return c;
 }
 
 /**
