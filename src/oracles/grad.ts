@@ -4,7 +4,7 @@
  * Backward consistency: the gradient through a non-contiguous input equals the gradient through its contiguous
  * copy (PyTorch's test_noncontiguous_samples, backward half).
  */
-import type { SampleInput } from '../../op_db/index.ts';
+import type { OpInfo, SampleContext, SampleInput } from '../../op_db/index.ts';
 import { fromRuntime } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { GradcheckError, gradcheck, gradgradcheck } from './gradcheck.ts';
@@ -33,12 +33,17 @@ function asFunction(inst: Instance, s: SampleInput): { fn: (...xs: Tensor[]) => 
 }
 
 /** Samples made for gradients; ones holding NaN/±Inf (special-value samples) have no finite derivatives. */
-export function gradSamples(inst: Instance): SampleInput[] {
+export function gradSamplesIn(info: OpInfo, ctx: SampleContext): SampleInput[] {
   const finite = (s: SampleInput) =>
     sampleTensors(s).every(
       (t) => t.dtype !== 'float64' || fromRuntime(t).re.every((v) => Number.isFinite(v)),
     );
-  return inst.info.sampleInputs({ ...sampleContext(inst), requiresGrad: true }).filter(finite);
+  return info.sampleInputs({ ...ctx, requiresGrad: true }).filter(finite);
+}
+
+/** An instance's gradient samples. */
+export function gradSamples(inst: Instance): SampleInput[] {
+  return gradSamplesIn(inst.info, sampleContext(inst));
 }
 
 /**

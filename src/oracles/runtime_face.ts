@@ -5,6 +5,7 @@ export {
   callOp,
   canCast,
   compile,
+  contiguousStrides,
   DTYPE_INFO,
   DTYPES,
   type DType,

@@ -10,7 +10,7 @@ import { fromRuntime, type GoldenDeviation, type RefTensor, WEBGPU_DTYPES } from
 import { compareValues } from '../compare.ts';
 import { gradientsOf } from '../grad.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from '../instance.ts';
-import { callOp, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
+import { callOp, contiguousStrides, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
 import { mixesUnsupported, onDevice, onHost, outputsOf } from '../sample_io.ts';
 import { toleranceFor } from '../tolerances.ts';
 import { type GoldenEntry, type GoldenFile, type GoldenOutput, readGolden } from './files.ts';
@@ -32,8 +32,9 @@ export function decodeValues(g: GoldenFile, key: string, dtype: DType, shape: re
   const numel = shape.reduce((a, b) => a * b, 1);
   const arr = new info.storage(numel * info.lanes);
   new Uint8Array(arr.buffer).set(bytes.subarray(0, arr.byteLength));
-  const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
-  return fromRuntime(new Tensor(new Storage(dtype, 'cpu', numel, arr), [...shape], strides, 0));
+  return fromRuntime(
+    new Tensor(new Storage(dtype, 'cpu', numel, arr), [...shape], contiguousStrides(shape), 0),
+  );
 }
 
 interface Ctx {

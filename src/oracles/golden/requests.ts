@@ -3,9 +3,10 @@
  * (contiguous) and its gradient samples (float64, contiguous). Samples are made with a seed of (op, dtype) alone,
  * so every device and layout replays the same logical values and the recorded goldens serve them all.
  */
-import { fromRuntime, hashString, type Layout, type OpInfo, type SampleInput } from '../../../op_db/index.ts';
+import { hashString, type Layout, type OpInfo, type SampleInput } from '../../../op_db/index.ts';
+import { gradSamplesIn } from '../grad.ts';
 import type { DType, Storage } from '../runtime_face.ts';
-import { sampleTensors, withLayout } from '../sample_io.ts';
+import { withLayout } from '../sample_io.ts';
 import { fingerprint, type GoldenCall, type GoldenKind, serializeCall } from './serialize.ts';
 
 export interface GoldenRequest {
@@ -33,9 +34,6 @@ export function recordsGradients(info: OpInfo, dtype: DType, layout: Layout): bo
   );
 }
 
-const finite = (s: SampleInput) =>
-  sampleTensors(s).every((t) => t.dtype !== 'float64' || fromRuntime(t).re.every(Number.isFinite));
-
 export function goldenRequests(
   info: OpInfo,
   dtype: DType,
@@ -59,7 +57,6 @@ export function goldenRequests(
       'error',
       info.errorInputs(ctx).map((e) => e.sample),
     );
-  if (kinds.includes('grad') && recordsGradients(info, dtype, layout))
-    add('grad', info.sampleInputs({ ...ctx, requiresGrad: true }).filter(finite));
+  if (kinds.includes('grad') && recordsGradients(info, dtype, layout)) add('grad', gradSamplesIn(info, ctx));
   return out;
 }
