@@ -5,6 +5,7 @@
 
 import { withAutogradClaims } from './autograd.ts';
 import { withGoldenDeviations } from './deviations.ts';
+import { ACTIVATION_OPINFOS } from './ops/activations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
@@ -18,6 +19,7 @@ import type { OpInfo } from './types.ts';
 export const opDb: readonly OpInfo[] = (
   [
     ...UNARY_OPINFOS,
+    ...ACTIVATION_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

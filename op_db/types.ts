@@ -51,6 +51,11 @@ export interface SampleInput {
   readonly name?: string;
   /** The op broadcasts `input` to a larger shape: the in-place variant is not valid for this sample. */
   readonly broadcastsInput?: boolean;
+  /**
+   * The sample passes arguments only the aten op takes (elu's scale), not the OpInfo's Python spelling
+   * (`nn.functional.elu`): the golden recorder calls `torch.ops.aten.<op>` for it.
+   */
+  readonly aten?: boolean;
 }
 
 /** The first argument of a factory: a size list (`zeros([2, 3])`) or a scalar (`arange(5)`, `arange(float(2.5))`). */

@@ -33,6 +33,8 @@ export interface GoldenCall {
   readonly input: GoldenValue;
   readonly args: readonly GoldenValue[];
   readonly kwargs: Readonly<Record<string, GoldenValue>>;
+  /** Replay through `torch.ops.aten.<op>` rather than the OpInfo's Python spelling (SampleInput.aten). */
+  readonly aten?: true;
 }
 
 const MEMORY_FORMATS = ['channels_last', 'contiguous_format', 'preserve_format'];
@@ -101,6 +103,8 @@ export function serializeCall(s: SampleInput): { call: GoldenCall; storageIndex:
     input: value(s.input),
     args: s.args.map(value),
     kwargs: Object.fromEntries(Object.entries(s.kwargs).map(([k, v]) => [k, value(v)])),
+    // Only when set, so every other sample's text (and fingerprint) is what it was.
+    ...(s.aten && { aten: true as const }),
   };
   return { call, storageIndex };
 }

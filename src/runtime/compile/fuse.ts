@@ -119,9 +119,8 @@ function asStep(
       v.kind === 'input' ? g.inputs[v.index] : v.kind === 'node' ? g.nodes[v.node].outputs[v.output] : null;
     return m ? Tensor.empty(m.shape, m.dtype, 'meta', m.strides) : null;
   };
-  const row = row0.select
-    ? row0.select(Object.fromEntries(Object.entries(n.args).map(([k, v]) => [k, metaArg(v)])))
-    : row0;
+  const row =
+    row0.select?.(Object.fromEntries(Object.entries(n.args).map(([k, v]) => [k, metaArg(v)]))) ?? row0;
   if (!row.num) return null;
   return { node: n, row, operands, scalars, dtype };
 }

@@ -125,6 +125,7 @@ export function bindCall(
 ): [OperatorEntry, BoundArgs] {
   if (typeof name !== 'string' || !Array.isArray(args) || typeof kwargs !== 'object' || kwargs === null)
     badCall(name, args, kwargs);
+  if (kwargs.inplace !== undefined) [name, kwargs] = operatorTable.routeInplace(name, kwargs);
   const overloads = operatorTable.resolve(name);
   if (overloads.length > 1 && typesCompete(overloads))
     for (const op of overloads) {

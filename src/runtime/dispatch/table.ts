@@ -69,6 +69,21 @@ export class OperatorTable {
     this.aliases.set(name, target);
   }
 
+  /**
+   * Python's `nn.functional.X(..., inplace=True)`: an `nn.functional` alias of an op with an in-place overload
+   * takes a bool `inplace` keyword, which picks `X_` (true) or `X` (false) and is not passed on.
+   */
+  routeInplace(
+    name: string,
+    kwargs: Readonly<Record<string, unknown>>,
+  ): [string, Readonly<Record<string, unknown>>] {
+    if (typeof kwargs.inplace !== 'boolean' || !name.startsWith('nn.functional.')) return [name, kwargs];
+    const target = this.aliases.get(name);
+    if (target === undefined || !this.byName.has(`${target}_`)) return [name, kwargs];
+    const { inplace, ...rest } = kwargs;
+    return [inplace ? `${target}_` : target, rest];
+  }
+
   /** Records which ops are functions / Tensor methods; every name must already have an overload. */
   declare(api: ApiDecl): void {
     for (const [name, entry] of Object.entries(api)) {

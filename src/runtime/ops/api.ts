@@ -8,6 +8,7 @@ import type { COPY_API } from './copy.ts';
 import type { FACTORY_API } from './factories.ts';
 import type { INDEXING_API } from './indexing.ts';
 import type { LINALG_API } from './linalg.ts';
+import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
 import type { RowsApi } from './pointwise/row.ts';
@@ -24,7 +25,8 @@ import type { SPLIT_API } from './views_split.ts';
 type PointwiseRows =
   | (typeof UNARY_ROWS)[number]
   | (typeof BINARY_ROWS)[number]
-  | (typeof TERNARY_ROWS)[number];
+  | (typeof TERNARY_ROWS)[number]
+  | (typeof ACTIVATION_ROWS)[number];
 
 export type OpApi = RowsApi<PointwiseRows> &
   typeof CLAMP_API &

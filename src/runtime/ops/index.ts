@@ -7,6 +7,7 @@ import { registerCopies } from './copy.ts';
 import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
+import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
 import { definePointwise } from './pointwise/define.ts';
@@ -27,6 +28,7 @@ export function registerAllOps(): void {
   for (const row of UNARY_ROWS) definePointwise(row);
   for (const row of BINARY_ROWS) definePointwise(row);
   for (const row of TERNARY_ROWS) definePointwise(row);
+  for (const row of ACTIVATION_ROWS) definePointwise(row);
   registerClamp();
   registerRoundDecimals();
   registerViews();

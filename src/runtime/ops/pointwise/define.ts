@@ -49,7 +49,7 @@ export function pointwisePlan(
   args: BoundArgs,
   op: string,
 ): Plan {
-  const row = baseRow.select ? baseRow.select(args) : baseRow;
+  const row = baseRow.select?.(args) ?? baseRow;
   const inputs = tensorArgs.map((n) => args[n] as Tensor);
   const promoted = inputs.filter((_, i) => !row.boolInputs?.includes(i));
   let compute = resultType(promoted.map(promotionOperand));

@@ -36,8 +36,11 @@ export interface PointwiseRow {
    * division by zero): a raising in-place / out= call must leave self / out untouched, as PyTorch's do.
    */
   readonly precheck?: (inputs: readonly Tensor[], compute: DType, op: string) => void;
-  /** Picks the effective row from the bound arguments (div's rounding_mode). */
-  readonly select?: (args: Readonly<Record<string, unknown>>) => PointwiseRow;
+  /**
+   * Picks the effective row from the bound arguments (div's rounding_mode), or validates them and returns
+   * undefined for the row itself (raising, on every device, what aten raises for a bad Scalar argument).
+   */
+  readonly select?: (args: Readonly<Record<string, unknown>>) => PointwiseRow | undefined;
   /** Scalar function on bigints (int64); results wrap to 64 bits on store. */
   readonly big?: ScalarFn;
   /** Complex function on (re, im) pairs flattened: (ar, ai, br, bi, ...scalars) -> [re, im] (or a real). */
