@@ -122,7 +122,9 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       ...['acos', 'atan', 'sinh', 'cosh', 'tanh', 'sigmoid', 'erf', 'floor', 'ceil', 'trunc', 'round'],
       ...['nn.functional.silu', 'nn.functional.relu', 'nn.functional.softplus', 'atan2', 'hypot'],
       ...['elu', 'celu', 'selu', 'hardshrink', 'softshrink', 'hardsigmoid', 'hardswish'].map(nnf),
-      ...['hardtanh', 'relu6', 'leaky_relu', 'logsigmoid', 'threshold'].map(nnf),
+      ...['hardtanh', 'relu6', 'leaky_relu', 'logsigmoid', 'threshold', 'glu', 'prelu', 'tanhshrink'].map(
+        nnf,
+      ),
     ].map((op) => [op, noCpuKernel('float16')]),
   ),
   'nn.functional.mish': noCpuKernel('float16', 'bfloat16'),

@@ -8,6 +8,7 @@ import { withGoldenDeviations } from './deviations.ts';
 import { ACTIVATION_OPINFOS } from './ops/activations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
+import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
 import { SHAPE_OPINFOS } from './ops/shape.ts';
@@ -20,6 +21,7 @@ export const opDb: readonly OpInfo[] = (
   [
     ...UNARY_OPINFOS,
     ...ACTIVATION_OPINFOS,
+    ...NN_ACTIVATION_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

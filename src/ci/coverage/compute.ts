@@ -1,5 +1,6 @@
 /**
- * Schema coverage: every PyTorch 1.13 aten overload of every op in op_db (TorchScript-only ones aside) is either
+ * Schema coverage: every PyTorch 1.13 aten overload of every op in op_db (TorchScript-only ones aside; for a
+ * Python-only torch.nn.functional function, its runtime schema, which is its Python signature) is either
  * implemented in the runtime's operator table and called by an op_db sample, or declared unsupported with a
  * reason (`OpInfo.unsupportedOverloads`); anything else is uncovered. For implemented overloads, each argument
  * is exercised when some sample passes it explicitly (positionally or by keyword; `out` by the out= calls).
@@ -116,7 +117,11 @@ export function schemaCoverage(infos: readonly OpInfo[], options: CoverageOption
     const names = new Set(mine.map((i) => i.name));
     const theirCalls = calls.filter((c) => names.has(c.info));
     const declared: Record<string, string> = Object.assign({}, ...mine.map((i) => i.unsupportedOverloads));
-    const { listed, torchScriptOnly } = atenOverloadsOf(base, schemas);
+    const aten = atenOverloadsOf(base, schemas);
+    const { torchScriptOnly } = aten;
+    // A Python-only function (nn.functional.softsign) has no aten schema: its own signature is what samples cover.
+    const python = operatorTable.entries().filter((e) => e.schema.name === base && e.tags.pythonOnly);
+    const listed = aten.listed.length === 0 ? python.map((e) => e.schema) : aten.listed;
     const overloads = listed.map((s) => overloadCoverage(s, theirCalls, declared[s.qualifiedName]));
     for (const key of Object.keys(declared)) {
       const o = overloads.find((x) => x.name === key);

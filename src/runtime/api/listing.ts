@@ -8,6 +8,8 @@ export interface OpListing {
   readonly family: string;
   readonly kernels: readonly string[];
   readonly mutates: boolean;
+  /** A torch.nn.functional Python function with no aten schema (softsign): its schema is the Python signature. */
+  readonly pythonOnly: boolean;
 }
 
 export function listOps(): OpListing[] {
@@ -18,6 +20,7 @@ export function listOps(): OpListing[] {
     family: e.tags.family,
     kernels: e.kernelKeys(),
     mutates: e.schema.mutates,
+    pythonOnly: e.tags.pythonOnly ?? false,
   }));
 }
 

@@ -106,7 +106,7 @@ export function registerAutograd(): void {
     const d = overloadDecomposed ? undefined : DERIVATIVES[name];
     if (entry.tags.family === 'factory') continue; // no tensor inputs to differentiate
     if (d) entry.kernels.set(DispatchKey.Autograd, autogradKernel(d, name));
-    else if ((overloadDecomposed || DECOMPOSED.includes(name)) && entry.composite) {
+    else if ((overloadDecomposed || entry.tags.decomposed || DECOMPOSED.includes(name)) && entry.composite) {
       const composite = entry.composite;
       entry.kernels.set(DispatchKey.Autograd, (ks, args, op) => composite(ks, args, op));
     } else if (!(name in NONDIFFERENTIABLE)) entry.kernels.set(DispatchKey.Autograd, missing(name));
@@ -121,7 +121,15 @@ export function opsWithoutDerivative(): string[] {
       .filter((e) => e.tags.family !== 'factory')
       .map((e) => baseName(e.schema.name)),
   );
+  const decomposed = new Set(
+    operatorTable
+      .entries()
+      .filter((e) => e.tags.decomposed)
+      .map((e) => e.schema.name),
+  );
   return [...names]
-    .filter((n) => !DERIVATIVES[n] && !(n in NONDIFFERENTIABLE) && !DECOMPOSED.includes(n))
+    .filter(
+      (n) => !DERIVATIVES[n] && !(n in NONDIFFERENTIABLE) && !DECOMPOSED.includes(n) && !decomposed.has(n),
+    )
     .sort();
 }

@@ -15,6 +15,13 @@ export interface OpTags {
   /** 'pointwise' | 'reduction' | 'view' | 'factory' | 'shape' | 'linalg' | 'index' | ... */
   readonly family: string;
   readonly isView?: boolean;
+  /** The composite kernel is written in differentiable ops: autograd records the decomposition. */
+  readonly decomposed?: boolean;
+  /**
+   * A torch.nn.functional Python function with no aten schema (softsign): its schema is the Python signature,
+   * and schema coverage lists it in place of aten's.
+   */
+  readonly pythonOnly?: boolean;
 }
 
 export class OperatorEntry {

@@ -8,6 +8,7 @@ import type { COPY_API } from './copy.ts';
 import type { FACTORY_API } from './factories.ts';
 import type { INDEXING_API } from './indexing.ts';
 import type { LINALG_API } from './linalg.ts';
+import type { NN_ACTIVATION_API } from './nn/activations.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -34,6 +35,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof FACTORY_API &
   typeof INDEXING_API &
   typeof LINALG_API &
+  typeof NN_ACTIVATION_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

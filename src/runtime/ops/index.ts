@@ -7,6 +7,7 @@ import { registerCopies } from './copy.ts';
 import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
+import { registerNnActivations } from './nn/activations.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -40,6 +41,7 @@ export function registerAllOps(): void {
   registerLinalg();
   registerSorting();
   registerScatterViews();
+  registerNnActivations();
 }
 
 export type { OpApi } from './api.ts';
