@@ -125,6 +125,7 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       ...['hardtanh', 'relu6', 'leaky_relu', 'logsigmoid', 'threshold', 'glu', 'prelu', 'tanhshrink'].map(
         nnf,
       ),
+      ...['dropout', 'dropout2d', 'dropout3d', 'feature_alpha_dropout', 'rrelu'].map(nnf),
     ].map((op) => [op, noCpuKernel('float16')]),
   ),
   'nn.functional.mish': noCpuKernel('float16', 'bfloat16'),

@@ -71,6 +71,7 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
       isView: false,
       mutates: false,
       nondeterministicValues: false,
+      randomized: false,
       exactRounding: false,
       ...flags,
     },

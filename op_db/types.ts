@@ -8,6 +8,9 @@ import type { Arbitrary } from 'fast-check';
 import type { DeviceType, DType, ErrorCode, Scalar, Tensor } from '../src/runtime/index.ts';
 import type { RefTensor } from './refs/tensor.ts';
 
+/** The seed the oracles give the default generator before each call of a `randomized` op. */
+export const RANDOM_SEED = 42;
+
 export const ORACLES = [
   'reference',
   'golden',
@@ -125,6 +128,12 @@ export interface OpFlags {
   readonly mutates: boolean;
   /** The op's output values are not a function of the inputs alone (empty, empty_like). */
   readonly nondeterministicValues: boolean;
+  /**
+   * The op draws from the default generator (dropout, rrelu in training): every oracle call reseeds it with
+   * RANDOM_SEED first (PyTorch's wrapper_set_seed), so its values are a function of the inputs and the seed, and the
+   * reference replays the same stream. The golden oracle compares all but the values (PyTorch's stream differs).
+   */
+  readonly randomized: boolean;
   /**
    * Real floating outputs are the correctly rounded value of the exact result (add, mul, div, sqrt, ...): they
    * must equal the reference rounded to the dtype bit for bit. PyTorch's float16 tolerance (rtol 1e-3) is wider

@@ -9,7 +9,15 @@ import { fromRuntime, type SampleInput, WEBGPU_DTYPES } from '../../op_db/index.
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { type CompileBackend, callOp, compile, DTYPE_INFO, type Tensor } from './runtime_face.ts';
-import { freshOn, mixesUnsupported, onHost, outputsOf, sampleTensors, withLayout } from './sample_io.ts';
+import {
+  freshOn,
+  mixesUnsupported,
+  onHost,
+  outputsOf,
+  reseed,
+  sampleTensors,
+  withLayout,
+} from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
 const BACKENDS: readonly CompileBackend[] = ['eager', 'aot_eager', 'fused'];
@@ -41,6 +49,8 @@ export async function runCompile(inst: Instance, only?: number): Promise<OracleR
     const tensorsOf = () => sampleTensors(freshOn(host, device));
     const run = async (f: (...ts: Tensor[]) => unknown, what: string): Promise<Tensor[]> => {
       try {
+        // Before the call, so a compiled graph's replayed draws restart from the seed too.
+        reseed(info, host.kwargs);
         return await onHost(outputsOf(f(...tensorsOf())));
       } catch (e) {
         throw fail(`${what} raised ${describeError(e)}`);

@@ -13,6 +13,7 @@ import {
   callOnDevice,
   onHost,
   outputsOf,
+  reseed,
   sameBytes,
   sampleTensors,
   snapshot,
@@ -23,6 +24,7 @@ export const CROSS_BACKEND_TOLERANCE = { rtol: 1e-3, atol: 1e-3 } as const;
 
 function run(inst: Instance, k: number, s: SampleInput, where: string): Tensor[] {
   try {
+    reseed(inst.info, s.kwargs);
     return outputsOf(callOp(inst.info.op, [s.input, ...s.args], { ...s.kwargs }));
   } catch (e) {
     throw new OracleFailure(inst, k, s.name, `${where} raised ${describeError(e)}`);

@@ -14,6 +14,7 @@ import {
   metaMirror,
   onHost,
   outputsOf,
+  reseed,
   sameBytes,
   sampleTensors,
   snapshot,
@@ -76,6 +77,7 @@ export async function runMetadata(inst: Instance, only?: number): Promise<Oracle
     const { writes, aliases } = aliasMap(info.op, args, { ...cpu.kwargs });
     let outMeta: Tensor[];
     try {
+      reseed(info, meta.kwargs);
       outMeta = outputsOf(callOp(info.op, [meta.input, ...meta.args], { ...meta.kwargs }));
     } catch (e) {
       throw new OracleFailure(inst, k, s0.name, `meta raised ${describeError(e)} (${real} succeeded)`);

@@ -10,7 +10,7 @@ import { compareValues } from './compare.ts';
 import { noteSkipped } from './crossbackend.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, canCast, sameShapeOf, Tensor } from './runtime_face.ts';
-import { callOnDevice, onDevice, onHost, outputsOf, refSampleFor, withLayout } from './sample_io.ts';
+import { callOnDevice, onDevice, onHost, outputsOf, refSampleFor, reseed, withLayout } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
 function fmtShape(s: readonly number[]): string {
@@ -67,6 +67,7 @@ function call(
   kwargs: Record<string, unknown>,
 ): unknown {
   try {
+    reseed(inst.info, kwargs);
     return callOp(name, args, kwargs);
   } catch (e) {
     throw new OracleFailure(inst, k, s.name, `${name} raised ${describeError(e)}`);

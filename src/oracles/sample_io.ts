@@ -5,6 +5,7 @@ import {
   fromRuntime,
   type Layout,
   type OpInfo,
+  RANDOM_SEED,
   type RefSample,
   type RefTensor,
   type SampleInput,
@@ -15,7 +16,9 @@ import {
   type DeviceType,
   DTYPE_INFO,
   type DType,
+  Generator,
   isDType,
+  manualSeed,
   Scalar,
   type Storage,
   Storage as StorageCtor,
@@ -127,6 +130,17 @@ export function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
 }
 
 /** Flattens an op result (a tensor, or a list/tuple of tensors) to a list. */
+/**
+ * Before each call of a randomized op (dropout): the default generator restarts at RANDOM_SEED and a `generator=`
+ * the sample passes at its own initial seed, so every call (variant, layout, device) draws the same values.
+ */
+export function reseed(info: OpInfo, kwargs: Readonly<Record<string, unknown>> = {}): void {
+  if (!info.flags.randomized) return;
+  manualSeed(RANDOM_SEED);
+  const g = kwargs.generator;
+  if (g instanceof Generator) g.manualSeed(g.initialSeed());
+}
+
 export function outputsOf(r: unknown): Tensor[] {
   if (r instanceof Tensor) return [r];
   if (Array.isArray(r)) return r.filter((x): x is Tensor => x instanceof Tensor);
@@ -189,6 +203,7 @@ export function callOnDevice(
     mixesUnsupported(s, device, WEBGPU_DTYPES) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
   try {
     const d = onDevice(s, device);
+    reseed(inst.info, d.kwargs);
     return { s: d, out: outputsOf(callOp(inst.info.op, [d.input, ...d.args], { ...d.kwargs })) };
   } catch (e) {
     if (notApplicable(e)) return null;

@@ -91,6 +91,8 @@ def decode(v, tensors, leaf):
         return MEMORY_FORMATS[x]
     if key == "layout":
         return getattr(torch, x)
+    if key == "generator":
+        return torch.Generator().manual_seed(int(x))
     return x
 
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SampleInput } from '../../../op_db/index.ts';
-import { DTYPE_INFO, isDType, Scalar, type Storage, Tensor } from '../runtime_face.ts';
+import { DTYPE_INFO, Generator, isDType, Scalar, type Storage, Tensor } from '../runtime_face.ts';
 
 /** A value in a serialised call; `{T: i}` is the i-th tensor of the call's tensor table. */
 export type GoldenValue =
@@ -20,6 +20,7 @@ export type GoldenValue =
   | { readonly memory_format: string }
   | { readonly layout: string }
   | { readonly str: string }
+  | { readonly generator: string }
   | readonly GoldenValue[];
 
 export interface GoldenCall {
@@ -89,6 +90,8 @@ export function serializeCall(s: SampleInput): { call: GoldenCall; storageIndex:
       return { int: v.toBigInt().toString() };
     }
     if (v === null || v === undefined) return null;
+    // A generator= argument: PyTorch gets a generator with the same seed (its draws differ all the same).
+    if (v instanceof Generator) return { generator: String(v.initialSeed()) };
     if (typeof v === 'string') {
       if (isDType(v)) return { dtype: v };
       if (MEMORY_FORMATS.includes(v)) return { memory_format: v };

@@ -43,6 +43,7 @@ export {
   UnknownOpError,
   ZeroDivisionError,
 } from './errors.ts';
+export { Generator, getDefaultGenerator, manualSeed } from './generator.ts';
 export { bf16BitsToNumber, f16BitsToNumber, numberToBf16Bits, numberToF16Bits } from './half.ts';
 export { broadcastStridesFor, iterationOrder, pointwiseOutputStrides, stridesInOrder } from './layout.ts';
 export {

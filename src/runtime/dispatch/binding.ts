@@ -5,6 +5,7 @@
  */
 import {
   DTYPE_INFO,
+  Generator,
   isDType,
   isScalarLike,
   Scalar,
@@ -119,8 +120,10 @@ function convertOne(
       if (typeof v === 'number') return toScalar(v);
       if (v instanceof Scalar && v.kind !== 'bool') return v;
       return new BindFailure(`expected complex, got ${describe(v)}`);
+    case 'Generator':
+      return v instanceof Generator ? v : new BindFailure(`expected Generator, got ${describe(v)}`);
     default:
-      // Generator, Storage, Stream, containers, type variables: passed through untouched.
+      // Storage, Stream, containers, type variables: passed through untouched.
       return v;
   }
 }

@@ -15,6 +15,7 @@ import type { CLAMP_API } from './pointwise/clamp.ts';
 import type { RowsApi } from './pointwise/row.ts';
 import type { TERNARY_ROWS } from './pointwise/ternary.ts';
 import type { UNARY_ROWS } from './pointwise/unary.ts';
+import type { RANDOM_API } from './random.ts';
 import type { REDUCTION_API } from './reductions/index.ts';
 import type { SCATTER_API } from './scatter.ts';
 import type { SCATTER_VIEW_API } from './scatter_views.ts';
@@ -36,6 +37,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof INDEXING_API &
   typeof LINALG_API &
   typeof NN_ACTIVATION_API &
+  typeof RANDOM_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

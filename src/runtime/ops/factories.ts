@@ -108,7 +108,7 @@ function storageWords(s: Scalar, dtype: DType): number[] {
  * A new tensor of `size` on the args' device; `fill` fills it, `zero` asks for zeros (cpu memory starts zeroed,
  * webgpu blocks come from a caching allocator and are filled explicitly).
  */
-function create(
+export function create(
   size: readonly number[],
   a: BoundArgs,
   op: string,
@@ -350,7 +350,7 @@ const LINSPACE_ROUNDING: Partial<Record<DType, (x: number) => number>> = {
  * Writes `at(i)` into element i of a fresh contiguous 1-D `t`. On webgpu `seq` (the same values as a WGSL
  * sequence) runs as a kernel; without one the values are computed on the host and uploaded.
  */
-function writeSequence(t: Tensor, at: (i: number) => number, seq: Sequence | null = null): void {
+export function writeSequence(t: Tensor, at: (i: number) => number, seq: Sequence | null = null): void {
   if (t.device === 'webgpu') {
     if (seq) sequenceGPU(t, seq);
     else {

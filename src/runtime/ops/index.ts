@@ -15,6 +15,7 @@ import { definePointwise } from './pointwise/define.ts';
 import { registerRoundDecimals } from './pointwise/round_decimals.ts';
 import { TERNARY_ROWS } from './pointwise/ternary.ts';
 import { UNARY_ROWS } from './pointwise/unary.ts';
+import { registerRandom } from './random.ts';
 import { registerReductions } from './reductions/index.ts';
 import { registerScatterViews } from './scatter_views.ts';
 import { registerShapeOps } from './shape.ts';
@@ -42,6 +43,7 @@ export function registerAllOps(): void {
   registerSorting();
   registerScatterViews();
   registerNnActivations();
+  registerRandom();
 }
 
 export type { OpApi } from './api.ts';
