@@ -110,7 +110,7 @@ const pErrors =
 function dropout(spec: DropoutSpec): OpInfo {
   return opInfo({
     name: `nn.functional.${spec.name}`,
-    op: `nn.functional.${spec.name}`,
+    op: `_functional_${spec.name}`,
     family: 'random',
     dtypes: FLOATS,
     sampleInputs: dropoutSamples(spec),

@@ -1,8 +1,8 @@
 /** op_db completeness: exactly one OpInfo per operator-table op; skips carry reasons; no stale rules. */
 import { describe, expect, test } from 'vitest';
-import { opDb, WEBGPU_DTYPES } from '../../op_db/index.ts';
+import { opDb, REACHED_THROUGH, WEBGPU_DTYPES } from '../../op_db/index.ts';
 import { expandMatrix, staleRules } from '../../src/ci/index.ts';
-import { operatorTable } from '../../src/runtime/index.ts';
+import { callOp, operatorTable } from '../../src/runtime/index.ts';
 
 /** Op names in the table, with in-place `name_` folded into `name` when the functional op exists. */
 function tableOps(): string[] {
@@ -14,10 +14,46 @@ describe('op_db', () => {
   test('every op in the operator table has exactly one OpInfo (missing ones listed by name)', () => {
     const covered = new Map<string, string[]>();
     for (const info of opDb) covered.set(info.op, [...(covered.get(info.op) ?? []), info.name]);
-    const missing = tableOps().filter((n) => !covered.has(n));
+    const missing = tableOps().filter((n) => !covered.has(n) && !(n in REACHED_THROUGH));
     const duplicated = [...covered].filter(([, infos]) => infos.length > 1);
     const unknown = [...covered.keys()].filter((n) => !tableOps().includes(n));
     expect({ missing, duplicated, unknown }).toEqual({ missing: [], duplicated: [], unknown: [] });
+  });
+
+  test('an op without an OpInfo of its own is called by the samples of the OpInfo it names', () => {
+    for (const [op, { info: name, reason }] of Object.entries(REACHED_THROUGH)) {
+      expect(reason.length, op).toBeGreaterThan(10);
+      expect(
+        opDb.some((i) => i.op === op),
+        `${op} has an OpInfo: not a reached-through op`,
+      ).toBe(false);
+      const info = opDb.find((i) => i.name === name);
+      expect(info, `${op}: ${name}`).toBeDefined();
+      // Count calls of every overload of the op (any of its kernels, composite included) while the samples run.
+      let calls = 0;
+      const entries = [op, `${op}_`]
+        .filter((n) => operatorTable.names().includes(n))
+        .flatMap((n) => operatorTable.resolve(n));
+      const restore: (() => void)[] = [];
+      for (const e of entries) {
+        const composite = e.composite;
+        if (composite) {
+          e.composite = (ks, args, o) => (calls++, composite(ks, args, o));
+          restore.push(() => (e.composite = composite));
+        }
+        for (const [key, kernel] of [...e.kernels]) {
+          e.kernels.set(key, (ks, args, o) => (calls++, kernel(ks, args, o)));
+          restore.push(() => e.kernels.set(key, kernel));
+        }
+      }
+      try {
+        const ctx = { device: 'cpu', dtype: info!.dtypes.cpu[0], requiresGrad: false, seed: 0 } as const;
+        for (const s of info!.sampleInputs(ctx)) callOp(info!.op, [s.input, ...s.args], { ...s.kwargs });
+      } finally {
+        for (const r of restore) r();
+      }
+      expect(calls, `${op} is not called by ${name}'s samples`).toBeGreaterThan(0);
+    }
   });
 
   test('OpInfo names are unique and ids are stable PyTorch-style', () => {

@@ -108,7 +108,7 @@ function storageWords(s: Scalar, dtype: DType): number[] {
  * A new tensor of `size` on the args' device; `fill` fills it, `zero` asks for zeros (cpu memory starts zeroed,
  * webgpu blocks come from a caching allocator and are filled explicitly).
  */
-export function create(
+function create(
   size: readonly number[],
   a: BoundArgs,
   op: string,

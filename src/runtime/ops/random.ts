@@ -1,5 +1,5 @@
 /**
- * Random ops. `rand` is the one op that draws (from `generator=` or the default generator, on the host, then
+ * Random ops. `uniform_` is the one op that draws (from `generator=` or the default generator, on the host, then
  * uploaded for webgpu), so the compiler records every draw as a graph node and a replay draws again; dropout and
  * its feature / alpha variants and rrelu are written over it in differentiable ops (autograd records the
  * decomposition: the mask is a constant of the backward), as aten's _dropout_impl and rrelu_with_noise are.
@@ -11,24 +11,20 @@ import {
   type DType,
   DTypeUnsupportedError,
   type Generator,
-  getDefaultDType,
   getDefaultGenerator,
   InvalidArgumentError,
   type Tensor,
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
-import { create, writeSequence } from './factories.ts';
+import { writeSequence } from './factories.ts';
 import { defineOp } from './structured.ts';
 
 export const RANDOM_API = {
-  rand: 'function',
   uniform_: 'method',
   dropout: 'function',
   dropout_: 'function',
   feature_dropout: 'function',
   feature_dropout_: 'function',
-  alpha_dropout: 'function',
-  alpha_dropout_: 'function',
   feature_alpha_dropout: 'function',
   feature_alpha_dropout_: 'function',
   rrelu: 'function',
@@ -94,13 +90,6 @@ function uniformInPlace(a: BoundArgs): Tensor {
   return self;
 }
 
-function rand(a: BoundArgs): Tensor {
-  const dtype = (a.dtype as DType | null) ?? getDefaultDType();
-  digitsOf(dtype, 'rand');
-  const out = create(a.size as number[], a, 'rand', dtype, null);
-  return t('uniform_', [out], { generator: a.generator ?? null });
-}
-
 /** Uniform draws shaped like `like` (a view of the input), on its device: the tracer records the device as a ref. */
 function drawsLike(like: Tensor, dtype: DType, from: number, to: number, generator: unknown = null): Tensor {
   const noise = t('empty_like', [like], { dtype, memory_format: 'contiguous_format' });
@@ -120,7 +109,7 @@ function checkP(p: number, op: string): void {
     });
 }
 
-type Kind = 'dropout' | 'feature_dropout' | 'alpha_dropout' | 'feature_alpha_dropout';
+type Kind = 'dropout' | 'feature_dropout' | 'feature_alpha_dropout';
 /** aten's alpha dropout constant: -selu's saturation value, -scale * alpha. */
 const ALPHA = 1.7580993408473766;
 
@@ -155,7 +144,7 @@ function dropoutImpl(kind: Kind, x: Tensor, p: number, train: boolean, inplace: 
   if (feature) for (let d = 2; d < x.ndim; d++) like = t('narrow', [like, d, 0, 1]);
   const u = drawsLike(like, noiseDType(x), 0, 1);
   const keep = t('to', [t('lt', [u, 1 - p]), x.dtype]);
-  if (kind === 'dropout' || kind === 'feature_dropout') return mul(x, t('div', [keep, 1 - p]));
+  if (kind !== 'feature_alpha_dropout') return mul(x, t('div', [keep, 1 - p]));
   const a = 1 / Math.sqrt((ALPHA * ALPHA * p + 1) * (1 - p));
   const b = t('add', [t('mul', [t('sub', [keep, 1]), ALPHA * a]), ALPHA * a * p]);
   const scaled = mul(x, t('mul', [keep, a]));
@@ -192,15 +181,8 @@ export function registerRandom(): void {
     tags: { family: 'random' },
     composite: uniformInPlace,
   });
-  const factory = { family: 'factory' } as const;
-  defineOp({ schema: `rand(SymInt[] size, *, ${OPTS}) -> Tensor`, tags: factory, composite: rand });
-  defineOp({
-    schema: `rand.generator(SymInt[] size, *, Generator? generator, ${OPTS}) -> Tensor`,
-    tags: factory,
-    composite: rand,
-  });
   const tags = { family: 'random', decomposed: true } as const;
-  for (const kind of ['dropout', 'feature_dropout', 'alpha_dropout', 'feature_alpha_dropout'] as const)
+  for (const kind of ['dropout', 'feature_dropout', 'feature_alpha_dropout'] as const)
     for (const inplace of [false, true]) {
       const self = inplace ? 'Tensor(a!) self' : 'Tensor input';
       defineOp({
@@ -249,13 +231,7 @@ function registerFunctionalDropouts(): void {
       tags: python,
       composite: (a) => {
         checkP(a.p as number, `nn.functional.${name}`);
-        return dropoutImpl(
-          kind,
-          a.input as Tensor,
-          a.p as number,
-          a.training as boolean,
-          a.inplace as boolean,
-        );
+        return t(a.inplace ? `${kind}_` : kind, [a.input, a.p, a.training]);
       },
     });
     operatorTable.alias(`nn.functional.${name}`, `_functional_${name}`);

@@ -1,0 +1,25 @@
+/**
+ * Operator-table ops with no OpInfo of their own, because PyTorch's Python function that op_db tests calls them
+ * (F.dropout calls aten's dropout, F.embedding calls embedding): each names that OpInfo, whose samples must
+ * reach it (tests/unit/op_db_coverage.test.ts runs them and counts the calls). Every other op has its own OpInfo.
+ */
+export interface ReachedThrough {
+  /** The OpInfo whose samples call the op. */
+  readonly info: string;
+  readonly reason: string;
+}
+
+const via = (info: string, reason: string): ReachedThrough => ({ info, reason });
+
+export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
+  dropout: via('nn.functional.dropout', "F.dropout is _VF.dropout / _VF.dropout_ after Python's check of p"),
+  feature_dropout: via('nn.functional.dropout2d', 'F.dropout2d and F.dropout3d are _VF.feature_dropout'),
+  feature_alpha_dropout: via(
+    'nn.functional.feature_alpha_dropout',
+    'F.feature_alpha_dropout is _VF.feature_alpha_dropout',
+  ),
+  uniform_: via(
+    'nn.functional.dropout',
+    'every random op draws through uniform_ (the compiler records the draw)',
+  ),
+};
