@@ -38,11 +38,17 @@ describe('op_db', () => {
       for (const e of entries) {
         const composite = e.composite;
         if (composite) {
-          e.composite = (ks, args, o) => (calls++, composite(ks, args, o));
+          e.composite = (ks, args, o) => {
+            calls++;
+            return composite(ks, args, o);
+          };
           restore.push(() => (e.composite = composite));
         }
         for (const [key, kernel] of [...e.kernels]) {
-          e.kernels.set(key, (ks, args, o) => (calls++, kernel(ks, args, o)));
+          e.kernels.set(key, (ks, args, o) => {
+            calls++;
+            return kernel(ks, args, o);
+          });
           restore.push(() => e.kernels.set(key, kernel));
         }
       }

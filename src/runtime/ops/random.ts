@@ -31,7 +31,6 @@ export const RANDOM_API = {
   rrelu_: 'function',
 } as const satisfies ApiDecl;
 
-const OPTS = 'ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None';
 /** Significand bits a uniform draw fills per dtype (at::uniform_real_distribution's `digits`). */
 const DIGITS: Partial<Record<DType, number>> = { float16: 11, bfloat16: 8, float32: 24, float64: 53 };
 
