@@ -123,12 +123,15 @@ export function nativeBatchNorm(a: BatchNormArgs): [Tensor, Tensor, Tensor] {
   } else {
     const invstd = t('rsqrt', [t('add', [channel(rv!), a.eps])]);
     y = t('mul', [t('sub', [xf, channel(rm!)]), invstd]);
-    saveMean = t('empty', [[0]], { dtype: statDType, device: x.device });
-    saveInvstd = t('empty', [[0]], { dtype: statDType, device: x.device });
+    // Empty, from a tensor rather than a factory call, so that compile traces it like the other outputs.
+    const none = t('narrow', [t('reshape', [rm!, [-1]]), 0, 0, 0]);
+    saveMean = t('empty_like', [none], { dtype: statDType });
+    saveInvstd = t('empty_like', [none], { dtype: statDType });
   }
   if (weight) y = t('mul', [y, channel(weight)]);
   if (bias) y = t('add', [y, channel(bias)]);
-  return [t('to', [y, x.dtype]), saveMean, saveInvstd];
+  // The saved statistics are not differentiable outputs in PyTorch (output_differentiability [True, False, False]).
+  return [t('to', [y, x.dtype]), t('detach', [saveMean]), t('detach', [saveInvstd])];
 }
 
 /** aten::batch_norm: an empty input skips every check but C (`_batch_norm_impl_index`), and returns a copy. */
@@ -164,7 +167,11 @@ function instanceNorm(a: BatchNormArgs): Tensor {
       { op: 'instance_norm', arg: 'running_mean', got: null, expected: 'tensors' },
     );
   const [b, c] = x.shape;
-  const repeat = (p: Opt) => (p ? t('repeat', [p, [b]]) : null);
+  // p.repeat(b) as a fresh copy (the running stats' copy is written by batch_norm).
+  const repeat = (p: Opt) =>
+    p
+      ? t('reshape', [t('contiguous', [t('expand', [t('reshape', [p, [1, -1]]), [b, p.numel]])]), [-1]])
+      : null;
   const rmRep = repeat(rm);
   const rvRep = repeat(rv);
   const shape = [1, b * c, ...x.shape.slice(2)];

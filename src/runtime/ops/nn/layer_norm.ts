@@ -68,7 +68,9 @@ function nativeLayerNorm(x: Tensor, shape: readonly number[], weight: Opt, bias:
   let y = out;
   if (weight) y = t('mul', [y, t('to', [weight, cd])]);
   if (bias) y = t('add', [y, t('to', [bias, cd])]);
-  return [t('to', [y, x.dtype]), t('to', [mean, x.dtype]), t('to', [rstd, x.dtype])];
+  // mean and rstd are not differentiable outputs in PyTorch (output_differentiability [True, False, False]).
+  const stat = (v: Tensor) => t('detach', [t('to', [v, x.dtype])]);
+  return [t('to', [y, x.dtype]), stat(mean), stat(rstd)];
 }
 
 function groupNorm(x: Tensor, groups: number, weight: Opt, bias: Opt, eps: number): Tensor {
@@ -157,8 +159,11 @@ function localResponseNorm(x: Tensor, size: number, alpha: number, beta: number,
   // avg_pool sums the window in the compute dtype (int64 for int64) and rounds the average once.
   const cd = isInt ? 'int64' : computeDType(x.dtype);
   const sq = t('to', [t('mul', [x, x]), cd]);
+  // Zeros made from sq (not a factory call), so that compile traces them.
   const zeros = (n: number) =>
-    t('zeros', [x.shape.map((m, d) => (d === 1 ? n : m))], { dtype: cd, device: x.device });
+    t('zeros_like', [t('expand', [t('narrow', [sq, 1, 0, 1]), x.shape.map((m, d) => (d === 1 ? n : m))])], {
+      memory_format: 'contiguous_format',
+    });
   const before = Math.floor(size / 2);
   const after = Math.floor((size - 1) / 2);
   const padded = t('cat', [[zeros(before), sq, zeros(after)], 1]);
