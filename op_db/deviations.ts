@@ -142,6 +142,33 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     },
   },
   eye: noCpuKernel('bfloat16'),
+  ...Object.fromEntries(
+    ['batch_norm', 'instance_norm', 'layer_norm', 'group_norm']
+      .map(nnf)
+      .concat('native_batch_norm', 'native_layer_norm')
+      .map((op) => [op, noCpuKernel('float16')]),
+  ),
+  'nn.functional.local_response_norm': {
+    deviations: [
+      {
+        dtypes: ['float16'],
+        kind: 'sample',
+        reason:
+          'PyTorch 1.13 has no CPU float16 avg_pool2d / avg_pool3d kernel (it raises "not implemented for ' +
+          "'Half'\"); the runtime computes local_response_norm's steps in float16 as Python does, with the " +
+          'window average accumulated in float32 and rounded once, as the bfloat16 kernel does',
+      },
+      ...['4-d', '5-d'].map((sample) => ({
+        dtypes: ['bfloat16' as const],
+        sample,
+        kind: 'sample' as const,
+        reason:
+          'PyTorch 1.13 has no CPU bfloat16 avg_pool3d kernel, which local_response_norm uses past 3 dims (it ' +
+          'raises "avg_pool3d_out_frame" not implemented for \'BFloat16\'); the runtime computes it as it does in 3 ' +
+          'dims (avg_pool2d, which has a bfloat16 kernel)',
+      })),
+    ],
+  },
   all: COMPLEX_TO_BOOL,
   any: COMPLEX_TO_BOOL,
   dot: COMPLEX_BLAS_DOT,

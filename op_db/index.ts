@@ -9,6 +9,7 @@ import { ACTIVATION_OPINFOS } from './ops/activations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
+import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
@@ -24,6 +25,7 @@ export const opDb: readonly OpInfo[] = (
     ...ACTIVATION_OPINFOS,
     ...NN_ACTIVATION_OPINFOS,
     ...RANDOM_OPINFOS,
+    ...NN_NORMALIZATION_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

@@ -16,6 +16,7 @@ export const TORCHSCRIPT =
   'a TorchScript builtin (lists, prim ops), not reachable from the Python tensor API';
 export const OUT_FORM = 'the out= form is not implemented';
 export const OUT_TUPLE = 'out= with a (values, indices) tuple is not implemented';
+const OUT_STATS = 'out= with an (output, mean, rstd) tuple is not implemented';
 export const INPLACE_VIEW =
   "in-place view ops (changing self's sizes or strides in place) are not implemented";
 const DECIMALS =
@@ -185,6 +186,8 @@ export const UNSUPPORTED_OVERLOADS: Readonly<Record<string, Readonly<Record<stri
     ...all(OUT_TUPLE, 'sort.values', 'sort.values_stable'),
   },
   topk: { ...all(OUT_TUPLE, 'topk.values') },
+  native_batch_norm: { ...all(OUT_STATS, 'native_batch_norm.out') },
+  native_layer_norm: { ...all(OUT_STATS, 'native_layer_norm.out') },
   slice_scatter: { ...all(OUT_FORM, 'slice_scatter.out') },
   select_scatter: { ...all(OUT_FORM, 'select_scatter.out') },
   diagonal_scatter: { ...all(OUT_FORM, 'diagonal_scatter.out') },

@@ -18,6 +18,14 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.feature_alpha_dropout',
     'F.feature_alpha_dropout is _VF.feature_alpha_dropout',
   ),
+  batch_norm: via(
+    'nn.functional.batch_norm',
+    'F.batch_norm checks the batch size, then calls torch.batch_norm',
+  ),
+  instance_norm: via(
+    'nn.functional.instance_norm',
+    'F.instance_norm checks the spatial size, then calls torch.instance_norm',
+  ),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

@@ -8,6 +8,8 @@ import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
+import { registerBatchNorm } from './nn/batch_norm.ts';
+import { registerLayerNorm } from './nn/layer_norm.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -44,6 +46,8 @@ export function registerAllOps(): void {
   registerScatterViews();
   registerNnActivations();
   registerRandom();
+  registerBatchNorm();
+  registerLayerNorm();
 }
 
 export type { OpApi } from './api.ts';
