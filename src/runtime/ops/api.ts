@@ -9,6 +9,8 @@ import type { FACTORY_API } from './factories.ts';
 import type { INDEXING_API } from './indexing.ts';
 import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
+import type { ATTENTION_API } from './nn/attention.ts';
+import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -36,6 +38,8 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof INDEXING_API &
   typeof LINALG_API &
   typeof NN_ACTIVATION_API &
+  typeof ATTENTION_API &
+  typeof EMBEDDING_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

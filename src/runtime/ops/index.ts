@@ -8,6 +8,9 @@ import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
+import { registerAttention } from './nn/attention.ts';
+import { registerEmbedding } from './nn/embedding.ts';
+import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -42,6 +45,9 @@ export function registerAllOps(): void {
   registerSorting();
   registerScatterViews();
   registerNnActivations();
+  registerEmbedding();
+  registerEmbeddingBag();
+  registerAttention();
 }
 
 export type { OpApi } from './api.ts';
