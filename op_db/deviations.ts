@@ -115,6 +115,19 @@ const STAGED: Declared = {
 
 const nnf = (name: string) => `nn.functional.${name}`;
 
+/** sparse=True: PyTorch returns the dense output and makes weight's gradient sparse; the runtime has no sparse tensors. */
+const NO_SPARSE: Declared = {
+  deviations: [
+    {
+      kind: 'error',
+      sample: 'sparse=True',
+      reason:
+        'sparse=True asks for a sparse gradient of weight (torch.sparse_coo), and the runtime has no sparse ' +
+        'tensors: it raises E_NOT_IMPLEMENTED rather than silently returning a dense gradient',
+    },
+  ],
+};
+
 const DECLARED: Readonly<Record<string, Declared>> = {
   ...Object.fromEntries(
     [
@@ -141,6 +154,9 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     },
   },
   eye: noCpuKernel('bfloat16'),
+  'nn.functional._scaled_dot_product_attention': noCpuKernel('float16'),
+  'nn.functional.embedding': NO_SPARSE,
+  'nn.functional.embedding_bag': NO_SPARSE,
   all: COMPLEX_TO_BOOL,
   any: COMPLEX_TO_BOOL,
   dot: COMPLEX_BLAS_DOT,

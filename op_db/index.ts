@@ -9,6 +9,8 @@ import { ACTIVATION_OPINFOS } from './ops/activations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
+import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
+import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
 import { SHAPE_OPINFOS } from './ops/shape.ts';
@@ -22,6 +24,8 @@ export const opDb: readonly OpInfo[] = (
     ...UNARY_OPINFOS,
     ...ACTIVATION_OPINFOS,
     ...NN_ACTIVATION_OPINFOS,
+    ...NN_EMBEDDING_OPINFOS,
+    ...NN_ATTENTION_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

@@ -12,7 +12,6 @@ import { defineDerivative, noGrad } from '../../autograd/index.ts';
 import { numberReader, numberWriter } from '../../backends/cpu/index.ts';
 import {
   DimOutOfRangeError,
-  DTYPE_INFO,
   DTypeUnsupportedError,
   IndexOutOfRangeError,
   InvalidArgumentError,
