@@ -154,9 +154,30 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     },
   },
   eye: noCpuKernel('bfloat16'),
-  'nn.functional._scaled_dot_product_attention': noCpuKernel('float16'),
   'nn.functional.embedding': NO_SPARSE,
-  'nn.functional.embedding_bag': NO_SPARSE,
+  'nn.functional._scaled_dot_product_attention': {
+    deviations: [
+      {
+        kind: 'error',
+        sample: 'dropout_p=0.5',
+        reason:
+          'dropout_p > 0 drops attention weights at random, and the runtime has no random generator yet: it ' +
+          'raises E_NOT_IMPLEMENTED rather than ignoring dropout_p',
+      },
+    ],
+  },
+  'nn.functional.embedding_bag': {
+    ...NO_SPARSE,
+    tolerances: {
+      float16: {
+        rtol: 5e-3,
+        atol: 1e-3,
+        reason:
+          "max_norm: PyTorch 1.13's CPU norm accumulates a float16 row's powers in float16, so its renormalising " +
+          'factor is off by a few float16 ulps; the runtime accumulates in float32',
+      },
+    },
+  },
   all: COMPLEX_TO_BOOL,
   any: COMPLEX_TO_BOOL,
   dot: COMPLEX_BLAS_DOT,

@@ -73,12 +73,11 @@ function attentionRef(s: RefSample): RefTensor[] {
 
 function attentionSamples(ctx: SampleContext): SampleInput[] {
   const make = maker(ctx);
-  const bools = maker({ ...ctx, dtype: 'bool' }, 3);
-  // A mask that keeps the first key of every query: no row is all -inf.
+  // A mask that keeps the first key of every query (no row is all -inf) and every third one after it.
   const keepFirst = (l: number, s: number) =>
     exact(
       ctx,
-      Array.from({ length: l * s }, (_, i) => (i % s === 0 ? 1 : Number(bools([1]).item()))),
+      Array.from({ length: l * s }, (_, i) => Number(i % s === 0 || (i * 7) % 3 === 1)),
       [l, s],
       'bool',
     );
@@ -109,7 +108,10 @@ function attentionSamples(ctx: SampleContext): SampleInput[] {
       { name: 'float mask, dropout_p=0' },
     ),
     sample(make([3, 2, 4]), [make([1, 2, 4]), make([2, 3])], {}, { name: 'broadcast batch' }),
-    sample(make([2, 0, 4]), [make([2, 3, 4]), make([2, 3, 2])], {}, { name: 'no queries' }),
+    // An empty query needs no kernel, so it works on any dtype, as in PyTorch: only claimed dtypes get it.
+    ...(['bfloat16', 'float32', 'float64'].includes(ctx.dtype)
+      ? [sample(make([2, 0, 4]), [make([2, 3, 4]), make([2, 3, 2])], {}, { name: 'no queries' })]
+      : []),
   ];
 }
 
@@ -151,9 +153,13 @@ export const NN_ATTENTION_OPINFOS = [
     name: 'nn.functional._scaled_dot_product_attention',
     op: '_scaled_dot_product_attention',
     family: 'linalg',
-    dtypes: ['float16', 'bfloat16', 'float32', 'float64'],
+    // float16: PyTorch 1.13's cpu has no Half bmm/addmm, and neither has the runtime's matmul.
+    dtypes: ['bfloat16', 'float32', 'float64'],
     sampleInputs: attentionSamples,
     ref: attentionRef,
     errorInputs: attentionErrors,
+    // bfloat16 rounds the scaled query and key, the scores and the weights before the last product (as PyTorch
+    // does; the golden oracle holds it to PyTorch's result): against the float64 definition that is a few %.
+    tolerances: { bfloat16: { rtol: 0.15, atol: 0.3 } },
   }),
 ];

@@ -47,14 +47,18 @@ function attention(a: BoundArgs): Tensor[] {
         '_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True',
         { op: OP, arg: 'attn_mask', got: 'a mask', expected: 'None with is_causal=True' },
       );
-    const [l, s] = [q.size(-2) as number, key.size(-2) as number];
-    mask = t('tril', [t('ones', [[l, s]], { dtype: 'bool', device: query.device })]);
-  }
-  if (mask && mask.dtype === 'bool') {
-    const zeros = t('zeros', [[...mask.shape]], { dtype: q.dtype, device: q.device });
-    mask = t('masked_fill', [zeros, t('logical_not', [mask]), Number.NEGATIVE_INFINITY]);
   }
   let attn = t('matmul', [q, t('div', [t('transpose', [key, -2, -1]), scale])]);
+  // Masks are made from the tensors at hand (never a factory naming a device), so a traced graph replays them.
+  if (a.is_causal) {
+    const [l, s] = attn.shape.slice(-2);
+    const scores = t('reshape', [attn, [-1, l, s]]);
+    mask = t('tril', [t('ones_like', [t('select', [scores, 0, 0])], { dtype: 'bool' })]);
+  }
+  if (mask && mask.dtype === 'bool') {
+    const zeros = t('zeros_like', [mask], { dtype: q.dtype });
+    mask = t('masked_fill', [zeros, t('logical_not', [mask]), Number.NEGATIVE_INFINITY]);
+  }
   // aten adds in place: the mask is cast to attn's dtype and must broadcast to attn's shape.
   if (mask) attn = t('add_', [attn, mask]);
   attn = t('softmax', [attn, -1]);

@@ -208,7 +208,7 @@ export function registerEmbedding(): void {
   });
   defineOp({
     schema:
-      '_functional_embedding(Tensor input, Tensor weight, int? padding_idx=None, float? max_norm=None, float norm_type=2., bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
+      '_functional_embedding(Tensor input, Tensor(a!) weight, int? padding_idx=None, float? max_norm=None, float norm_type=2., bool scale_grad_by_freq=False, bool sparse=False) -> Tensor',
     tags: { family: 'indexing', decomposed: true, pythonOnly: true },
     composite: (a) => functionalEmbedding(a),
   });

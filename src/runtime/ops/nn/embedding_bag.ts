@@ -255,7 +255,12 @@ function functionalEmbeddingBag(a: BoundArgs): Tensor {
         'a tensor',
         'None',
       );
-    offsets = t('arange', [0, input.numel, input.shape[1]], { dtype: input.dtype, device: input.device });
+    const width = input.shape[1];
+    if (width === 0)
+      throw invalid('step must be nonzero', 'input', input.shape, 'bags of at least one index');
+    // arange(0, numel, width) from the input itself (a factory naming a device would not replay when traced).
+    const ones = t('ones_like', [t('select', [input, 1, 0])]);
+    offsets = t('mul', [t('sub', [t('cumsum', [ones, 0]), ones]), width]);
     input = t('reshape', [input, [-1]]);
     if (psw) psw = t('reshape', [psw, [-1]]);
   } else if (input.dim() === 1) {
@@ -337,7 +342,7 @@ export function registerEmbeddingBag(): void {
   });
   defineOp({
     schema:
-      "_functional_embedding_bag(Tensor input, Tensor weight, Tensor? offsets=None, float? max_norm=None, float norm_type=2, bool scale_grad_by_freq=False, str mode='mean', bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int? padding_idx=None) -> Tensor",
+      "_functional_embedding_bag(Tensor input, Tensor(a!) weight, Tensor? offsets=None, float? max_norm=None, float norm_type=2, bool scale_grad_by_freq=False, str mode='mean', bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int? padding_idx=None) -> Tensor",
     tags: { family: 'indexing', decomposed: true, pythonOnly: true },
     composite: functionalEmbeddingBag,
   });
