@@ -9,6 +9,8 @@ import { ACTIVATION_OPINFOS } from './ops/activations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
+import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
+import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
@@ -26,6 +28,8 @@ export const opDb: readonly OpInfo[] = (
     ...NN_ACTIVATION_OPINFOS,
     ...RANDOM_OPINFOS,
     ...NN_NORMALIZATION_OPINFOS,
+    ...NN_EMBEDDING_OPINFOS,
+    ...NN_ATTENTION_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

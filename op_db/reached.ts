@@ -26,6 +26,15 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.instance_norm',
     'F.instance_norm checks the spatial size, then calls torch.instance_norm',
   ),
+  embedding: via(
+    'nn.functional.embedding',
+    'F.embedding renormalises for max_norm, then calls torch.embedding',
+  ),
+  embedding_renorm_: via(
+    'nn.functional.embedding',
+    'F.embedding with max_norm renormalises the weight in place',
+  ),
+  _embedding_bag: via('nn.functional.embedding_bag', 'F.embedding_bag checks its arguments, then calls aten'),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

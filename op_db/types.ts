@@ -59,6 +59,11 @@ export interface SampleInput {
    * (`nn.functional.elu`): the golden recorder calls `torch.ops.aten.<op>` for it.
    */
   readonly aten?: boolean;
+  /**
+   * The call draws from a generator (dropout in training): the golden oracle compares everything but its values
+   * and gradients, which come from PyTorch's own stream; the other oracles replay the runtime's (`randomized`).
+   */
+  readonly draws?: boolean;
 }
 
 /** The first argument of a factory: a size list (`zeros([2, 3])`) or a scalar (`arange(5)`, `arange(float(2.5))`). */

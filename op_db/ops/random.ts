@@ -54,10 +54,15 @@ function dropoutSamples(spec: DropoutSpec) {
     // On a dtype it does not claim, only what raises there: training with 0 < p < 1 (the identities work on
     // every dtype, as in PyTorch).
     const random = [
-      sample(make(a), [], { ...train }, { name: `${a} p=0.5` }),
-      sample(make(b), [0.2], { ...train }, { name: `${b} p=0.2` }),
+      sample(make(a), [], { ...train }, { name: `${a} p=0.5`, draws: true }),
+      sample(make(b), [0.2], { ...train }, { name: `${b} p=0.2`, draws: true }),
       // inplace=True writes the input (tests/unit/random.test.ts); a sample here must leave it unchanged.
-      sample(make(a), [], { p: 0.75, ...train, inplace: false }, { name: `${a} p=0.75 inplace=False` }),
+      sample(
+        make(a),
+        [],
+        { p: 0.75, ...train, inplace: false },
+        { name: `${a} p=0.75 inplace=False`, draws: true },
+      ),
     ];
     if (!isFloat(ctx.dtype)) return random.slice(0, 1);
     return [
@@ -129,22 +134,22 @@ function dropout(spec: DropoutSpec): OpInfo {
 function rreluSamples(ctx: SampleContext): SampleInput[] {
   const make = maker(ctx);
   const train = [
-    sample(make([3, 4]), [0.1, 0.3, true], {}, { name: 'training, lower 0.1 upper 0.3' }),
-    sample(make([2, 3, 2]), [], { training: true }, { name: 'training, default bounds' }),
+    sample(make([3, 4]), [0.1, 0.3, true], {}, { name: 'training, lower 0.1 upper 0.3', draws: true }),
+    sample(make([2, 3, 2]), [], { training: true }, { name: 'training, default bounds', draws: true }),
   ];
   if (!isFloat(ctx.dtype)) return train.slice(0, 1);
   return [
     ...train,
     sample(make([7]), [], {}, { name: 'eval: slope (lower + upper) / 2' }),
     sample(make([2, 3]), [], { lower: 0.2, upper: 0.2, training: true }, { name: 'lower == upper' }),
-    sample(make([]), [0.05, 0.5, true], {}, { name: '0-dim' }),
+    sample(make([]), [0.05, 0.5, true], {}, { name: '0-dim', draws: true }),
     sample(make([0, 3]), [], { training: true }, { name: 'zero-size' }),
     // generator= is aten's (Python's F.rrelu has none): replayed through torch.ops.aten.rrelu.
     sample(
       make([3, 3]),
       [0.1, 0.4, true],
       { generator: new Generator(7) },
-      { name: 'generator=', aten: true },
+      { name: 'generator=', aten: true, draws: true },
     ),
   ];
 }

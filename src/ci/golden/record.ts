@@ -91,7 +91,7 @@ export function recordGoldens(infos: readonly OpInfo[], dir = GOLDEN_DIR): Recor
       name: info.name,
       op: info.op,
       mutates: info.flags.mutates,
-      nondeterministic: info.flags.nondeterministicValues || info.flags.randomized,
+      nondeterministic: info.flags.nondeterministicValues,
       requests: requestsOf(info),
     }));
     const reqPath = join(work, 'requests.json');

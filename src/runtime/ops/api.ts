@@ -9,7 +9,9 @@ import type { FACTORY_API } from './factories.ts';
 import type { INDEXING_API } from './indexing.ts';
 import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
+import type { ATTENTION_API } from './nn/attention.ts';
 import type { BATCH_NORM_API } from './nn/batch_norm.ts';
+import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
@@ -42,6 +44,8 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof RANDOM_API &
   typeof BATCH_NORM_API &
   typeof NORM_API &
+  typeof ATTENTION_API &
+  typeof EMBEDDING_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

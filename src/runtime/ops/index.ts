@@ -8,7 +8,10 @@ import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
+import { registerAttention } from './nn/attention.ts';
 import { registerBatchNorm } from './nn/batch_norm.ts';
+import { registerEmbedding } from './nn/embedding.ts';
+import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
@@ -48,6 +51,9 @@ export function registerAllOps(): void {
   registerRandom();
   registerBatchNorm();
   registerLayerNorm();
+  registerEmbedding();
+  registerEmbeddingBag();
+  registerAttention();
 }
 
 export type { OpApi } from './api.ts';
