@@ -27,6 +27,8 @@ export type CiErrorCode =
   | 'E_CALLGRIND_FAILED'
   /** An external tool a command needs (valgrind, git) is not installed or failed to run. */
   | 'E_TOOL_MISSING'
+  /** An external tool ran and crashed (the golden recorder's PyTorch aborting on a sample). */
+  | 'E_TOOL_FAILED'
   /** rerun-disabled: a quarantined instance failed some of its reruns (a test failure, stored as its message). */
   | 'E_RERUNS_FAILED'
   /** A committed data file (the schema snapshot, the BC allowlist) that does not parse or validate. */

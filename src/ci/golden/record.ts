@@ -21,6 +21,7 @@ import {
   writeGolden,
 } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
+import { ruleMatches } from '../matrix.ts';
 import { PACKAGE_ROOT } from '../run/root.ts';
 
 export const RECORD_SCRIPT = join(PACKAGE_ROOT, 'tools/golden/record.py');
@@ -44,8 +45,16 @@ export interface RecordReport {
 /** Every distinct request of an op (fingerprints dedupe layouts that leave a sample unchanged). */
 function requestsOf(info: OpInfo) {
   const seen = new Map<string, { fp: string; kind: string; call: unknown }>();
+  // A skipped golden instance is not recorded: its samples may be ones PyTorch cannot run (embedding_bag's
+  // include_last_offset on an expanded float64 weight aborts PyTorch 1.13 with heap corruption).
+  const skipped = (dtype: string, layout: (typeof LAYOUTS)[number]) =>
+    info.skips.some(
+      (r) =>
+        r.kind === 'skip' &&
+        ruleMatches(r, { oracle: 'golden', device: 'cpu', dtype, layout, mode: 'eager' }),
+    );
   for (const dtype of info.dtypes.cpu)
-    for (const layout of LAYOUTS)
+    for (const layout of LAYOUTS.filter((l) => !skipped(dtype, l)))
       for (const r of goldenRequests(info, dtype, layout))
         if (!seen.has(r.fp)) seen.set(r.fp, { fp: r.fp, kind: r.kind, call: r.call });
   return [...seen.values()];
@@ -54,13 +63,18 @@ function requestsOf(info: OpInfo) {
 function runPython(requests: string, results: string): void {
   const py = pythonPath();
   const r = spawnSync(py, [RECORD_SCRIPT, requests, results], { stdio: ['ignore', 'inherit', 'pipe'] });
-  if (r.error || r.status !== 0) {
-    const why = r.error ? r.error.message : r.stderr.toString().trim().split('\n').slice(-3).join(' | ');
+  const why = () => r.stderr.toString().trim().split('\n').slice(-3).join(' | ');
+  if (r.error || (r.status !== 0 && /No module named 'torch'/.test(why())))
     throw new CiError(
       'E_TOOL_MISSING',
-      `recording goldens needs PyTorch 1.13 (apt-get install python3-torch) under ${py} (OPGATE_PYTHON): ${why}`,
+      `recording goldens needs PyTorch 1.13 (apt-get install python3-torch) under ${py} (OPGATE_PYTHON): ${r.error?.message ?? why()}`,
     );
-  }
+  // PyTorch itself can crash on a sample (a signal, heap corruption): that is not a missing tool.
+  if (r.status !== 0)
+    throw new CiError(
+      'E_TOOL_FAILED',
+      `the golden recorder (${py} ${RECORD_SCRIPT}) ${r.signal ? `was killed by ${r.signal}` : `exited with status ${r.status}`}: ${why() || 'no message'}; a sample PyTorch cannot run must be skipped for the golden oracle`,
+    );
 }
 
 /** Turns the script's inline base64 values into content-keyed blobs. */
