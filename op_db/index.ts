@@ -9,6 +9,9 @@ import { ACTIVATION_OPINFOS } from './ops/activations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
+import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
+import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
+import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
 import { SHAPE_OPINFOS } from './ops/shape.ts';
@@ -22,6 +25,9 @@ export const opDb: readonly OpInfo[] = (
     ...UNARY_OPINFOS,
     ...ACTIVATION_OPINFOS,
     ...NN_ACTIVATION_OPINFOS,
+    ...NN_LINEAR_OPINFOS,
+    ...NN_DISTANCE_OPINFOS,
+    ...NN_MISC_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

@@ -9,6 +9,9 @@ import type { FACTORY_API } from './factories.ts';
 import type { INDEXING_API } from './indexing.ts';
 import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
+import type { NN_DISTANCE_API } from './nn/distance.ts';
+import type { NN_LINEAR_API } from './nn/linear.ts';
+import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -36,6 +39,9 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof INDEXING_API &
   typeof LINALG_API &
   typeof NN_ACTIVATION_API &
+  typeof NN_DISTANCE_API &
+  typeof NN_LINEAR_API &
+  typeof NN_ONE_HOT_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

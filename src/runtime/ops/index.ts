@@ -8,6 +8,9 @@ import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
+import { registerNnDistance } from './nn/distance.ts';
+import { registerNnLinear } from './nn/linear.ts';
+import { registerNnOneHot } from './nn/one_hot.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -42,6 +45,9 @@ export function registerAllOps(): void {
   registerSorting();
   registerScatterViews();
   registerNnActivations();
+  registerNnLinear();
+  registerNnDistance();
+  registerNnOneHot();
 }
 
 export type { OpApi } from './api.ts';
