@@ -20,6 +20,7 @@ export const NOT_DIFFERENTIABLE: Readonly<Record<string, string>> = {
   ...reasons(['argmax', 'argmin', 'all', 'any'], 'integer/bool result'),
   detach: 'returns a tensor without history, by definition',
   resize_: 'resize_ is refused by PyTorch on tensors that require grad',
+  'nn.functional.one_hot': 'int64 class indices in, int64 indicators out',
 };
 
 /** OpInfos whose first derivative is checked but whose second is not, with the reason. */

@@ -113,6 +113,21 @@ const STAGED: Declared = {
   },
 };
 
+/**
+ * pdist / cdist: PyTorch 1.13's CPU kernels dispatch on float32 / float64 only (cdist's matrix-product path, taken
+ * for p = 2 with compute_mode='use_mm_for_euclid_dist' or more than 25 rows, also runs bfloat16).
+ */
+const NO_HALF_DISTANCE: Declared = {
+  deviations: (['float16', 'bfloat16'] as const).map((dtype) => ({
+    dtypes: [dtype],
+    kind: 'sample',
+    reason:
+      `PyTorch 1.13 has no CPU ${dtype} distance kernel (it raises "not implemented for ` +
+      `'${dtype === 'float16' ? 'Half' : 'BFloat16'}'"); the runtime computes the differences in ${dtype} and ` +
+      'their norms in float32, rounded once',
+  })),
+};
+
 const nnf = (name: string) => `nn.functional.${name}`;
 
 /** sparse=True: PyTorch returns the dense output and makes weight's gradient sparse; the runtime has no sparse tensors. */
@@ -199,6 +214,9 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   any: COMPLEX_TO_BOOL,
   dot: COMPLEX_BLAS_DOT,
   matmul: COMPLEX_BLAS_DOT,
+  'nn.functional.linear': { deviations: [{ ...COMPLEX_BLAS_DOT.deviations![0], sample: '(dot)' }] },
+  'nn.functional.pdist': NO_HALF_DISTANCE,
+  cdist: NO_HALF_DISTANCE,
   'linalg.vector_norm': HALF_NORM,
   norm: HALF_NORM,
   add: ALPHA_ROUNDED,

@@ -10,7 +10,10 @@ import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
+import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
+import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
+import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
@@ -30,6 +33,9 @@ export const opDb: readonly OpInfo[] = (
     ...NN_NORMALIZATION_OPINFOS,
     ...NN_EMBEDDING_OPINFOS,
     ...NN_ATTENTION_OPINFOS,
+    ...NN_LINEAR_OPINFOS,
+    ...NN_DISTANCE_OPINFOS,
+    ...NN_MISC_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

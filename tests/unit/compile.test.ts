@@ -101,6 +101,17 @@ describe('compile', () => {
     expect(e.guards[0]).toBe('input 0: float32 cpu [6] strides C:0');
   });
 
+  test('an op that reads its values (one_hot) breaks the graph there and runs on real values', () => {
+    const h = (x: T.Tensor) => T.torch.mul(T.torch.one_hot(T.torch.add(x, 1)), 2);
+    const x = T.tensor([0, 2, 1]);
+    const ch = T.compile(h);
+    expect(values(ch(x))).toEqual(values(h(x)));
+    expect(ch.stats).toMatchObject({ graphBreaks: 1 });
+    const e = T.explain(h, x);
+    expect(e).toMatchObject({ graphCount: 2, graphBreakCount: 1 });
+    expect(e.breakReasons[0]).toMatch(/one_hot\(\) reads the values of a traced tensor/);
+  });
+
   test('gradients through a compiled function equal eager ones (compiled forward, eager backward)', () => {
     const f = (a: T.Tensor, b: T.Tensor) => T.torch.sum(T.torch.mul(T.torch.exp(a), T.torch.sin(b)));
     const run = (ff: typeof f) => {

@@ -7,6 +7,7 @@
 import { Storage, Tensor } from '../core/index.ts';
 import {
   type BoundArgs,
+  callEntry,
   DispatchKey,
   DispatchKeySet,
   type OperatorEntry,
@@ -142,6 +143,7 @@ export function tracing(): TraceState | null {
 function tracerKernel(ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry): unknown {
   const st = current;
   if (!st) return redispatch(op, ks.remove(DispatchKey.Tracer), args);
+  if (op.tags.dataDependent) return dataDependent(st, op, args);
   const values: Record<string, Value> = {};
   const fakeArgs: Record<string, unknown> = { ...args };
   let anyTensor = false;
@@ -176,6 +178,25 @@ function tracerKernel(ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry): u
   } finally {
     st.depth--;
   }
+}
+
+/**
+ * An op that reads its inputs' values (one_hot): a graph break when a traced tensor goes in — the graph so far runs
+ * and its tensors become real — then the op runs on real values, its result entering later graphs as an input.
+ */
+function dataDependent(st: TraceState, op: OperatorEntry, args: BoundArgs): unknown {
+  const traced = op.schema.args.some((a) => {
+    const v = args[a.name];
+    return (Array.isArray(v) ? v : [v]).some(
+      (x) => x instanceof Tensor && x.device === 'meta' && st.refOf.has(x),
+    );
+  });
+  if (traced && st.onBreak) {
+    const reason = `${op.schema.name}() reads the values of a traced tensor (data-dependent)`;
+    st.breaks.push(reason);
+    st.onBreak(reason);
+  }
+  return untraced(() => callEntry(op, args));
 }
 
 setKeyFallback(DispatchKey.Tracer, tracerKernel);

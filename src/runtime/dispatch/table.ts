@@ -22,6 +22,11 @@ export interface OpTags {
    * and schema coverage lists it in place of aten's.
    */
   readonly pythonOnly?: boolean;
+  /**
+   * What the op computes (one_hot's output shape, its checks) depends on tensor values, so no meta kernel can run
+   * it: a compile trace breaks the graph at it and runs it on real values.
+   */
+  readonly dataDependent?: boolean;
 }
 
 export class OperatorEntry {

@@ -11,8 +11,11 @@ import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
 import type { ATTENTION_API } from './nn/attention.ts';
 import type { BATCH_NORM_API } from './nn/batch_norm.ts';
+import type { NN_DISTANCE_API } from './nn/distance.ts';
 import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
+import type { NN_LINEAR_API } from './nn/linear.ts';
+import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -46,6 +49,9 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NORM_API &
   typeof ATTENTION_API &
   typeof EMBEDDING_API &
+  typeof NN_DISTANCE_API &
+  typeof NN_LINEAR_API &
+  typeof NN_ONE_HOT_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

@@ -10,9 +10,12 @@ import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
 import { registerAttention } from './nn/attention.ts';
 import { registerBatchNorm } from './nn/batch_norm.ts';
+import { registerNnDistance } from './nn/distance.ts';
 import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
+import { registerNnLinear } from './nn/linear.ts';
+import { registerNnOneHot } from './nn/one_hot.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -54,6 +57,9 @@ export function registerAllOps(): void {
   registerEmbedding();
   registerEmbeddingBag();
   registerAttention();
+  registerNnLinear();
+  registerNnDistance();
+  registerNnOneHot();
 }
 
 export type { OpApi } from './api.ts';
