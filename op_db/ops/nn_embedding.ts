@@ -343,6 +343,14 @@ function embeddingBagErrors(ctx: SampleContext): ErrorInput[] {
   ];
 }
 
+const EXPANDED_WEIGHT = {
+  kind: 'skip',
+  layout: 'expanded',
+  reason:
+    'max_norm renormalises weight in place, and an expanded weight has rows sharing memory: the runtime ' +
+    'refuses that write (E_INTERNAL_OVERLAP) where PyTorch 1.13 scales the shared elements without a check',
+} as const;
+
 export const NN_EMBEDDING_OPINFOS = [
   opInfo({
     name: 'nn.functional.embedding',
@@ -355,15 +363,7 @@ export const NN_EMBEDDING_OPINFOS = [
     // max_norm renormalises weight's rows in place (the schema marks weight `Tensor(a!)`).
     flags: { mutates: true },
     errorInputs: embeddingErrors,
-    skips: [
-      {
-        kind: 'skip',
-        layout: 'expanded',
-        reason:
-          'max_norm renormalises weight in place, and an expanded weight has rows sharing memory: the runtime ' +
-          'refuses that write (E_INTERNAL_OVERLAP) where PyTorch 1.13 scales the shared elements without a check',
-      },
-    ],
+    skips: [EXPANDED_WEIGHT],
   }),
   opInfo({
     name: 'nn.functional.embedding_bag',
@@ -371,15 +371,7 @@ export const NN_EMBEDDING_OPINFOS = [
     family: 'indexing',
     dtypes: FLOATING,
     unsupported: { webgpu: 'no webgpu kernel: the bags and their maxima are read on the host' },
-    skips: [
-      {
-        kind: 'skip',
-        layout: 'expanded',
-        reason:
-          'max_norm renormalises weight in place, and an expanded weight has rows sharing memory: the runtime ' +
-          'refuses that write (E_INTERNAL_OVERLAP) where PyTorch 1.13 scales the shared elements without a check',
-      },
-    ],
+    skips: [EXPANDED_WEIGHT],
     sampleInputs: embeddingBagSamples,
     ref: embeddingBagRef,
     resultDType: weightDType,

@@ -187,18 +187,22 @@ function batchNormErrors(ctx: SampleContext): ErrorInput[] {
 
 const opt = (v: unknown) => (v ?? null) as Opt;
 
-function fBatchNormRef(s: RefSample): RefTensor {
-  return batchNormRef({
-    input: s.input,
-    runningMean: opt(argOf(s, 0, 'running_mean', null)),
-    runningVar: opt(argOf(s, 1, 'running_var', null)),
-    weight: opt(argOf(s, 2, 'weight', null)),
-    bias: opt(argOf(s, 3, 'bias', null)),
-    training: argOf(s, 4, 'training', false) as boolean,
-    eps: argOf(s, 6, 'eps', 1e-5) as number,
-    perSample: false,
-  }).out;
-}
+/** F.batch_norm and F.instance_norm share their argument order (running stats first); instance norm per sample. */
+const functionalNormRef =
+  (training: 'training' | 'use_input_stats', perSample: boolean) =>
+  (s: RefSample): RefTensor =>
+    batchNormRef({
+      input: s.input,
+      runningMean: opt(argOf(s, 0, 'running_mean', null)),
+      runningVar: opt(argOf(s, 1, 'running_var', null)),
+      weight: opt(argOf(s, 2, 'weight', null)),
+      bias: opt(argOf(s, 3, 'bias', null)),
+      training: argOf(s, 4, training, perSample) as boolean,
+      eps: argOf(s, 6, 'eps', 1e-5) as number,
+      perSample,
+    }).out;
+const fBatchNormRef = functionalNormRef('training', false);
+const instanceNormRef = functionalNormRef('use_input_stats', true);
 
 /** native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps): all positional. */
 function nativeBatchNormSamples(ctx: SampleContext): SampleInput[] {
@@ -284,19 +288,6 @@ function instanceNormSamples(ctx: SampleContext): SampleInput[] {
     ),
     sample(make([1, 2, 5]), [null, null, make([2]), make([2]), true, 0.1, 1e-5], {}, { name: 'positional' }),
   ];
-}
-
-function instanceNormRef(s: RefSample): RefTensor {
-  return batchNormRef({
-    input: s.input,
-    runningMean: opt(argOf(s, 0, 'running_mean', null)),
-    runningVar: opt(argOf(s, 1, 'running_var', null)),
-    weight: opt(argOf(s, 2, 'weight', null)),
-    bias: opt(argOf(s, 3, 'bias', null)),
-    training: argOf(s, 4, 'use_input_stats', true) as boolean,
-    eps: argOf(s, 6, 'eps', 1e-5) as number,
-    perSample: true,
-  }).out;
 }
 
 /** F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5); cudnn_enable only through aten. */
