@@ -7,7 +7,14 @@
 import { describe, expect, test } from 'vitest';
 import { fromRuntime, type OpInfo, type RefSample, type RefTensor, refTensor } from '../../op_db/index.ts';
 import { recordCommand, runGolden, runOracle, runReference } from '../../src/oracles/index.ts';
-import { callOp, type Kernel, type Tensor, tensor } from '../../src/runtime/index.ts';
+import {
+  callOp,
+  DispatchKey,
+  type Kernel,
+  operatorTable,
+  type Tensor,
+  tensor,
+} from '../../src/runtime/index.ts';
 import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
 
 const isOneToTheNaN = (base: number, exponent: number) => base === 1 && Number.isNaN(exponent);
@@ -85,6 +92,27 @@ describe('the golden oracle against a shared misreading of PyTorch', () => {
     const after = await runGolden(inst);
     expect(after.checks).toBeGreaterThan(0);
     expect(after.maxUlp!).toBeGreaterThanOrEqual(3);
+  });
+
+  test("batch_norm's running statistics are compared with PyTorch's after the call (a wrong momentum fails)", async () => {
+    const inst = matrixInstance('nn.functional.batch_norm', 'golden', 'float64', 'contiguous');
+    expect((await runGolden(inst)).checks).toBeGreaterThan(0);
+    // In training the output does not depend on momentum: only the in-place update of the statistics does.
+    const wrongMomentum =
+      (real: Kernel): Kernel =>
+      (ks, args, op) =>
+        real(ks, { ...args, momentum: (args.momentum as number) * 2 }, op);
+    // The decomposition runs as batch_norm's Autograd kernel (and as its composite below autograd).
+    swapKernel('batch_norm', wrongMomentum, DispatchKey.Autograd);
+    const entry = operatorTable.get('batch_norm');
+    const real = entry.composite!;
+    entry.composite = wrongMomentum(real);
+    try {
+      const f = await oracleFailure(() => runGolden(inst));
+      expect(f.message).toMatch(/input storage \d+ after the call \(float64\): \d+\/\d+ elements differ/);
+    } finally {
+      entry.composite = real;
+    }
   });
 
   test('a sample that changed since recording is stale: it fails with the command that refreshes it', async () => {

@@ -5,7 +5,8 @@ Usage: /usr/bin/python3 tools/golden/record.py REQUESTS.json RESULTS.json
 
 REQUESTS (written by `opgate golden record`): {"ops": [{"name", "op", "mutates", "requests": [{"fp", "kind",
 "call"}]}]}. For each request, RESULTS holds under results[name][fp]:
-  sample: {"out": [{dtype, shape, strides, offset, alias, values}]} or {"raises": "TypeError: ..."}
+  sample: {"out": [{dtype, shape, strides, offset, alias, values}]} or {"raises": "TypeError: ..."}; for an op
+          that writes its inputs ("mutates"), also "after": each input storage's values after the call
   error:  {"raises": ...} or {"out": [...]} (PyTorch accepted the call)
   grad:   {"grads": [values...]} (d sum_i(out_i * w_i) / d leaf, w_i = linspace(-1, 1, numel).reshape(shape)),
           or {"grads_skipped": why} when an output is not finite (gradients of NaN / inf are not compared)
@@ -138,11 +139,13 @@ def alias_of(o, bases):
     return -1 if ptr != 0 else None
 
 
-def record_sample(fn, call, values):
+def record_sample(fn, call, values, mutates=False):
     try:
         r, bases = run_call(fn, call)
     except Exception as e:  # noqa: BLE001 - every raise is data
         return {"raises": describe(e)}
+    # An op that writes its inputs (batch_norm's running statistics, fill_): every input storage after the call.
+    after = [values_b64(b) for b in bases] if mutates and values else None
     outs = []
     for o in outputs_of(r):
         outs.append({
@@ -150,7 +153,7 @@ def record_sample(fn, call, values):
             "offset": o.storage_offset(), "alias": alias_of(o, bases),
             "values": values_b64(o) if values else None,
         })
-    return {"out": outs}
+    return {"out": outs, "after": after} if after is not None else {"out": outs}
 
 
 def record_grad(fn, call, mutates):
@@ -196,7 +199,7 @@ def main(req_path, out_path):
                 if r["kind"] == "grad":
                     runs.append(record_grad(fn, r["call"], spec["mutates"]))
                 else:
-                    runs.append(record_sample(fn, r["call"], not spec["nondeterministic"]))
+                    runs.append(record_sample(fn, r["call"], not spec["nondeterministic"], spec["mutates"]))
             res[r["fp"]] = runs[0] if runs[0] == runs[1] else {"unstable": True}
     with open(out_path, "w") as f:
         json.dump({"torch": torch.__version__, "results": results}, f)

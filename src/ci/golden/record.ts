@@ -91,6 +91,7 @@ function toGolden(op: string, torch: string, raw: Record<string, RawEntry>): Gol
       ...e,
       ...(e.out && { out: e.out.map((o) => ({ ...o, values: o.values === null ? null : blob(o.values) })) }),
       ...(e.grads && { grads: e.grads.map(blob) }),
+      ...(e.after && { after: e.after.map(blob) }),
     };
   }
   return { format: GOLDEN_FORMAT, op, torch, entries, blobs };

@@ -35,6 +35,8 @@ export interface GoldenEntry {
   readonly grads_skipped?: string;
   /** Two identical PyTorch calls gave different results (uninitialised memory): nothing to compare with. */
   readonly unstable?: boolean;
+  /** Ops that write their inputs: blob keys of each input storage's values after the call (the call's order). */
+  readonly after?: readonly string[];
 }
 
 export interface GoldenFile {

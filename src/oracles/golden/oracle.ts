@@ -129,7 +129,27 @@ async function checkCall(c: Ctx, r: GoldenRequest, e: GoldenEntry): Promise<bool
   if (e.raises !== undefined)
     fail(c, r, `PyTorch raises ${e.raises}; the runtime returned ${outs.length} output(s)`);
   await checkOutputs(c, r, e, outs);
+  checkWrittenInputs(c, r, e);
   return true;
+}
+
+/**
+ * An op that writes its inputs (batch_norm's running statistics, embedding's max_norm rows): on cpu, where the
+ * call ran on the sample's own storages, each one's values after the call against PyTorch's.
+ */
+function checkWrittenInputs(c: Ctx, r: GoldenRequest, e: GoldenEntry): void {
+  if (!e.after || c.inst.device !== 'cpu' || r.sample.draws) return;
+  for (const [st, i] of r.storageIndex) {
+    if (e.after[i] === undefined) fail(c, r, `no recorded value for input storage ${i} after the call`);
+    const flat = new Tensor(st, [st.numel], [1], 0);
+    compareTo(
+      c,
+      r,
+      `input storage ${i} after the call`,
+      flat,
+      decodeValues(c.golden, e.after[i], st.dtype, [st.numel]),
+    );
+  }
 }
 
 function checkGrad(c: Ctx, r: GoldenRequest, e: GoldenEntry): boolean {
