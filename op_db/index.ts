@@ -12,6 +12,7 @@ import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
+import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
@@ -31,6 +32,7 @@ export const opDb: readonly OpInfo[] = (
     ...NN_ACTIVATION_OPINFOS,
     ...RANDOM_OPINFOS,
     ...NN_NORMALIZATION_OPINFOS,
+    ...NN_LAYER_NORM_OPINFOS,
     ...NN_EMBEDDING_OPINFOS,
     ...NN_ATTENTION_OPINFOS,
     ...NN_LINEAR_OPINFOS,

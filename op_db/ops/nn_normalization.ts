@@ -1,77 +1,28 @@
 /**
- * OpInfos for the normalization ops: batch norm (F.batch_norm and aten's native_batch_norm), instance norm, layer
- * norm (F.layer_norm and native_layer_norm), group norm and local response norm. In training, batch and instance
- * norm write their running statistics (flags.mutates). Gradient samples pass no running statistics: every float64
- * tensor of a gradient sample requires grad, and PyTorch refuses running statistics that do.
+ * OpInfos for batch norm (F.batch_norm and aten's native_batch_norm) and instance norm. In training they write their
+ * running statistics (flags.mutates; the golden oracle compares them with PyTorch's after the call). Gradient
+ * samples pass no running statistics: every float64 tensor of a gradient sample requires grad, and PyTorch refuses
+ * running statistics that do. Layer, group and local response norm are in nn_layer_norm.ts.
  */
 import { DTYPE_GROUPS, type DType, type Tensor, tensor } from '../../src/runtime/index.ts';
+import {
+  BF16_STATS,
+  EXPANDED_STATS,
+  F32_STATS,
+  makers,
+  type Opt,
+  ofInput,
+  raises,
+  STATS_NOT_DIFFERENTIABLE,
+} from '../families/normalization.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
-import {
-  argOf,
-  batchNormRef,
-  groupNormRef,
-  layerNormRef,
-  localResponseNormRef,
-} from '../refs/normalization.ts';
+import { argOf, batchNormRef } from '../refs/normalization.ts';
 import { type RefTensor, refTensor } from '../refs/tensor.ts';
-import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput, SkipRule } from '../types.ts';
+import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const FLOATS = DTYPE_GROUPS.floating;
-type Opt = RefTensor | null;
-const ofInput = (s: SampleInput) => (s.input as Tensor).dtype;
-
-/** The running statistics a sample writes: the expanded layout makes them overlap themselves. */
-const EXPANDED_STATS: SkipRule = {
-  kind: 'skip',
-  layout: 'expanded',
-  reason:
-    'the expanded layout makes the written-to running statistics internally overlapping (stride 0): the runtime ' +
-    "refuses to write them, as copy_ and PyTorch's instance_norm do (PyTorch's batch_norm kernel writes each " +
-    'element through, the last channel winning)',
-};
-
-const BF16_STATS = {
-  bfloat16: {
-    rtol: 2e-2,
-    atol: 0.25,
-    reason:
-      "PyTorch 1.13's CPU normalization kernels round a bfloat16 input's mean, 1/std and the folded affine " +
-      'coefficients (x * rstd * weight + (bias - mean * rstd * weight)) to bfloat16, so the result is off by a ' +
-      'bfloat16 ulp of those larger intermediates where they cancel; the runtime computes in float32 and rounds ' +
-      'once (the reference oracle holds it to the exact result)',
-  },
-} as const;
-
-/** Normalizing divides x - mean by a small std: float32 rounding in the mean is amplified where rows are near constant. */
-const F32_STATS = { float32: { rtol: 1e-4, atol: 1e-4 } } as const;
-
-/** PyTorch's gradcheck checks non-differentiable outputs only when no output is differentiable; the platform's always. */
-const STATS_NOT_DIFFERENTIABLE: SkipRule = {
-  kind: 'skip',
-  oracle: 'gradcheck',
-  reason:
-    'the saved mean / 1/std outputs are not differentiable (output_differentiability [True, False, False], as in ' +
-    "PyTorch) yet change with the input, which this gradcheck refuses and PyTorch's (checking them only when no " +
-    'output is differentiable) allows; gradgradcheck, the golden gradients and the nn.functional spelling check ' +
-    'output 0',
-};
-
-const raises = (s: SampleInput, code: ErrorInput['code'], regex: RegExp): ErrorInput => ({
-  sample: s,
-  code,
-  regex,
-});
-
-/** Tensors of a sample: values in [-9, 9]; running variances and grad-free stats positive. */
-function makers(ctx: SampleContext) {
-  const make = maker(ctx);
-  const positive = (shape: number[]) => make(shape, { low: 0.5, high: 2 });
-  // bfloat16 inputs also take float32 parameters (PyTorch's mixed-dtype batch norm).
-  const f32 = maker({ ...ctx, dtype: 'float32' }, 7);
-  return { make, positive, f32 };
-}
 
 /** F.batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5). */
 function batchNormSamples(ctx: SampleContext): SampleInput[] {
@@ -290,161 +241,6 @@ function instanceNormSamples(ctx: SampleContext): SampleInput[] {
   ];
 }
 
-/** F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5); cudnn_enable only through aten. */
-function layerNormSamples(ctx: SampleContext): SampleInput[] {
-  const make = maker(ctx);
-  return [
-    sample(make([2, 3]), [[3]], {}, { name: '[2, 3] [3]' }),
-    sample(
-      make([2, 3, 4]),
-      [[3, 4]],
-      { weight: make([3, 4]), bias: make([3, 4]) },
-      { name: 'affine [3, 4]' },
-    ),
-    sample(make([3, 4]), [[4], make([4]), null, 1e-3], {}, { name: 'weight eps positional' }),
-    sample(make([5]), [[5]], { bias: make([5]) }, { name: '1-d bias' }),
-    sample(make([2, 2, 3]), [[2, 2, 3]], {}, { name: 'all dims' }),
-    ...(ctx.requiresGrad ? [] : [sample(make([0, 4]), [[4]], {}, { name: 'zero-size' })]),
-    sample(
-      make([2, 4]),
-      [[4], make([4]), make([4]), 1e-5, false],
-      {},
-      { name: 'aten cudnn_enable', aten: true },
-    ),
-  ];
-}
-
-function nativeLayerNormSamples(ctx: SampleContext): SampleInput[] {
-  const make = maker(ctx);
-  return [
-    sample(make([2, 3]), [[3], null, null, 1e-5], {}, { name: '[2, 3] [3]' }),
-    sample(make([2, 3, 4]), [[3, 4], make([3, 4]), make([3, 4]), 1e-5], {}, { name: 'affine [3, 4]' }),
-    sample(make([4, 2, 2]), [[2], make([2]), null, 1e-3], {}, { name: 'weight eps' }),
-    // Not 1-d: the expanded layout would make the row constant, whose normalization is rounding noise / sqrt(eps).
-    sample(make([2, 3]), [[3], null, make([3]), 1e-5], {}, { name: 'bias' }),
-  ];
-}
-
-function layerNormErrors(ctx: SampleContext): ErrorInput[] {
-  const make = maker(ctx);
-  const x = make([2, 3, 4]);
-  return [
-    raises(
-      sample(x, [[3]]),
-      'E_SHAPE_MISMATCH',
-      /Given normalized_shape=\[3\], expected input with shape \[\*, 3\], but got input of size\[2, 3, 4\]/,
-    ),
-    raises(sample(x, [[5, 2, 3, 4]]), 'E_SHAPE_MISMATCH', /expected input with shape \[\*, 5, 2, 3, 4\]/),
-    raises(
-      sample(x, [[4]], { weight: make([3]) }),
-      'E_SHAPE_MISMATCH',
-      /Expected weight to be of same shape as normalized_shape, but got weight of shape \[3\] and normalized_shape = \[4\]/,
-    ),
-    raises(sample(x, [[4]], { bias: make([2, 2]) }), 'E_SHAPE_MISMATCH', /Expected bias to be of same shape/),
-    raises(sample(x, [[]]), 'E_INVALID_ARGUMENT', /Expected normalized_shape to be at least 1-dimensional/),
-    raises(
-      sample(tensor([[1, 2]]), [[2]]),
-      'E_DTYPE_UNSUPPORTED',
-      /"LayerNormKernelImpl" not implemented for 'Long'/,
-    ),
-    raises(
-      sample(make([2, 3]).to('float32'), [[3], tensor([1, 1, 1], { dtype: 'float64' })]),
-      'E_DTYPE_UNSUPPORTED',
-      /expected scalar type Float but found Double/,
-    ),
-  ];
-}
-
-/** F.group_norm(input, num_groups, weight=None, bias=None, eps=1e-5); cudnn_enabled only through aten. */
-function groupNormSamples(ctx: SampleContext): SampleInput[] {
-  const make = maker(ctx);
-  return [
-    sample(make([2, 4]), [2], {}, { name: '[2, 4] 2 groups' }),
-    sample(make([2, 6, 3]), [3], { weight: make([6]), bias: make([6]) }, { name: 'affine' }),
-    sample(make([1, 4, 2, 2]), [1, make([4]), null, 1e-3], {}, { name: 'one group positional' }),
-    sample(make([2, 3, 2]), [3], { eps: 1e-2 }, { name: 'group per channel eps' }),
-    ...(ctx.requiresGrad ? [] : [sample(make([0, 4, 2]), [2], {}, { name: 'zero-size' })]),
-    sample(
-      make([2, 4, 2]),
-      [2, make([4]), make([4]), 1e-5, false],
-      {},
-      { name: 'aten cudnn_enabled', aten: true },
-    ),
-  ];
-}
-
-function groupNormErrors(ctx: SampleContext): ErrorInput[] {
-  const make = maker(ctx);
-  const x = make([2, 3, 4]);
-  return [
-    raises(
-      sample(x, [2]),
-      'E_INVALID_ARGUMENT',
-      /Expected number of channels in input to be divisible by num_groups, but got input of shape \[2, 3, 4\] and num_groups=2/,
-    ),
-    raises(
-      sample(x, [3], { weight: make([2]) }),
-      'E_SHAPE_MISMATCH',
-      /Expected weight to be a vector of size equal to the number of channels in input, but got weight of shape \[2\] and input of shape \[2, 3, 4\]/,
-    ),
-    raises(
-      sample(make([1, 3]), [3]),
-      'E_INVALID_ARGUMENT',
-      /Expected more than 1 value per channel when training, got input size \[1, 3\]/,
-    ),
-    raises(sample(x, [0]), 'E_ZERO_DIVISION', /integer division or modulo by zero/),
-    raises(
-      sample(
-        tensor([
-          [1, 2],
-          [3, 4],
-        ]),
-        [2],
-      ),
-      'E_DTYPE_UNSUPPORTED',
-      /"GroupNormKernelImpl" not implemented for 'Long'/,
-    ),
-  ];
-}
-
-/** F.local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0). */
-function lrnSamples(ctx: SampleContext): SampleInput[] {
-  const make = maker(ctx);
-  return [
-    sample(make([2, 3, 4]), [2], {}, { name: '[2, 3, 4] size 2' }),
-    sample(make([1, 5, 3]), [3], { alpha: 0.5, beta: 1.0, k: 2.0 }, { name: 'size 3 alpha beta k' }),
-    sample(make([2, 4, 2, 2]), [3, 0.01, 0.5, 1.5], {}, { name: '4-d positional' }),
-    sample(make([1, 2, 2, 1, 2]), [4], { alpha: 0.1 }, { name: '5-d window past the channels' }),
-    sample(make([2, 3, 2]), [1], { beta: 2.0 }, { name: 'size 1' }),
-  ];
-}
-
-function lrnErrors(ctx: SampleContext): ErrorInput[] {
-  const make = maker(ctx);
-  return [
-    raises(
-      sample(make([2, 3]), [2]),
-      'E_INVALID_ARGUMENT',
-      /Expected 3D or higher dimensionality\s+input \(got 2 dimensions\)/,
-    ),
-    raises(
-      sample(make([2, 3, 4]), [0]),
-      'E_INVALID_ARGUMENT',
-      /kernel size should be greater than zero, but got kH: 0 kW: 1/,
-    ),
-    raises(
-      sample(make([2, 3, 4, 2]), [0]),
-      'E_INVALID_ARGUMENT',
-      /kernel size should be greater than zero, but got kT: 0 kH: 1 kW: 1/,
-    ),
-    raises(
-      sample(tensor([[[1, 2]]], { dtype: 'int32' }), [2]),
-      'E_DTYPE_UNSUPPORTED',
-      /"avg_pool2d" not implemented for 'Int'/,
-    ),
-  ];
-}
-
 export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.batch_norm',
@@ -505,54 +301,5 @@ export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
     },
     flags: { mutates: true },
     skips: [EXPANDED_STATS],
-  }),
-  opInfo({
-    name: 'nn.functional.layer_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
-    op: 'layer_norm',
-    family: 'normalization',
-    dtypes: FLOATS,
-    sampleInputs: layerNormSamples,
-    ref: (s) => layerNormRef(s)[0],
-    resultDType: ofInput,
-    errorInputs: layerNormErrors,
-  }),
-  opInfo({
-    name: 'native_layer_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
-    op: 'native_layer_norm',
-    family: 'normalization',
-    dtypes: FLOATS,
-    sampleInputs: nativeLayerNormSamples,
-    ref: layerNormRef,
-    resultDType: ofInput,
-    skips: [STATS_NOT_DIFFERENTIABLE],
-  }),
-  opInfo({
-    name: 'nn.functional.group_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
-    op: 'group_norm',
-    family: 'normalization',
-    dtypes: FLOATS,
-    sampleInputs: groupNormSamples,
-    ref: groupNormRef,
-    resultDType: ofInput,
-    errorInputs: groupNormErrors,
-  }),
-  opInfo({
-    name: 'nn.functional.local_response_norm',
-    op: 'local_response_norm',
-    family: 'normalization',
-    dtypes: [...FLOATS, 'int64'],
-    sampleInputs: lrnSamples,
-    ref: localResponseNormRef,
-    resultDType: (s) => (ofInput(s) === 'int64' ? 'float32' : ofInput(s)),
-    errorInputs: lrnErrors,
-    flags: { promotesIntToFloat: true },
-    // Python rounds each step to float16 (the window average once): a float16 ulp off the exact result.
-    tolerances: { float16: { rtol: 2e-3, atol: 1e-5 } },
   }),
 ];
