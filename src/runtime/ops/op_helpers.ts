@@ -26,6 +26,7 @@ import {
 } from '../core/index.ts';
 import {
   type BoundArgs,
+  callOp,
   DispatchKey,
   type OperatorEntry,
   type OpTags,
@@ -224,13 +225,30 @@ export function zeroWriter(dtype: DType): (a: StorageArray, i: number) => void {
 }
 
 /** PyTorch's `"name" not implemented for 'Half'` kernel-dispatch error. */
-export function notImplementedFor(kernel: string, dtype: DType, op: string, arg = 'self'): Error {
+export function notImplementedFor(
+  kernel: string,
+  dtype: DType,
+  op: string,
+  arg = 'self',
+  expected?: string,
+): Error {
   return new DTypeUnsupportedError(`"${kernel}" not implemented for '${DTYPE_INFO[dtype].torchName}'`, {
     op,
     arg,
     got: dtype,
+    ...(expected !== undefined && { expected }),
   });
 }
+
+/** aten's floating-only cpu kernels refuse other dtypes by kernel name ("glu_cpu" not implemented for 'Long'). */
+export function requireFloating(x: Tensor, kernel: string, op: string, arg = 'self'): void {
+  if (DTYPE_INFO[x.dtype].kind !== 'float')
+    throw notImplementedFor(kernel, x.dtype, op, arg, 'a floating dtype');
+}
+
+/** An op called by name inside a composite, returning one tensor. */
+export const callTensor = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}): Tensor =>
+  callOp(name, args, kwargs) as Tensor;
 
 /** A 0-dim tensor seen as 1-D of size 1 (ensure_nonempty_dim / size / stride in scatter-gather kernels). */
 export function nonEmptyShape(t: Tensor): { shape: number[]; strides: number[] } {

@@ -15,8 +15,9 @@ import {
   InvalidArgumentError,
   type Tensor,
 } from '../core/index.ts';
-import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../dispatch/index.ts';
 import { writeSequence } from './factories.ts';
+import { notImplementedFor, requireFloating, callTensor as t } from './op_helpers.ts';
 import { defineOp } from './structured.ts';
 
 export const RANDOM_API = {
@@ -34,9 +35,6 @@ export const RANDOM_API = {
 /** Significand bits a uniform draw fills per dtype (at::uniform_real_distribution's `digits`). */
 const DIGITS: Partial<Record<DType, number>> = { float16: 11, bfloat16: 8, float32: 24, float64: 53 };
 
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
-
 /** One uniform [0, 1) value with the dtype's significand bits: never rounds up to 1. */
 function uniform(g: Generator, digits: number): number {
   return digits === 53 ? g.random() : (g.nextUint32() & (2 ** digits - 1)) / 2 ** digits;
@@ -45,15 +43,7 @@ function uniform(g: Generator, digits: number): number {
 function digitsOf(dtype: DType, op: string): number {
   const digits = DIGITS[dtype];
   if (digits === undefined)
-    throw new DTypeUnsupportedError(
-      `"check_uniform_bounds" not implemented for '${DTYPE_INFO[dtype].torchName}'`,
-      {
-        op,
-        arg: 'dtype',
-        got: dtype,
-        expected: 'a floating dtype',
-      },
-    );
+    throw notImplementedFor('check_uniform_bounds', dtype, op, 'dtype', 'a floating dtype');
   return digits;
 }
 
@@ -164,11 +154,7 @@ function rrelu(a: BoundArgs, inplace: boolean): Tensor {
       expected: 'lower <= upper',
     });
   if (!a.training) return t(inplace ? 'leaky_relu_' : 'leaky_relu', [x, (lower + upper) / 2]);
-  if (DTYPE_INFO[x.dtype].kind !== 'float')
-    throw new DTypeUnsupportedError(
-      `"rrelu_with_noise_out_cpu" not implemented for '${DTYPE_INFO[x.dtype].torchName}'`,
-      { op, arg: 'self', got: x.dtype, expected: 'a floating dtype' },
-    );
+  requireFloating(x, 'rrelu_with_noise_out_cpu', op);
   const r = t('to', [drawsLike(x, noiseDType(x), lower, upper, a.generator), x.dtype]);
   const noise = t('where', [t('le', [x, 0]), r, 1]);
   return t(inplace ? 'mul_' : 'mul', [x, noise]);

@@ -11,7 +11,8 @@ import {
   type Tensor,
   wrapDim,
 } from '../../core/index.ts';
-import { type ApiDecl, callOp, operatorTable } from '../../dispatch/index.ts';
+import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
+import { requireFloating, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 
 export const NN_ACTIVATION_API = {
@@ -22,23 +23,9 @@ export const NN_ACTIVATION_API = {
   softmin: 'function',
 } as const satisfies ApiDecl;
 
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
-
-/** aten's floating-only CPU kernels refuse other dtypes by kernel name ("glu_cpu" not implemented for 'Long'). */
-function floatingOnly(x: Tensor, op: string): void {
-  if (DTYPE_INFO[x.dtype].kind !== 'float')
-    throw new DTypeUnsupportedError(`"${op}_cpu" not implemented for '${DTYPE_INFO[x.dtype].torchName}'`, {
-      op,
-      arg: 'self',
-      got: x.dtype,
-      expected: 'a floating dtype',
-    });
-}
-
 /** glu(x, dim) = a * sigmoid(b), a and b the two halves of x along dim. */
 function glu(self: Tensor, dimArg: number, out?: Tensor): Tensor {
-  floatingOnly(self, 'glu');
+  requireFloating(self, 'glu_cpu', 'glu');
   if (self.dim() === 0)
     throw new InvalidArgumentError('glu does not support scalars because halving size must be even', {
       op: 'glu',
@@ -62,7 +49,7 @@ function glu(self: Tensor, dimArg: number, out?: Tensor): Tensor {
 
 /** prelu(x, w) = x where x > 0, else w * x, w one weight or one per channel (dim 1). */
 function prelu(self: Tensor, weight: Tensor, out?: Tensor): Tensor {
-  floatingOnly(self, 'prelu');
+  requireFloating(self, 'prelu_cpu', 'prelu');
   if (weight.dim() > 1)
     throw new InvalidArgumentError(
       `prelu: Expected \`weight\` to be a scalar or 1D tensor, but got ndim = ${weight.dim()}`,

@@ -6,15 +6,13 @@
  * whatever need_attn_weights says.
  */
 import { InvalidArgumentError, type Tensor } from '../../core/index.ts';
-import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
+import { callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 
 export const ATTENTION_API = {
   _scaled_dot_product_attention: 'function',
 } as const satisfies ApiDecl;
-
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
 
 const OP = '_scaled_dot_product_attention';
 

@@ -16,8 +16,9 @@ import {
   type Tensor,
 } from '../../core/index.ts';
 import { callOp, operatorTable } from '../../dispatch/index.ts';
+import { requireFloating, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
-import { computeDType, floatingKernel, t } from './norm_helpers.ts';
+import { computeDType } from './norm_helpers.ts';
 
 type Opt = Tensor | null;
 
@@ -77,7 +78,7 @@ export function nativeBatchNorm(a: BatchNormArgs): [Tensor, Tensor, Tensor] {
       { op: 'native_batch_norm', arg: 'input', got: x.dim(), expected: 'at least 2 dims' },
     );
   const statDType = statsDType(x, [weight, bias, rm, rv]);
-  floatingKernel(x, 'batch_norm', 'native_batch_norm');
+  requireFloating(x, 'batch_norm', 'native_batch_norm', 'input');
   const C = x.shape[1];
   if (!a.training && (!rm || !rv))
     throw new InvalidArgumentError(

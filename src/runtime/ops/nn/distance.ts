@@ -20,7 +20,8 @@ import {
   ShapeMismatchError,
   type Tensor,
 } from '../../core/index.ts';
-import { type ApiDecl, callOp, operatorTable } from '../../dispatch/index.ts';
+import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
+import { callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 
 export const NN_DISTANCE_API = {
@@ -31,8 +32,6 @@ export const NN_DISTANCE_API = {
   normalize: 'function',
 } as const satisfies ApiDecl;
 
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
 const torchName = (d: DType) => DTYPE_INFO[d].torchName;
 
 /**

@@ -14,17 +14,14 @@ import {
   NotImplementedError,
   type Tensor,
 } from '../../core/index.ts';
-import { type ApiDecl, callOp, operatorTable } from '../../dispatch/index.ts';
-import { indexReader } from '../op_helpers.ts';
+import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
+import { indexReader, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 
 export const EMBEDDING_API = {
   embedding: 'function',
   embedding_renorm_: 'function',
 } as const satisfies ApiDecl;
-
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
 
 const LEGACY_TYPE: Partial<Record<DType, string>> = {
   uint8: 'Byte',

@@ -19,11 +19,9 @@ import {
   type Tensor,
 } from '../../core/index.ts';
 import { type BoundArgs, callOp, operatorTable } from '../../dispatch/index.ts';
+import { callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 import { checkIndices, indexValues, refuseSparse, tensorTypeName } from './embedding.ts';
-
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
 
 const OP = 'embedding_bag';
 const MODES = { sum: 0, mean: 1, max: 2 } as const;

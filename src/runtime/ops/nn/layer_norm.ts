@@ -13,8 +13,9 @@ import {
   ZeroDivisionError,
 } from '../../core/index.ts';
 import { operatorTable } from '../../dispatch/index.ts';
+import { notImplementedFor, requireFloating, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
-import { computeDType, floatingKernel, t } from './norm_helpers.ts';
+import { computeDType } from './norm_helpers.ts';
 
 type Opt = Tensor | null;
 const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;
@@ -61,7 +62,7 @@ function nativeLayerNorm(x: Tensor, shape: readonly number[], weight: Opt, bias:
       `Given normalized_shape=${fmt(shape)}, expected input with shape [*, ${shape.join(', ')}], but got input of size${fmt(x.shape)}`,
       { op, arg: 'input', got: x.shape, expected: `[*, ${shape.join(', ')}]` },
     );
-  floatingKernel(x, 'LayerNormKernelImpl', op);
+  requireFloating(x, 'LayerNormKernelImpl', op, 'input');
   sameDType(x, [weight, bias], op);
   const cd = computeDType(x.dtype);
   const { mean, rstd, out } = standardize(t('to', [x, cd]), axis, eps);
@@ -90,7 +91,7 @@ function groupNorm(x: Tensor, groups: number, weight: Opt, bias: Opt, eps: numbe
         `Expected ${name} to be a vector of size equal to the number of channels in input, but got ${name} of shape ${fmt(p.shape)} and input of shape ${fmt(x.shape)}`,
         { op, arg: name, got: p.shape, expected: [C] },
       );
-  floatingKernel(x, 'GroupNormKernelImpl', op);
+  requireFloating(x, 'GroupNormKernelImpl', op, 'input');
   sameDType(x, [weight, bias], op);
   const cd = computeDType(x.dtype);
   const grouped = t('reshape', [t('to', [x, cd]), [N, groups, (C / groups) * prod(x.shape.slice(2))]]);
@@ -128,12 +129,7 @@ function verifyGroupBatch(x: Tensor, groups: number): void {
 /** avg_pool's integer kernels: int64 only among the integer dtypes ("avg_pool2d" not implemented for 'Int'). */
 function lrnDType(x: Tensor, pool: string): void {
   if (DTYPE_INFO[x.dtype].kind !== 'float' && x.dtype !== 'int64')
-    throw new DTypeUnsupportedError(`"${pool}" not implemented for '${DTYPE_INFO[x.dtype].torchName}'`, {
-      op: 'local_response_norm',
-      arg: 'input',
-      got: x.dtype,
-      expected: 'a floating dtype or int64',
-    });
+    throw notImplementedFor(pool, x.dtype, 'local_response_norm', 'input', 'a floating dtype or int64');
 }
 
 function localResponseNorm(x: Tensor, size: number, alpha: number, beta: number, k: number): Tensor {

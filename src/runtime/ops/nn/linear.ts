@@ -12,8 +12,8 @@ import {
   ShapeMismatchError,
   Tensor,
 } from '../../core/index.ts';
-import { type ApiDecl, callOp, operatorTable } from '../../dispatch/index.ts';
-import { notImplementedFor } from '../op_helpers.ts';
+import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
+import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 
 export const NN_LINEAR_API = {
@@ -21,8 +21,6 @@ export const NN_LINEAR_API = {
   bilinear: 'function',
 } as const satisfies ApiDecl;
 
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
 const torchName = (d: DType) => DTYPE_INFO[d].torchName;
 
 /** addmm(bias, m1, m2) with beta = alpha = 1: addmm's meta checks, then the bias expanded to the product's shape. */

@@ -13,13 +13,11 @@ import {
   NotImplementedError,
   Tensor,
 } from '../../core/index.ts';
-import { type ApiDecl, callOp, operatorTable } from '../../dispatch/index.ts';
+import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
+import { callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 
 export const NN_ONE_HOT_API = { one_hot: 'function' } as const satisfies ApiDecl;
-
-const t = (name: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
-  callOp(name, args, kwargs) as Tensor;
 
 const op = 'one_hot';
 
