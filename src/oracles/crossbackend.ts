@@ -8,12 +8,11 @@
 import { fromRuntime, type SampleInput } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
-import { callOp, DTYPE_INFO, type Tensor } from './runtime_face.ts';
+import { DTYPE_INFO, type Tensor } from './runtime_face.ts';
 import {
   callOnDevice,
+  callSample,
   onHost,
-  outputsOf,
-  reseed,
   sameBytes,
   sampleTensors,
   snapshot,
@@ -24,8 +23,7 @@ export const CROSS_BACKEND_TOLERANCE = { rtol: 1e-3, atol: 1e-3 } as const;
 
 function run(inst: Instance, k: number, s: SampleInput, where: string): Tensor[] {
   try {
-    reseed(inst.info, s.kwargs);
-    return outputsOf(callOp(inst.info.op, [s.input, ...s.args], { ...s.kwargs }));
+    return callSample(inst.info, s);
   } catch (e) {
     throw new OracleFailure(inst, k, s.name, `${where} raised ${describeError(e)}`);
   }

@@ -10,7 +10,7 @@ import { compareValues } from './compare.ts';
 import { GradcheckError, gradcheck, gradgradcheck } from './gradcheck.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, grad, noGrad, type Tensor } from './runtime_face.ts';
-import { mapSample, outputsOf, reseed, sampleTensors, withLayout } from './sample_io.ts';
+import { callSample, mapSample, sampleTensors, withLayout } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
 /**
@@ -26,8 +26,7 @@ function asFunction(inst: Instance, s: SampleInput): { fn: (...xs: Tensor[]) => 
       const x = xs[k++];
       return isInput && inst.info.flags.mutates ? (callOp('clone', [x]) as Tensor) : x;
     });
-    reseed(inst.info, sub.kwargs);
-    const out = outputsOf(callOp(inst.info.op, [sub.input, ...sub.args], { ...sub.kwargs }));
+    const out = callSample(inst.info, sub);
     return out;
   };
   return { fn, inputs };

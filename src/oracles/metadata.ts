@@ -7,14 +7,13 @@
 
 import { noteSkipped } from './crossbackend.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
-import { bindCall, callOp, Tensor } from './runtime_face.ts';
+import { bindCall, Tensor } from './runtime_face.ts';
 import {
   callOnDevice,
+  callSample,
   mapSample,
   metaMirror,
   onHost,
-  outputsOf,
-  reseed,
   sameBytes,
   sampleTensors,
   snapshot,
@@ -77,8 +76,7 @@ export async function runMetadata(inst: Instance, only?: number): Promise<Oracle
     const { writes, aliases } = aliasMap(info.op, args, { ...cpu.kwargs });
     let outMeta: Tensor[];
     try {
-      reseed(info, meta.kwargs);
-      outMeta = outputsOf(callOp(info.op, [meta.input, ...meta.args], { ...meta.kwargs }));
+      outMeta = callSample(info, meta);
     } catch (e) {
       throw new OracleFailure(inst, k, s0.name, `meta raised ${describeError(e)} (${real} succeeded)`);
     }

@@ -8,8 +8,8 @@ import type { RefTensor, SampleInput } from '../../op_db/index.ts';
 import { fromRuntime } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
-import { callOp, sameShapeOf, type Tensor } from './runtime_face.ts';
-import { outputsOf, refSampleFor, reseed } from './sample_io.ts';
+import { sameShapeOf, type Tensor } from './runtime_face.ts';
+import { callSample, refSampleFor } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
 
 function describeSample(s: SampleInput): string {
@@ -27,8 +27,7 @@ function describeSample(s: SampleInput): string {
 function check(inst: Instance, s: SampleInput): string | null {
   let out: Tensor[];
   try {
-    reseed(inst.info, s.kwargs);
-    out = outputsOf(callOp(inst.info.op, [s.input, ...s.args], { ...s.kwargs }));
+    out = callSample(inst.info, s);
   } catch (e) {
     return `raised ${describeError(e)}`;
   }

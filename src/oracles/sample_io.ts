@@ -141,6 +141,12 @@ export function reseed(info: OpInfo, kwargs: Readonly<Record<string, unknown>> =
   if (g instanceof Generator) g.manualSeed(g.initialSeed());
 }
 
+/** One call of the OpInfo's op on a sample (reseeded first when the op is randomized), its tensor outputs. */
+export function callSample(info: OpInfo, s: SampleInput): Tensor[] {
+  reseed(info, s.kwargs);
+  return outputsOf(callOp(info.op, [s.input, ...s.args], { ...s.kwargs }));
+}
+
 export function outputsOf(r: unknown): Tensor[] {
   if (r instanceof Tensor) return [r];
   if (Array.isArray(r)) return r.filter((x): x is Tensor => x instanceof Tensor);
@@ -203,8 +209,7 @@ export function callOnDevice(
     mixesUnsupported(s, device, WEBGPU_DTYPES) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
   try {
     const d = onDevice(s, device);
-    reseed(inst.info, d.kwargs);
-    return { s: d, out: outputsOf(callOp(inst.info.op, [d.input, ...d.args], { ...d.kwargs })) };
+    return { s: d, out: callSample(inst.info, d) };
   } catch (e) {
     if (notApplicable(e)) return null;
     throw new OracleFailure(inst, k, s.name, `${who} raised ${describeError(e)}`);

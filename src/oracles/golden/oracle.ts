@@ -10,8 +10,8 @@ import { fromRuntime, type GoldenDeviation, type RefTensor, WEBGPU_DTYPES } from
 import { compareValues } from '../compare.ts';
 import { gradientsOf } from '../grad.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from '../instance.ts';
-import { callOp, contiguousStrides, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
-import { mixesUnsupported, onDevice, onHost, outputsOf, reseed } from '../sample_io.ts';
+import { contiguousStrides, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
+import { callSample, mixesUnsupported, onDevice, onHost } from '../sample_io.ts';
 import { toleranceFor } from '../tolerances.ts';
 import { type GoldenEntry, type GoldenFile, type GoldenOutput, readGolden } from './files.ts';
 import { type GoldenRequest, goldenRequests } from './requests.ts';
@@ -116,8 +116,7 @@ async function checkCall(c: Ctx, r: GoldenRequest, e: GoldenEntry): Promise<bool
   let outs: Tensor[];
   try {
     const s = onDevice(r.sample, inst.device);
-    reseed(inst.info, s.kwargs);
-    outs = outputsOf(callOp(inst.info.op, [s.input, ...s.args], { ...s.kwargs }));
+    outs = callSample(inst.info, s);
   } catch (err) {
     if (e.raises !== undefined) return true;
     const code = (err as { code?: string }).code;
