@@ -12,7 +12,7 @@ import {
   type Tensor,
   ZeroDivisionError,
 } from '../../core/index.ts';
-import { operatorTable } from '../../dispatch/index.ts';
+import { type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, requireFloating, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 import { computeDType } from './norm_helpers.ts';
@@ -179,6 +179,16 @@ export const NORM_API = {
   group_norm: 'function',
 } as const;
 
+/** native_layer_norm / layer_norm's bound arguments, run (layer_norm returns the first output). */
+const layerNormOf = (a: BoundArgs) =>
+  nativeLayerNorm(
+    a.input as Tensor,
+    a.normalized_shape as number[],
+    (a.weight as Opt) ?? null,
+    (a.bias as Opt) ?? null,
+    a.eps as number,
+  );
+
 export function registerLayerNorm(): void {
   const decomposed = { family: 'normalization', decomposed: true } as const;
   const affine = 'Tensor? weight=None, Tensor? bias=None, float eps=1e-05';
@@ -186,27 +196,13 @@ export function registerLayerNorm(): void {
     schema:
       'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)',
     tags: decomposed,
-    composite: (a) =>
-      nativeLayerNorm(
-        a.input as Tensor,
-        a.normalized_shape as number[],
-        (a.weight as Opt) ?? null,
-        (a.bias as Opt) ?? null,
-        a.eps as number,
-      ),
+    composite: layerNormOf,
   });
   // cudnn_enable(d) picks a GPU library in PyTorch; the result is the same either way.
   defineOp({
     schema: `layer_norm(Tensor input, int[] normalized_shape, ${affine}, bool cudnn_enable=True) -> Tensor`,
     tags: decomposed,
-    composite: (a) =>
-      nativeLayerNorm(
-        a.input as Tensor,
-        a.normalized_shape as number[],
-        (a.weight as Opt) ?? null,
-        (a.bias as Opt) ?? null,
-        a.eps as number,
-      )[0],
+    composite: (a) => layerNormOf(a)[0],
   });
   defineOp({
     schema: `group_norm(Tensor input, int num_groups, ${affine}, bool cudnn_enabled=True) -> Tensor`,
