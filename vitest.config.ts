@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Dawn's OpenGL ES backend on Mesa needs a display-less EGL. Worker threads cannot change the environment
@@ -8,6 +9,9 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'dashboards/**/*.test.ts'],
     pool: 'threads',
+    // vitest's default leaves a core idle (cores - 1: one worker on a 2-core runner), but many files spend their
+    // time waiting on child processes (the CLI, valgrind, Chromium): every core gets a worker.
+    maxWorkers: availableParallelism(),
     testTimeout: 30_000,
   },
 });

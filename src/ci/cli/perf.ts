@@ -39,7 +39,7 @@ const commit = () => {
 };
 
 /** Per-iteration instruction counts of the chosen scenarios (all by default). */
-function countAll(names: readonly string[] | undefined, log: (s: string) => void) {
+async function countAll(names: readonly string[] | undefined, log: (s: string) => void) {
   if (!valgrindAvailable())
     throw new CiError(
       'E_TOOL_MISSING',
@@ -58,17 +58,19 @@ function countAll(names: readonly string[] | undefined, log: (s: string) => void
         return s;
       })
     : known;
-  return chosen.map((s) => {
-    const m = measure(bundle, s.name, s.k);
+  const counts = [];
+  for (const s of chosen) {
+    const m = await measure(bundle, s.name, s.k);
     log(
       `  ${s.name}: ${m.perIteration.toFixed(1)} instructions per iteration (K=${s.k}: ${m.countK}, 2K: ${m.count2K})`,
     );
-    return m;
-  });
+    counts.push(m);
+  }
+  return counts;
 }
 
 /** Stores per-iteration counts (with per-function inclusive counts) for this commit; returns the commit. */
-function storeCounts(db: string, counts: ReturnType<typeof countAll>): string {
+function storeCounts(db: string, counts: Awaited<ReturnType<typeof countAll>>): string {
   const store = new ResultsStore(db);
   const sha = commit();
   try {
@@ -101,8 +103,8 @@ export function registerPerfCommands(program: Command): void {
     .option('--expected <path>', 'baseline file', EXPECTED)
     .option('--record <db>', 'also store the counts for this commit (the perf history the dashboards chart)')
     .option('--json', 'print JSON')
-    .action((o: { scenario?: string[]; expected: string; record?: string; json?: boolean }) => {
-      const counts = countAll(o.scenario, o.json ? () => {} : console.error);
+    .action(async (o: { scenario?: string[]; expected: string; record?: string; json?: boolean }) => {
+      const counts = await countAll(o.scenario, o.json ? () => {} : console.error);
       // Recorded before the verdict: a regressing commit's counts are exactly what the history must show.
       if (o.record) storeCounts(o.record, counts);
       const measured = Object.fromEntries(counts.map((c) => [c.scenario, c.perIteration]));
@@ -128,8 +130,8 @@ export function registerPerfCommands(program: Command): void {
     .description('count instructions and rewrite bench/expected.json with them')
     .option('--scenario <names>', 'only these scenarios (comma-separated)', list)
     .option('--expected <path>', 'baseline file', EXPECTED)
-    .action((o: { scenario?: string[]; expected: string }) => {
-      const counts = countAll(o.scenario, console.error);
+    .action(async (o: { scenario?: string[]; expected: string }) => {
+      const counts = await countAll(o.scenario, console.error);
       const prev = existsSync(o.expected) ? readExpected(o.expected) : null;
       writeExpected(
         o.expected,
@@ -142,8 +144,8 @@ export function registerPerfCommands(program: Command): void {
     .description('count instructions and store them (with per-function inclusive counts) for this commit')
     .option('--scenario <names>', 'only these scenarios (comma-separated)', list)
     .option('--db <path>', 'results database', DEFAULT_DB)
-    .action((o: { scenario?: string[]; db: string }) => {
-      const counts = countAll(o.scenario, console.error);
+    .action(async (o: { scenario?: string[]; db: string }) => {
+      const counts = await countAll(o.scenario, console.error);
       const sha = storeCounts(o.db, counts);
       console.log(`recorded ${counts.length} scenario(s) for ${sha.slice(0, 12)} in ${o.db}`);
     });

@@ -6,7 +6,7 @@
  * single-threaded and deterministic, so repeated counts agree to a few instructions.
  */
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,8 +52,8 @@ export function countOnce(
   iterations: number,
   env: NodeJS.ProcessEnv = process.env,
   outFile = join(mkdtempSync(join(tmpdir(), 'opgate-cg-')), 'callgrind.out'),
-): number {
-  const r = spawnSync(
+): Promise<number> {
+  const p = spawn(
     'valgrind',
     [
       ...VALGRIND_FLAGS,
@@ -64,15 +64,26 @@ export function countOnce(
       scenario,
       String(iterations),
     ],
-    { encoding: 'utf8', env, maxBuffer: 64 << 20 },
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  const m = /Collected : (\d+)/.exec(r.stderr ?? '');
-  if (r.status !== 0 || !m)
-    throw new CiError(
-      'E_CALLGRIND_FAILED',
-      `callgrind failed for ${scenario} x${iterations}: ${(r.stderr ?? '').slice(-800)}`,
-    );
-  return Number(m[1]);
+  let stderr = '';
+  p.stderr.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+  });
+  return new Promise((resolve, reject) => {
+    p.on('error', reject);
+    p.on('close', (status) => {
+      const m = /Collected : (\d+)/.exec(stderr);
+      if (status !== 0 || !m)
+        reject(
+          new CiError(
+            'E_CALLGRIND_FAILED',
+            `callgrind failed for ${scenario} x${iterations}: ${stderr.slice(-800)}`,
+          ),
+        );
+      else resolve(Number(m[1]));
+    });
+  });
 }
 
 export interface Count {
@@ -84,15 +95,21 @@ export interface Count {
   readonly perIteration: number;
 }
 
-export function measure(
+/**
+ * The K and 2K runs go side by side: each is a single-threaded process (`--predictable`), and an instruction
+ * count does not depend on what else the machine runs.
+ */
+export async function measure(
   bundle: string,
   scenario: string,
   k: number,
   env?: NodeJS.ProcessEnv,
-): Count & { profile: string } {
+): Promise<Count & { profile: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'opgate-cg-'));
-  const countK = countOnce(bundle, scenario, k, env, join(dir, 'k.out'));
-  const count2K = countOnce(bundle, scenario, 2 * k, env, join(dir, '2k.out'));
+  const [countK, count2K] = await Promise.all([
+    countOnce(bundle, scenario, k, env, join(dir, 'k.out')),
+    countOnce(bundle, scenario, 2 * k, env, join(dir, '2k.out')),
+  ]);
   return { scenario, k, countK, count2K, perIteration: (count2K - countK) / k, profile: join(dir, '2k.out') };
 }
 

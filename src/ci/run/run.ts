@@ -7,7 +7,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { startVitest } from 'vitest/node';
 import { ORACLE_TABLE } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
 import type { DisabledEntry } from '../flaky/index.ts';
@@ -168,6 +167,8 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     // A resumed run killed right after its last result has nothing left to run, only to end (and vitest given
     // no files would run every test file there is).
     if (instances.length > 0) {
+      // Loaded here, not at the top: vitest/node costs a second of start-up that no other command needs.
+      const { startVitest } = await import('vitest/node');
       const vitest = await startVitest('test', templatesOf(plan), {
         root: PACKAGE_ROOT,
         watch: false,
