@@ -18,6 +18,7 @@ import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { registerPoolingKernels } from './nn/pooling.ts';
 import { registerPoolingFunctional } from './nn/pooling_functional.ts';
+import { registerUnpool } from './nn/unpool.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -64,6 +65,7 @@ export function registerAllOps(): void {
   registerNnOneHot();
   registerPoolingKernels();
   registerPoolingFunctional();
+  registerUnpool();
 }
 
 export type { OpApi } from './api.ts';

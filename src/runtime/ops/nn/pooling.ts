@@ -6,14 +6,13 @@
  * runtime ops (scatter-adds into the input planes, so gradgrad works: their derivative is a gather).
  */
 import { defineDerivative } from '../../autograd/index.ts';
-import { numberReader, numberWriter } from '../../backends/cpu/index.ts';
+import { poolGPU } from '../../backends/webgpu/pool.ts';
 import {
   channelsLastStrides,
   contiguousStrides,
   DTYPE_INFO,
   type DType,
   InvalidArgumentError,
-  NotImplementedError,
   type Shape,
   Tensor,
 } from '../../core/index.ts';
@@ -21,6 +20,7 @@ import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/inde
 import { defineOut, notImplementedFor, callTensor as t } from '../op_helpers.ts';
 import { isChannelsLast } from '../shape.ts';
 import { defineOp } from '../structured.ts';
+import { avgPoolCpu, frameOf, frameStrides, maxPoolCpu } from './pool_cpu.ts';
 import { type PoolGeometry, type PoolKind, poolGeometry, poolLists } from './pool_geometry.ts';
 
 const tags = { family: 'nn' } as const;
@@ -64,157 +64,6 @@ function outputStrides(x: Tensor, shape: number[], nd: number): number[] {
   return nd === 2 && isChannelsLast(x) ? channelsLastStrides(shape) : contiguousStrides(shape);
 }
 
-/** Sizes, strides and offsets padded to (N, C, T, H, W), so one loop nest serves 2-d and 3-d pooling. */
-interface Frame {
-  readonly lead: number[];
-  readonly inSize: number[];
-  readonly outSize: number[];
-  readonly k: number[];
-  readonly s: number[];
-  readonly p: number[];
-  readonly d: number[];
-}
-
-function frameOf(g: PoolGeometry): Frame {
-  const pad3 = (v: readonly number[], fill: number) => [...new Array(3 - v.length).fill(fill), ...v];
-  return {
-    lead: g.lead.length === 2 ? [...g.lead] : [1, ...g.lead],
-    inSize: pad3(g.input, 1),
-    outSize: pad3(g.output, 1),
-    k: pad3(g.kernel, 1),
-    s: pad3(g.stride, 1),
-    p: pad3(g.padding, 0),
-    d: pad3(g.dilation, 1),
-  };
-}
-
-/** Strides of a tensor with nd spatial dims, as (N, C, T, H, W). */
-function frameStrides(x: Tensor, nd: number): number[] {
-  const lead = x.ndim - nd;
-  const st = x.strides;
-  const n = lead === 2 ? st[0] : 0;
-  const c = st[lead - 1];
-  const spatial = st.slice(lead);
-  return [n, c, ...new Array(3 - nd).fill(0), ...spatial];
-}
-
-/**
- * Each output element is the maximum of its window (dilated, clipped to the input); a NaN wins (the last NaN of
- * the window, as aten's `val > max || isnan(val)`), ties keep the first maximum, and a window with no element
- * inside the input keeps -inf at its first in-bounds position, as aten does.
- */
-function maxPoolCpu(x: Tensor, g: PoolGeometry, out: Tensor, indices: Tensor): void {
-  const f = frameOf(g);
-  const read = numberReader(x.dtype);
-  const write = numberWriter(out.dtype);
-  const src = x.storage.data!;
-  const dst = out.storage.data!;
-  const ind = indices.storage.data as BigInt64Array;
-  const [xn, xc, xt, xh, xw] = frameStrides(x, g.nd);
-  const [on, oc, ot, oh, ow] = frameStrides(out, g.nd);
-  const [inN, inC, inT, inH, inW] = frameStrides(indices, g.nd);
-  const [T, H, W] = f.inSize;
-  const [kT, kH, kW] = f.k;
-  const [sT, sH, sW] = f.s;
-  const [pT, pH, pW] = f.p;
-  const [dT, dH, dW] = f.d;
-  for (let n = 0; n < f.lead[0]; n++)
-    for (let c = 0; c < f.lead[1]; c++) {
-      const xb = x.storageOffset + n * xn + c * xc;
-      const ob = out.storageOffset + n * on + c * oc;
-      const ib = indices.storageOffset + n * inN + c * inC;
-      for (let a = 0; a < f.outSize[0]; a++) {
-        let t0 = a * sT - pT;
-        const t1 = Math.min(t0 + (kT - 1) * dT + 1, T);
-        while (t0 < 0) t0 += dT;
-        for (let b = 0; b < f.outSize[1]; b++) {
-          let h0 = b * sH - pH;
-          const h1 = Math.min(h0 + (kH - 1) * dH + 1, H);
-          while (h0 < 0) h0 += dH;
-          for (let e = 0; e < f.outSize[2]; e++) {
-            let w0 = e * sW - pW;
-            const w1 = Math.min(w0 + (kW - 1) * dW + 1, W);
-            while (w0 < 0) w0 += dW;
-            let best = Number.NEGATIVE_INFINITY;
-            let at = (t0 * H + h0) * W + w0;
-            for (let z = t0; z < t1; z += dT)
-              for (let y = h0; y < h1; y += dH) {
-                const row = xb + z * xt + y * xh;
-                for (let v = w0; v < w1; v += dW) {
-                  const val = read(src, row + v * xw);
-                  if (val > best || Number.isNaN(val)) {
-                    best = val;
-                    at = (z * H + y) * W + v;
-                  }
-                }
-              }
-            write(dst, ob + a * ot + b * oh + e * ow, best);
-            ind[ib + a * inT + b * inH + e * inW] = BigInt(at);
-          }
-        }
-      }
-    }
-}
-
-/**
- * Each output element is its window's sum (clipped to the input) over divisor_override, or the window's size
- * counting the padding inside input + padding (count_include_pad) or not; int64 divides with truncation, as C++.
- */
-function avgPoolCpu(
-  x: Tensor,
-  g: PoolGeometry,
-  out: Tensor,
-  includePad: boolean,
-  divisor: number | null,
-): void {
-  const f = frameOf(g);
-  const read = numberReader(x.dtype);
-  const write = numberWriter(out.dtype);
-  const isInt = x.dtype === 'int64';
-  const src = x.storage.data!;
-  const dst = out.storage.data!;
-  const [xn, xc, xt, xh, xw] = frameStrides(x, g.nd);
-  const [on, oc, ot, oh, ow] = frameStrides(out, g.nd);
-  const [T, H, W] = f.inSize;
-  const [kT, kH, kW] = f.k;
-  const [sT, sH, sW] = f.s;
-  const [pT, pH, pW] = f.p;
-  for (let n = 0; n < f.lead[0]; n++)
-    for (let c = 0; c < f.lead[1]; c++) {
-      const xb = x.storageOffset + n * xn + c * xc;
-      const ob = out.storageOffset + n * on + c * oc;
-      for (let a = 0; a < f.outSize[0]; a++) {
-        const ta = a * sT - pT;
-        const tb = Math.min(ta + kT, T + pT);
-        const [t0, t1] = [Math.max(ta, 0), Math.min(tb, T)];
-        for (let b = 0; b < f.outSize[1]; b++) {
-          const ha = b * sH - pH;
-          const hb = Math.min(ha + kH, H + pH);
-          const [h0, h1] = [Math.max(ha, 0), Math.min(hb, H)];
-          for (let e = 0; e < f.outSize[2]; e++) {
-            const wa = e * sW - pW;
-            const wb = Math.min(wa + kW, W + pW);
-            const [w0, w1] = [Math.max(wa, 0), Math.min(wb, W)];
-            const o = ob + a * ot + b * oh + e * ow;
-            if (t0 >= t1 || h0 >= h1 || w0 >= w1) {
-              write(dst, o, 0);
-              continue;
-            }
-            let sum = 0;
-            for (let z = t0; z < t1; z++)
-              for (let y = h0; y < h1; y++) {
-                const row = xb + z * xt + y * xh;
-                for (let v = w0; v < w1; v++) sum += read(src, row + v * xw);
-              }
-            const div =
-              divisor ?? (includePad ? (tb - ta) * (hb - ha) * (wb - wa) : (t1 - t0) * (h1 - h0) * (w1 - w0));
-            write(dst, o, isInt ? Math.trunc(sum / div) : sum / div);
-          }
-        }
-      }
-    }
-}
-
 /** The dtypes PyTorch 1.13's cpu kernels take, plus float16 / bfloat16 everywhere (op_db's deviations). */
 function checkDType(x: Tensor, kind: PoolKind, kernel: string, op: string): void {
   const k = DTYPE_INFO[x.dtype].kind;
@@ -254,20 +103,43 @@ function outputSpec(o: KernelOp, a: BoundArgs) {
   return { g, shape, strides: outputStrides(x, shape, o.nd) };
 }
 
-function run(o: KernelOp, a: BoundArgs, device: 'cpu' | 'meta'): Tensor[] {
+/** Fills `out` (and `indices`) on their device: the cpu loop nest or one webgpu thread per output element. */
+function fill(o: KernelOp, a: BoundArgs, g: PoolGeometry, out: Tensor, indices: Tensor | null): void {
+  const x = a.self as Tensor;
+  const includePad = a.count_include_pad as boolean;
+  const divisor = (a.divisor_override as number | null) ?? null;
+  if (out.device === 'cpu') {
+    if (indices) maxPoolCpu(x, g, out, indices);
+    else avgPoolCpu(x, g, out, includePad, divisor);
+    return;
+  }
+  if (out.device !== 'webgpu') return;
+  if (x.dtype !== 'float32')
+    throw notImplementedFor(`${o.name} on webgpu`, x.dtype, o.name, 'self', 'float32');
+  poolGPU({
+    kind: o.kind,
+    input: x,
+    out,
+    ...(indices && { indices }),
+    frame: frameOf(g),
+    strides: {
+      input: frameStrides(x, o.nd),
+      out: frameStrides(out, o.nd),
+      ...(indices && { indices: frameStrides(indices, o.nd) }),
+    },
+    includePad,
+    divisor: divisor ?? 0,
+  });
+}
+
+function run(o: KernelOp, a: BoundArgs, device: 'cpu' | 'meta' | 'webgpu'): Tensor[] {
   const x = a.self as Tensor;
   const { g, shape, strides } = outputSpec(o, a);
   checkDType(x, o.kind, o.kernel, o.name);
   const out = Tensor.empty(shape, x.dtype, device, strides);
-  if (o.kind === 'avg') {
-    if (device === 'cpu') {
-      avgPoolCpu(x, g, out, a.count_include_pad as boolean, (a.divisor_override as number | null) ?? null);
-    }
-    return [out];
-  }
-  const indices = Tensor.empty(shape, 'int64', device, strides);
-  if (device === 'cpu') maxPoolCpu(x, g, out, indices);
-  return [out, indices];
+  const indices = o.kind === 'max' ? Tensor.empty(shape, 'int64', device, strides) : null;
+  fill(o, a, g, out, indices);
+  return indices ? [out, indices] : [out];
 }
 
 /**
@@ -348,15 +220,6 @@ export const POOLING_KERNEL_API = {
   avg_pool3d: 'function',
 } as const satisfies ApiDecl;
 
-const noWebgpu = (name: string) => () => {
-  throw new NotImplementedError(`${name} has no webgpu kernel`, {
-    op: name,
-    arg: 'self',
-    got: 'webgpu',
-    expected: 'cpu or meta',
-  });
-};
-
 export function registerPoolingKernels(): void {
   const dims = (nd: number) => `int[${nd}]`;
   for (const o of KERNEL_OPS) {
@@ -372,7 +235,7 @@ export function registerPoolingKernels(): void {
       tags,
       cpu: (a) => pick(run(o, a, 'cpu')),
       meta: (a) => pick(run(o, a, 'meta')),
-      webgpu: noWebgpu(o.name),
+      webgpu: (a) => pick(run(o, a, 'webgpu')),
     });
     const node = `${o.kind === 'max' ? 'MaxPool' : 'AvgPool'}${o.nd}D${o.kind === 'max' ? 'WithIndices' : ''}Backward0`;
     if (o.kind === 'max')
@@ -383,6 +246,10 @@ export function registerPoolingKernels(): void {
         formula: (c) => [maxPoolBackward(c.grad, c.results[1], c.shapes.self, o.nd)],
       });
     else {
+      const fillOut = (a: BoundArgs, out: Tensor) => {
+        checkDType(a.self as Tensor, o.kind, o.kernel, o.name);
+        fill(o, a, outputSpec(o, a).g, out, null);
+      };
       defineDerivative(o.name, {
         name: node,
         saves: [],
@@ -395,18 +262,7 @@ export function registerPoolingKernels(): void {
           const { shape, strides } = outputSpec(o, a);
           return { shape, strides, dtype: (a.self as Tensor).dtype as DType };
         },
-        (a, out) => {
-          const x = a.self as Tensor;
-          const { g } = outputSpec(o, a);
-          checkDType(x, o.kind, o.kernel, o.name);
-          avgPoolCpu(
-            x,
-            g,
-            out,
-            a.count_include_pad as boolean,
-            (a.divisor_override as number | null) ?? null,
-          );
-        },
+        { cpu: fillOut, webgpu: fillOut },
         'exact',
       );
     }
