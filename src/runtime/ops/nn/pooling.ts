@@ -37,15 +37,17 @@ export function geometryOf(op: string, kind: PoolKind, nd: number, shape: Shape,
     a.padding as number[],
     kind === 'max' ? (a.dilation as number[]) : [1],
   );
-  if (kind === 'avg' && nd === 2) checkDivisor(op, a);
-  if (kind === 'avg' && nd === 3 && shape.length !== 4 && shape.length !== 5)
-    throw new InvalidArgumentError('non-empty 4D or 5D (batch mode) tensor expected for input', {
-      op,
-      arg: 'self',
-      got: shape.length,
-      expected: '4D or 5D',
-    });
-  if (kind === 'avg' && nd === 3) checkDivisor(op, a);
+  if (kind === 'avg') {
+    // avg_pool3d checks the dim count before the divisor; avg_pool2d reads size(-3) later.
+    if (nd === 3 && shape.length !== 4 && shape.length !== 5)
+      throw new InvalidArgumentError('non-empty 4D or 5D (batch mode) tensor expected for input', {
+        op,
+        arg: 'self',
+        got: shape.length,
+        expected: '4D or 5D',
+      });
+    checkDivisor(op, a);
+  }
   return poolGeometry(op, kind, shape, lists, a.ceil_mode as boolean, cl);
 }
 

@@ -13,7 +13,6 @@ import { check1d, check1dInput, pooledSize } from './pool_geometry.ts';
 
 const decomposed = { family: 'nn', decomposed: true } as const;
 const python = { ...decomposed, pythonOnly: true } as const;
-const _prod = (v: readonly number[]) => v.reduce((p, n) => p * n, 1);
 const callTensors = (name: string, args: unknown[]) => callOp(name, args, {}) as Tensor[];
 const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;
 const invalid = (op: string, arg: string, message: string, got: unknown, expected: string) =>
@@ -169,6 +168,7 @@ export function registerPoolingFunctional(): void {
   });
   for (const nd of [1, 2, 3]) {
     const i = `int[${nd}]`;
+    // Python's boolean_dispatch: one Tensor, or (values, indices) with return_indices=True.
     defineOp({
       schema: `_functional_max_pool${nd}d(Tensor input, ${i} kernel_size, ${i}? stride=None, ${i} padding=0, ${i} dilation=1, bool ceil_mode=False, bool return_indices=False) -> Tensor`,
       tags: python,
