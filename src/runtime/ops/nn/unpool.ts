@@ -3,6 +3,8 @@
  * zeros: a scatter, whose derivative is a gather, as PyTorch's), behind F.max_unpoolNd's Python layer, which
  * computes the output size (_unpool_output_size) and runs 1-d through max_unpool2d on an unsqueezed last dim.
  */
+
+import { numberReader, numberWriter } from '../../backends/cpu/index.ts';
 import {
   DTYPE_INFO,
   DTypeUnsupportedError,
@@ -11,9 +13,10 @@ import {
   type Tensor,
 } from '../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
-import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
+import { defineOut, indexReader, notImplementedFor, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 import { indexValues } from './embedding.ts';
+import { frameStrides } from './pool_cpu.ts';
 
 const decomposed = { family: 'nn', decomposed: true } as const;
 const prod = (v: readonly number[]) => v.reduce((p, n) => p * n, 1);
@@ -136,38 +139,73 @@ function checkUnpool(
     );
 }
 
-/** aten::max_unpool2d / max_unpool3d: each input value written at its flat index of an output plane of zeros. */
-function maxUnpool(nd: number, a: BoundArgs): Tensor {
+/** max_unpool's checks, values included (before anything is written); the output's shape. */
+function checkedUnpool(nd: number, a: BoundArgs): { x: Tensor; indices: Tensor; shape: number[] } {
   const op = `max_unpool${nd}d`;
   const x = a.self as Tensor;
   const indices = a.indices as Tensor;
   const outSize = a.output_size as number[];
   checkUnpool(op, nd, x, indices, outSize, a);
   if (DTYPE_INFO[x.dtype].kind !== 'float') throw notImplementedFor(op, x.dtype, op);
-  const lead = x.shape.slice(0, x.ndim - nd);
-  const planes = prod(lead);
   const plane = prod(outSize);
-  // Checked before writing (aten reports the first bad index of its loop); a meta index has no values.
+  // aten reports the first bad index of its loop; a meta or webgpu index is not read (a device cannot raise).
   if (indices.device === 'cpu')
     for (const v of indexValues(indices))
       if (v < 0 || v >= plane)
         throw new IndexOutOfRangeError(
           `Found an invalid max index: ${v} (output volumes are of size ${outSize.join('x')}`,
-          {
-            op,
-            arg: 'indices',
-            got: v,
-            expected: `in [0, ${plane - 1}]`,
-          },
+          { op, arg: 'indices', got: v, expected: `in [0, ${plane - 1}]` },
         );
+  return { x, indices, shape: [...x.shape.slice(0, x.ndim - nd), ...outSize] };
+}
+
+/** aten::max_unpool2d / max_unpool3d: each input value written at its flat index of an output plane of zeros. */
+function maxUnpool(nd: number, a: BoundArgs): Tensor {
+  const { x, indices, shape } = checkedUnpool(nd, a);
+  const planes = prod(shape.slice(0, x.ndim - nd));
   const per = prod(x.shape.slice(x.ndim - nd));
   const src = t('reshape', [x, [planes, per]]);
   // Zeros made from the input (not a factory naming a device), so that compile traces them.
+  const plane = prod(shape.slice(x.ndim - nd));
   const zeros = t('zeros_like', [t('expand', [t('narrow', [src, 1, 0, 1]), [planes, plane]])], {
     memory_format: 'contiguous_format',
   });
   const out = t('scatter', [zeros, 1, t('reshape', [indices, [planes, per]]), src]);
-  return t('reshape', [out, [...lead, ...outSize]]);
+  return t('reshape', [out, shape]);
+}
+
+/** max_unpool's out= kernel (cpu): out zeroed, then each input value stored at its index, all through strides. */
+function maxUnpoolOut(nd: number) {
+  return (a: BoundArgs, out: Tensor): void => {
+    const x = a.self as Tensor;
+    const indices = a.indices as Tensor;
+    const [xs, is, os] = [x, indices, out].map((v) => frameStrides(v, nd));
+    const pad = (v: readonly number[]) => [...new Array(3 - nd).fill(1), ...v];
+    const lead = x.ndim === nd + 2 ? x.shape.slice(0, 2) : [1, x.shape[0]];
+    const [T, H, W] = pad(out.shape.slice(out.ndim - nd));
+    const inSize = pad(x.shape.slice(x.ndim - nd));
+    const read = numberReader(x.dtype);
+    const write = numberWriter(out.dtype);
+    const idx = indexReader(indices);
+    const [src, dst] = [x.storage.data!, out.storage.data!];
+    for (let n = 0; n < lead[0]; n++)
+      for (let c = 0; c < lead[1]; c++) {
+        const ob = out.storageOffset + n * os[0] + c * os[1];
+        for (let z = 0; z < T; z++)
+          for (let y = 0; y < H; y++)
+            for (let v = 0; v < W; v++) write(dst, ob + z * os[2] + y * os[3] + v * os[4], 0);
+        const xb = x.storageOffset + n * xs[0] + c * xs[1];
+        const ib = indices.storageOffset + n * is[0] + c * is[1];
+        for (let z = 0; z < inSize[0]; z++)
+          for (let y = 0; y < inSize[1]; y++)
+            for (let v = 0; v < inSize[2]; v++) {
+              const k = idx(ib + z * is[2] + y * is[3] + v * is[4]);
+              const at =
+                ob + Math.floor(k / (H * W)) * os[2] + (Math.floor(k / W) % H) * os[3] + (k % W) * os[4];
+              write(dst, at, read(src, xb + z * xs[2] + y * xs[3] + v * xs[4]));
+            }
+      }
+  };
 }
 
 /** F.max_unpoolNd: kernel / stride / padding spread to N ints, the output size, then aten (1-d through 2-d). */
@@ -206,6 +244,27 @@ export function registerUnpool(): void {
     tags: decomposed,
     composite: (a) => maxUnpool(3, a),
   });
+  for (const [nd, params] of [
+    [2, 'Tensor self, Tensor indices, int[2] output_size'],
+    [3, 'Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding'],
+  ] as const)
+    defineOut(
+      `max_unpool${nd}d.out(${params}, *, Tensor(a!) out) -> Tensor(a!)`,
+      { family: 'nn' },
+      (a) => {
+        const { x, shape } = checkedUnpool(nd, a);
+        return { shape, dtype: x.dtype };
+      },
+      maxUnpoolOut(nd),
+      // The kernel dispatches on self's dtype and reads out as that type.
+      (op, result, out) => {
+        if (out !== result)
+          throw new DTypeUnsupportedError(
+            `expected scalar type ${DTYPE_INFO[result].torchName} but found ${DTYPE_INFO[out].torchName}`,
+            { op, arg: 'out', got: out, expected: result },
+          );
+      },
+    );
   for (const nd of [1, 2, 3]) {
     const i = `int[${nd}]`;
     defineOp({
