@@ -197,6 +197,18 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       })),
     ],
   },
+  ...Object.fromEntries(
+    [1, 2].flatMap((n) => [
+      [nnf(`max_pool${n}d`), noCpuKernel('float16')],
+      [nnf(`avg_pool${n}d`), noCpuKernel('float16')],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['max_pool3d', 'avg_pool3d', 'max_unpool1d', 'max_unpool2d', 'max_unpool3d'].map((n) => [
+      nnf(n),
+      noCpuKernel('float16', 'bfloat16'),
+    ]),
+  ),
   'nn.functional.embedding': NO_SPARSE,
   'nn.functional.embedding_bag': {
     ...NO_SPARSE,

@@ -35,6 +35,26 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'F.embedding with max_norm renormalises the weight in place',
   ),
   _embedding_bag: via('nn.functional.embedding_bag', 'F.embedding_bag checks its arguments, then calls aten'),
+  ...Object.fromEntries(
+    [1, 2, 3].flatMap((n) => [
+      [
+        `max_pool${n}d`,
+        via(`nn.functional.max_pool${n}d`, `F.max_pool${n}d without return_indices is torch.max_pool${n}d`),
+      ],
+      [
+        `max_pool${n}d_with_indices`,
+        via(
+          `nn.functional.max_pool${n}d`,
+          `F.max_pool${n}d(return_indices=True) and torch.max_pool${n}d call it`,
+        ),
+      ],
+    ]),
+  ),
+  max_unpool2d: via(
+    'nn.functional.max_unpool2d',
+    'F.max_unpool2d (and F.max_unpool1d) compute output_size, then call aten',
+  ),
+  max_unpool3d: via('nn.functional.max_unpool3d', 'F.max_unpool3d computes output_size, then calls aten'),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

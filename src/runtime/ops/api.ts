@@ -16,6 +16,9 @@ import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
+import type { POOLING_KERNEL_API } from './nn/pooling.ts';
+import type { POOLING_API } from './nn/pooling_functional.ts';
+import type { UNPOOL_API } from './nn/unpool.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -52,6 +55,9 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NN_DISTANCE_API &
   typeof NN_LINEAR_API &
   typeof NN_ONE_HOT_API &
+  typeof POOLING_KERNEL_API &
+  typeof POOLING_API &
+  typeof UNPOOL_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

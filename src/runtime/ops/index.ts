@@ -16,6 +16,9 @@ import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
+import { registerPoolingKernels } from './nn/pooling.ts';
+import { registerPoolingFunctional } from './nn/pooling_functional.ts';
+import { registerUnpool } from './nn/unpool.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -60,6 +63,9 @@ export function registerAllOps(): void {
   registerNnLinear();
   registerNnDistance();
   registerNnOneHot();
+  registerPoolingKernels();
+  registerPoolingFunctional();
+  registerUnpool();
 }
 
 export type { OpApi } from './api.ts';

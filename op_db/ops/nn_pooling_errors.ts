@@ -1,0 +1,168 @@
+/**
+ * Error inputs of the pooling OpInfos: each raises what PyTorch 1.13 raises (the regexes match its messages),
+ * from the list-length checks, pooling_output_shape, the shape checks, and F.max_unpoolNd's output-size rule.
+ */
+import { errorCase, f32, indexOf, onValues } from '../families/shape.ts';
+import type { ErrorInput, SampleContext } from '../types.ts';
+
+export function poolErrors(nd: number, kind: 'max' | 'avg') {
+  return (ctx: SampleContext): ErrorInput[] => {
+    const f = f32(ctx);
+    const spatial = new Array(nd).fill(4);
+    const x = f([1, 2, ...spatial]);
+    const fn = `${kind}_pool${nd}d`;
+    // max_pool1d without return_indices checks in its own words (check_max_pool1d).
+    const own = nd === 1 && kind === 'max';
+    const errors = [
+      errorCase(
+        x,
+        [2, 1, 2],
+        {},
+        'E_INVALID_ARGUMENT',
+        own
+          ? /max_pool1d\(\) padding should be at most half of kernel size, but got padding=2 and kernel_size=2/
+          : /pad should be at most half of kernel size, but got pad=2 and kernel_size=2/,
+      ),
+      errorCase(
+        x,
+        [new Array(nd).fill(0)],
+        {},
+        'E_INVALID_ARGUMENT',
+        own ? /max_pool1d\(\) kernel_size must be greater than zero, but got 0/ : /stride should not be zero/,
+      ),
+      ...(own
+        ? [
+            errorCase(
+              x,
+              [2, 1, 1],
+              { return_indices: true, dilation: 0 },
+              'E_INVALID_ARGUMENT',
+              /dilation should be greater than zero, but got dilationH: 1 dilationW: 0/,
+            ),
+            errorCase(
+              x,
+              [2, [1, 1]],
+              {},
+              'E_INVALID_ARGUMENT',
+              /max_pool1d\(\) stride must be None, an int, list of ints, or tuple of ints of size 1 but got size 2/,
+            ),
+          ]
+        : []),
+    ];
+    if (nd === 1)
+      return [
+        ...errors,
+        errorCase(
+          x,
+          [[2, 2]],
+          kind === 'max' ? { return_indices: true } : {},
+          'E_INVALID_ARGUMENT',
+          new RegExp(`${fn}\\(\\) argument 'kernel_size' should contain one int \\(got 2\\)`),
+        ),
+        errorCase(
+          f([5]),
+          [2],
+          kind === 'max' ? { return_indices: true } : {},
+          'E_INVALID_ARGUMENT',
+          new RegExp(
+            `Expected 2 to 3 dimensions, but got 1-dimensional tensor for argument #1 'self' \\(while checking arguments for ${fn}\\)`,
+          ),
+        ),
+        errorCase(
+          f([2, 0, 5]),
+          [2],
+          {},
+          'E_INVALID_ARGUMENT',
+          kind === 'max'
+            ? /max_pool1d: Expected 2D or 3D \(batch mode\) tensor with optional 0 dim batch size for input, but got:\[2, 0, 5\]/
+            : /Expected 3D or 4D \(batch mode\) tensor with optional 0 dim batch size for input, but got:\[2, 0, 1, 5\]/,
+        ),
+        errorCase(
+          f([2, 5]),
+          [6],
+          kind === 'max' ? { return_indices: true } : {},
+          'E_INVALID_ARGUMENT',
+          /Given input size: \(2x1x5\). Calculated output size: \(2x1x0\). Output size is too small/,
+        ),
+      ];
+    const words = nd === 2 ? 'two ints' : 'three ints';
+    const kWords = kind === 'avg' && nd === 3 ? 'must be a single int' : 'must either be a single int';
+    return [
+      ...errors,
+      errorCase(
+        x,
+        [new Array(nd + 1).fill(2)],
+        {},
+        'E_INVALID_ARGUMENT',
+        new RegExp(`${fn}: kernel_size ${kWords}, or a tuple of ${words}`),
+      ),
+      errorCase(
+        x,
+        [5],
+        {},
+        'E_INVALID_ARGUMENT',
+        kind === 'avg' && nd === 3
+          ? /input image \(T: 4 H: 4 W: 4\) smaller than kernel size \(kT: 5 kH: 5 kW: 5\)/
+          : /Calculated output size: \(2x0x0.*Output size is too small/,
+      ),
+      errorCase(x, [2, -1], {}, 'E_INVALID_ARGUMENT', /stride should be greater than zero, but got d/),
+      ...(kind === 'avg'
+        ? [errorCase(x, [2], { divisor_override: 0 }, 'E_INVALID_ARGUMENT', /divisor must be not zero/)]
+        : [
+            errorCase(
+              x,
+              [2, 1, 0, 0],
+              {},
+              'E_INVALID_ARGUMENT',
+              /dilation should be greater than zero, but got dilation/,
+            ),
+          ]),
+    ];
+  };
+}
+
+export function unpoolErrors(nd: number) {
+  return (ctx: SampleContext): ErrorInput[] => {
+    const f = f32(ctx);
+    const shape = [1, 1, ...new Array(nd).fill(2)];
+    const ones = new Array(2 ** nd).fill(0);
+    const x = f(shape);
+    const idx = (v: number[], s = shape) => indexOf(ctx, v, s);
+    const out = nd === 1 ? '4x1' : new Array(nd).fill(4).join('x');
+    const narrower = [1, 1, ...new Array(nd - 1).fill(2), 1];
+    return [
+      onValues(
+        errorCase(
+          x,
+          [idx([...ones.slice(1), 99]), 2],
+          {},
+          'E_INDEX_OUT_OF_RANGE',
+          new RegExp(`Found an invalid max index: 99 \\(output volumes are of size ${out}`),
+        ),
+      ),
+      errorCase(
+        x,
+        [idx(ones.slice(ones.length / 2), narrower), 2],
+        {},
+        'E_INVALID_ARGUMENT',
+        /Expected shape of indices to be same as that of the input tensor/,
+      ),
+      errorCase(
+        x,
+        [idx(ones), 2],
+        { output_size: new Array(nd).fill(9) },
+        'E_INVALID_ARGUMENT',
+        /invalid output_size .* \(dim 0 must be between 2 and 6\)/,
+      ),
+      errorCase(
+        x,
+        [idx(ones), 2],
+        { output_size: new Array(nd + 1).fill(4) },
+        'E_INVALID_ARGUMENT',
+        new RegExp(
+          `output_size should be a sequence containing ${nd} or ${nd + 2} elements, but it has a length of '${nd + 1}'`,
+        ),
+      ),
+    ];
+  };
+}
