@@ -13,5 +13,7 @@ export default defineConfig({
     // time waiting on child processes (the CLI, valgrind, Chromium): every core gets a worker.
     maxWorkers: availableParallelism(),
     testTimeout: 30_000,
+    // Some files build op_db's whole sample set once in beforeAll (seconds, more on a loaded runner).
+    hookTimeout: 60_000,
   },
 });
