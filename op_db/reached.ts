@@ -35,6 +35,10 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'F.embedding with max_norm renormalises the weight in place',
   ),
   _embedding_bag: via('nn.functional.embedding_bag', 'F.embedding_bag checks its arguments, then calls aten'),
+  convolution: via(
+    'nn.functional.conv2d',
+    'torch.conv1d/2d/3d and conv_transpose1d/2d/3d batchify their input, then call aten convolution',
+  ),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',
