@@ -70,7 +70,7 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
   1: (m, dil) => [
     s(m([1, 2, 5]), [m([3, 2, 2]), m([3])], { dilation: dil([2]) }, 'bias, dilation 2'),
     s(
-      m([2, 4, 6]),
+      m([1, 4, 5]),
       [m([4, 2, 3])],
       { bias: null, stride: 2, padding: 1, groups: 2 },
       'groups 2, stride 2, padding 1',
@@ -84,10 +84,10 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
     s(m([1, 2, 5]), [m([3, 2, 3])], { padding: 'valid', dilation: dil(2) }, "'valid', dilation 2"),
   ],
   2: (m, dil) => [
-    s(m([2, 2, 4, 4]), [m([3, 2, 2, 2]), m([3]), [2, 1], [1, 0]], {}, 'bias, stride (2, 1), padding (1, 0)'),
+    s(m([2, 2, 3, 3]), [m([3, 2, 2, 2]), m([3]), [2, 1], [1, 0]], {}, 'bias, stride (2, 1), padding (1, 0)'),
     s(
-      m([1, 4, 4, 4]),
-      [m([4, 2, 3, 3])],
+      m([1, 4, 3, 4]),
+      [m([2, 2, 3, 3])],
       { groups: 2, padding: 1, dilation: dil([1, 2]) },
       'groups 2, dilation (1, 2)',
     ),
