@@ -2,12 +2,13 @@
  * The cpu convolution kernels: im2col + gemm for a convolution, gemm + col2im for a transposed one, one
  * implementation for 1, 2 and 3 spatial dims (fewer dims are padded to three with size-1 dims). The input is read
  * through its own strides and storage offset; im2col copies raw storage elements (complex: two per element), so
- * every dtype shares it and zero padding is a 0 bit pattern. The gemm (gemm.ts) accumulates in float64 / wrapping
- * ints and rounds once per output element.
+ * every dtype shares it and zero padding is a 0 bit pattern. float32 / float64 products run the blocked kernel of
+ * conv_gemm.ts, other dtypes gemm.ts's; both accumulate in float64 (wrapping ints) and round once per element.
  */
-import { logicalOffsets, numberReader, numberWriter } from '../../backends/cpu/index.ts';
 import { DTYPE_INFO, type StorageArray, Tensor } from '../../core/index.ts';
 import { gemmAt, type MatrixAt } from '../gemm.ts';
+import { accessFor, addVals, collapsedStride, flat } from './conv_access.ts';
+import { convGemmFor } from './conv_gemm.ts';
 
 /** A convolution's geometry, spatial dims padded to 3 (leading size-1 dims). */
 export interface Geometry {
@@ -116,63 +117,6 @@ export function im2col(x: Tensor, n: number, c0: number, geo: Geometry, cols: St
   }
 }
 
-/**
- * The stride that walks dims `from`.. of t as one flattened dim (row-major over them), or null when they do
- * not collapse (then the caller packs the tensor first). Size-1 dims never matter.
- */
-export function collapsedStride(t: Tensor, from: number): number | null {
-  let inner: number | null = null;
-  let expected = -1;
-  for (let i = t.ndim - 1; i >= from; i--) {
-    if (t.shape[i] === 1) continue;
-    if (inner !== null && t.strides[i] !== expected) return null;
-    inner ??= t.strides[i];
-    expected = t.strides[i] * t.shape[i];
-  }
-  return inner ?? 1;
-}
-
-/** A contiguous copy (packing for the gemm, when the dims it flattens do not collapse in `t`). */
-function packed(t: Tensor): Tensor {
-  const out = Tensor.empty(t.shape, t.dtype, 'cpu');
-  const w = DTYPE_INFO[t.dtype].kind === 'complex' ? 2 : 1;
-  const src = t.storage.data! as unknown as (number | bigint)[];
-  const dst = out.storage.data! as unknown as (number | bigint)[];
-  const offs = logicalOffsets(t.shape, t.strides, t.storageOffset);
-  for (let i = 0; i < offs.length; i++) for (let j = 0; j < w; j++) dst[i * w + j] = src[offs[i] * w + j];
-  return out;
-}
-
-/** t itself when dims `from`.. collapse, else a packed copy; with the flattened dim's stride. */
-function flat(t: Tensor, from: number): { t: Tensor; cs: number } {
-  const cs = collapsedStride(t, from);
-  if (cs !== null) return { t, cs };
-  const p = packed(t);
-  return { t: p, cs: 1 };
-}
-
-/** Element access over storage arrays of any dtype: raw numbers / bigints, or decoded halves. */
-interface Access {
-  readonly w: number;
-  get(a: StorageArray, i: number): number | bigint;
-  set(a: StorageArray, i: number, v: number | bigint): void;
-}
-
-function accessFor(t: Tensor): Access {
-  const info = DTYPE_INFO[t.dtype];
-  const w = info.kind === 'complex' ? 2 : 1;
-  if (t.dtype === 'float16' || t.dtype === 'bfloat16') {
-    const read = numberReader(t.dtype);
-    const write = numberWriter(t.dtype);
-    return { w, get: (a, i) => read(a, i), set: (a, i, v) => write(a, i, v as number) };
-  }
-  type Raw = { [i: number]: number | bigint };
-  return { w, get: (a, i) => (a as Raw)[i], set: (a, i, v) => ((a as Raw)[i] = v) };
-}
-
-const addVals = (x: number | bigint, y: number | bigint) =>
-  ((x as number) + (y as number)) as number | bigint;
-
 /** out[n, c, ...] += bias[c] over out's flattened spatial dims (stride cs). */
 function addBias(out: Tensor, bias: Tensor, cs: number, L: number): void {
   const acc = accessFor(out);
@@ -207,12 +151,28 @@ export function convForward(
   const colsM: MatrixAt = { t: cols, off: 0, rs: L, cs: 1 };
   const wf = flat(weight, 1);
   const [ws0] = wf.t.strides;
+  const blocked = convGemmFor(input.dtype);
   for (let n = 0; n < geo.n; n++)
     for (let g = 0; g < geo.groups; g++) {
       im2col(input, n, g * geo.cin, geo, cols.storage.data!, w);
       const o = out.storageOffset + n * out.strides[0] + g * geo.cout * out.strides[1];
       const a: MatrixAt = { t: wf.t, off: wf.t.storageOffset + g * geo.cout * ws0, rs: ws0, cs: wf.cs };
-      gemmAt({ t: out, off: o, rs: out.strides[1], cs: ocs }, a, colsM, geo.cout, K, L);
+      if (blocked)
+        blocked(
+          out.storage.data!,
+          o,
+          out.strides[1],
+          ocs,
+          wf.t.storage.data!,
+          a.off,
+          a.rs,
+          a.cs,
+          cols.storage.data!,
+          geo.cout,
+          K,
+          L,
+        );
+      else gemmAt({ t: out, off: o, rs: out.strides[1], cs: ocs }, a, colsM, geo.cout, K, L);
     }
   if (bias) addBias(out, bias, ocs, L);
 }
