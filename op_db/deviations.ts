@@ -143,6 +143,20 @@ const NO_SPARSE: Declared = {
   ],
 };
 
+/**
+ * PyTorch 1.13's bfloat16 CPU transposed convolution goes to mkldnn, which checks the weight as a non-transposed
+ * convolution's: it raises "Given groups=1, weight of size [2, 3, 2], expected input[1, 2, 5] to have 3 channels"
+ * (or, where the channel counts happen to agree, returns a wrongly shaped result).
+ */
+const BF16_TRANSPOSED: GoldenDeviation = {
+  dtypes: ['bfloat16'],
+  kind: 'sample',
+  reason:
+    "PyTorch 1.13's bfloat16 CPU conv_transpose (mkldnn) checks the weight as a non-transposed convolution's and " +
+    'raises a channel-count error (or returns a wrongly shaped result); the runtime computes the transposed ' +
+    'convolution, accumulating in float64 and rounding once',
+};
+
 const DECLARED: Readonly<Record<string, Declared>> = {
   ...Object.fromEntries(
     [
@@ -170,6 +184,13 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     },
   },
   eye: noCpuKernel('bfloat16'),
+  ...Object.fromEntries(['conv1d', 'conv2d', 'conv3d'].map((n) => [nnf(n), noCpuKernel('float16')])),
+  ...Object.fromEntries(
+    ['conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d'].map((n) => [
+      nnf(n),
+      { deviations: [...(noCpuKernel('float16').deviations ?? []), BF16_TRANSPOSED] },
+    ]),
+  ),
   ...Object.fromEntries(
     ['batch_norm', 'instance_norm', 'layer_norm', 'group_norm']
       .map(nnf)

@@ -10,6 +10,7 @@ import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
+import { NN_CONV_OPINFOS } from './ops/nn_conv.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
@@ -37,6 +38,7 @@ export const opDb: readonly OpInfo[] = (
     ...NN_EMBEDDING_OPINFOS,
     ...NN_ATTENTION_OPINFOS,
     ...NN_LINEAR_OPINFOS,
+    ...NN_CONV_OPINFOS,
     ...NN_DISTANCE_OPINFOS,
     ...NN_MISC_OPINFOS,
     ...NN_POOLING_OPINFOS,

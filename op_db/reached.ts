@@ -55,6 +55,10 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'F.max_unpool2d (and F.max_unpool1d) compute output_size, then call aten',
   ),
   max_unpool3d: via('nn.functional.max_unpool3d', 'F.max_unpool3d computes output_size, then calls aten'),
+  convolution: via(
+    'nn.functional.conv2d',
+    'torch.conv1d/2d/3d and conv_transpose1d/2d/3d batchify their input, then call aten convolution',
+  ),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

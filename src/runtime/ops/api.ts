@@ -11,6 +11,7 @@ import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
 import type { ATTENTION_API } from './nn/attention.ts';
 import type { BATCH_NORM_API } from './nn/batch_norm.ts';
+import type { NN_CONV_API } from './nn/conv.ts';
 import type { NN_DISTANCE_API } from './nn/distance.ts';
 import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
@@ -54,6 +55,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof EMBEDDING_API &
   typeof NN_DISTANCE_API &
   typeof NN_LINEAR_API &
+  typeof NN_CONV_API &
   typeof NN_ONE_HOT_API &
   typeof POOLING_KERNEL_API &
   typeof POOLING_API &

@@ -183,6 +183,21 @@ function kernelFor(dtype: Tensor['dtype']): Kernel2D {
   return intKernel;
 }
 
+/** A matrix at an explicit storage offset (element units): a caller walking its own batch, e.g. convolution. */
+export interface MatrixAt {
+  readonly t: Tensor;
+  readonly off: number;
+  readonly rs: number;
+  readonly cs: number;
+}
+
+/** out = a @ b for one n x k by k x m product; out's dtype picks the kernel (a and b share it). */
+export function gemmAt(out: MatrixAt, a: MatrixAt, b: MatrixAt, n: number, k: number, m: number): void {
+  if (n === 0 || m === 0) return;
+  const plane = (v: MatrixAt): Plane => ({ arr: v.t.storage.data!, off: v.off, rs: v.rs, cs: v.cs });
+  kernelFor(out.t.dtype)(plane(out), plane(a), plane(b), n, k, m);
+}
+
 /**
  * out[batch] = a[batch] @ b[batch] for every index of `batch`; a is n x k, b is k x m, out is n x m. All three
  * share one dtype (PyTorch's mm family refuses mixed dtypes before getting here).

@@ -10,6 +10,7 @@ import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
 import { registerAttention } from './nn/attention.ts';
 import { registerBatchNorm } from './nn/batch_norm.ts';
+import { registerNnConv } from './nn/conv.ts';
 import { registerNnDistance } from './nn/distance.ts';
 import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
@@ -66,6 +67,7 @@ export function registerAllOps(): void {
   registerPoolingKernels();
   registerPoolingFunctional();
   registerUnpool();
+  registerNnConv();
 }
 
 export type { OpApi } from './api.ts';

@@ -45,3 +45,4 @@ export {
   toStorage,
   type WgslValue,
 } from './wgsl.ts';
+export { convGPU, type GpuConvParams } from './conv.ts';

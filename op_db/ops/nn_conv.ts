@@ -1,0 +1,183 @@
+/**
+ * OpInfos for torch.nn.functional.conv1d / conv2d / conv3d and conv_transpose1d / 2d / 3d. A few small samples
+ * each, combining stride, padding (numbers, 'same' with an even kernel, 'valid'), dilation, groups, output_padding,
+ * bias or none, and an unbatched input. References: direct float64 loops (refs/conv.ts).
+ */
+import type { DType, Tensor } from '../../src/runtime/index.ts';
+import { sample } from '../families/unary.ts';
+import { opInfo } from '../info.ts';
+import { maker } from '../make.ts';
+import { convRef } from '../refs/conv.ts';
+import type { OpInfo, SampleContext, SampleInput, Tolerance } from '../types.ts';
+import { convErrors, transposedErrors } from './nn_conv_errors.ts';
+
+/**
+ * PyTorch 1.13 CPU: slow_conv2d / compute_columns3d run every dtype but bool and float16 (float16 is computed
+ * anyway, a declared deviation); the transposed kernels run float32, float64 and int64 (conv_transpose1d also
+ * complex, through complex_convolution; bfloat16 is a declared deviation: PyTorch's mkldnn path misreads it).
+ */
+const CONV_DTYPES: readonly DType[] = [
+  'float16',
+  'bfloat16',
+  'float32',
+  'float64',
+  'complex64',
+  'complex128',
+  'int64',
+  'int32',
+  'uint8',
+  'int8',
+  'int16',
+];
+const TRANSPOSED_DTYPES: readonly DType[] = ['float16', 'bfloat16', 'float32', 'float64', 'int64'];
+const WEBGPU = { webgpu: ['float32'] as DType[] };
+/**
+ * Complex gradients need the conjugated weight and input (PyTorch's convention), and the runtime has no conj op
+ * yet: complex convolutions are computed, not differentiated.
+ */
+const BACKWARD: readonly DType[] = ['float16', 'bfloat16', 'float32', 'float64'];
+
+/** Sums of up to ~30 products of values in [-2, 2]: halves round each product sum once. */
+const TOLERANCES: Readonly<Partial<Record<DType, Tolerance>>> = {
+  float32: { rtol: 1.3e-6, atol: 5e-5 },
+  complex64: { rtol: 1.3e-6, atol: 2e-4 },
+  float16: { rtol: 1e-3, atol: 2e-2 },
+  bfloat16: { rtol: 1.6e-2, atol: 1.5e-1 },
+};
+
+type Mk = (shape: number[]) => Tensor;
+
+function mk(ctx: SampleContext): Mk {
+  const make = maker(ctx);
+  return (shape) => make(shape, { low: ctx.dtype === 'uint8' ? 0 : -2, high: 2 });
+}
+
+/**
+ * PyTorch 1.13 runs a dilated convolution through slow_conv_dilated, which has no int32 / int16 / int8 / uint8
+ * kernel: those dtypes get the samples undilated (and an error input for the dilated call).
+ */
+const NOT_DILATED: readonly DType[] = ['int32', 'int16', 'int8', 'uint8'];
+type Dil = <T extends number | number[]>(d: T) => T;
+const dilFor =
+  (ctx: SampleContext): Dil =>
+  (d) =>
+    (NOT_DILATED.includes(ctx.dtype) ? (Array.isArray(d) ? d.map(() => 1) : 1) : d) as typeof d;
+
+const s = (x: Tensor, args: unknown[], kwargs: Record<string, unknown>, name: string): SampleInput =>
+  sample(x, args, kwargs, { name });
+
+const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
+  1: (m, dil) => [
+    s(m([1, 2, 5]), [m([3, 2, 2]), m([3])], { dilation: dil([2]) }, 'bias, dilation 2'),
+    s(
+      m([1, 4, 5]),
+      [m([4, 2, 3])],
+      { bias: null, stride: 2, padding: 1, groups: 2 },
+      'groups 2, stride 2, padding 1',
+    ),
+    s(
+      m([2, 5]),
+      [m([4, 1, 2]), m([4])],
+      { padding: 'same', stride: 1, groups: 2 },
+      "unbatched, 'same' even kernel, groups 2",
+    ),
+    s(m([1, 2, 5]), [m([3, 2, 3])], { padding: 'valid', dilation: dil(2) }, "'valid', dilation 2"),
+  ],
+  2: (m, dil) => [
+    s(m([2, 2, 3, 3]), [m([3, 2, 2, 2]), m([3]), [2, 1], [1, 0]], {}, 'bias, stride (2, 1), padding (1, 0)'),
+    s(
+      m([1, 4, 3, 4]),
+      [m([2, 2, 3, 3])],
+      { groups: 2, padding: 1, dilation: dil([1, 2]) },
+      'groups 2, dilation (1, 2)',
+    ),
+    s(
+      m([4, 4, 4]),
+      [m([2, 2, 2, 3]), m([2])],
+      { padding: 'same', stride: 1, dilation: dil([1, 2]), groups: 2 },
+      "unbatched, 'same' even kernel, groups 2",
+    ),
+    s(m([1, 2, 3, 4]), [m([2, 2, 2, 2])], { padding: 'valid', bias: null }, "'valid', bias=None"),
+  ],
+  3: (m, dil) => [
+    s(m([1, 2, 3, 3, 3]), [m([2, 2, 2, 2, 2]), m([2])], { dilation: 1 }, 'bias'),
+    s(
+      m([2, 3, 3, 3]),
+      [m([2, 1, 2, 2, 2])],
+      { groups: 2, stride: 2, padding: 1 },
+      'unbatched, groups 2, stride 2',
+    ),
+    s(
+      m([1, 2, 3, 3, 3]),
+      [m([2, 1, 2, 1, 2]), m([2])],
+      { padding: 'same', stride: 1, dilation: dil([1, 1, 2]), groups: 2 },
+      "'same', dilation, groups 2",
+    ),
+  ],
+};
+
+const TRANSPOSED_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
+  1: (m) => [
+    s(m([1, 2, 5]), [m([2, 3, 2]), m([3])], {}, 'bias'),
+    s(
+      m([2, 4, 3]),
+      [m([4, 1, 3])],
+      { bias: null, groups: 2, stride: 2, padding: 1, output_padding: 1 },
+      'groups 2, stride 2, output_padding 1',
+    ),
+    s(
+      m([2, 4]),
+      [m([2, 2, 2])],
+      { dilation: 2, output_padding: 1 },
+      'unbatched, dilation 2, output_padding 1',
+    ),
+  ],
+  2: (m) => [
+    s(m([1, 2, 3, 3]), [m([2, 3, 2, 2]), m([3])], {}, 'bias'),
+    s(
+      m([2, 4, 2, 3]),
+      [m([4, 1, 2, 2]), null, [2, 1], [1, 0], [1, 0], 2, [1, 2]],
+      {},
+      'groups 2, stride (2, 1), output_padding, dilation (1, 2)',
+    ),
+    s(m([2, 3, 3]), [m([2, 2, 3, 3])], { padding: 1 }, 'unbatched, padding 1'),
+  ],
+  3: (m) => [
+    s(m([1, 2, 2, 2, 2]), [m([2, 2, 2, 2, 2]), m([2])], { dilation: [1, 2, 1] }, 'bias, dilation'),
+    s(
+      m([2, 2, 2, 2]),
+      [m([2, 1, 2, 2, 2])],
+      { groups: 2, stride: 2, padding: 1, output_padding: 1 },
+      'unbatched, groups 2, stride 2, output_padding 1',
+    ),
+  ],
+};
+
+function convInfo(dims: number, transposed: boolean): OpInfo {
+  const name = transposed ? `conv_transpose${dims}d` : `conv${dims}d`;
+  const makers = transposed ? TRANSPOSED_SAMPLES : CONV_SAMPLES;
+  const dtypes = transposed
+    ? dims === 1
+      ? [...TRANSPOSED_DTYPES, 'complex64' as const, 'complex128' as const]
+      : TRANSPOSED_DTYPES
+    : CONV_DTYPES;
+  return opInfo({
+    name: `nn.functional.${name}`,
+    op: name,
+    family: 'nn',
+    dtypes,
+    // Meta checks shapes and dtypes, not which dtypes a cpu kernel exists for.
+    dtypesIf: { meta: [...CONV_DTYPES, 'bool'], ...WEBGPU },
+    backwardDtypes: BACKWARD,
+    sampleInputs: (ctx) => makers[dims](mk(ctx), dilFor(ctx)),
+    errorInputs: transposed ? transposedErrors(dims) : convErrors(dims),
+    ref: convRef(dims, transposed),
+    resultDType: (x) => (x.input as Tensor).dtype,
+    tolerances: TOLERANCES,
+  });
+}
+
+export const NN_CONV_OPINFOS: readonly OpInfo[] = [1, 2, 3].flatMap((d) => [
+  convInfo(d, false),
+  convInfo(d, true),
+]);
