@@ -35,6 +35,18 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'F.embedding with max_norm renormalises the weight in place',
   ),
   _embedding_bag: via('nn.functional.embedding_bag', 'F.embedding_bag checks its arguments, then calls aten'),
+  ...Object.fromEntries(
+    ['reflection', 'replication'].flatMap((kind) =>
+      [1, 2, 3].map((k) => [
+        `${kind}_pad${k}d`,
+        via(
+          'nn.functional.pad',
+          `F.pad (aten::pad) calls ${kind}_pad${k}d for ${kind === 'reflection' ? 'reflect' : 'replicate'} mode with ${2 * k} pads`,
+        ),
+      ]),
+    ),
+  ),
+  _pad_circular: via('nn.functional.pad', "F.pad (aten::pad) calls _pad_circular for mode='circular'"),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

@@ -16,6 +16,7 @@ import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
+import type { PAD_API } from './nn/pad.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -52,6 +53,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NN_DISTANCE_API &
   typeof NN_LINEAR_API &
   typeof NN_ONE_HOT_API &
+  typeof PAD_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

@@ -16,6 +16,7 @@ import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
+import { registerPad } from './nn/pad.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -60,6 +61,7 @@ export function registerAllOps(): void {
   registerNnLinear();
   registerNnDistance();
   registerNnOneHot();
+  registerPad();
 }
 
 export type { OpApi } from './api.ts';
