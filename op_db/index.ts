@@ -17,6 +17,7 @@ import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { NN_PAD_OPINFOS } from './ops/nn_pad.ts';
+import { NN_PIXEL_SHUFFLE_OPINFOS } from './ops/nn_pixel_shuffle.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
@@ -40,6 +41,7 @@ export const opDb: readonly OpInfo[] = (
     ...NN_DISTANCE_OPINFOS,
     ...NN_MISC_OPINFOS,
     ...NN_PAD_OPINFOS,
+    ...NN_PIXEL_SHUFFLE_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

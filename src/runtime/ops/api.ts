@@ -17,6 +17,7 @@ import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { PAD_API } from './nn/pad.ts';
+import type { PIXEL_SHUFFLE_API } from './nn/pixel_shuffle.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -54,6 +55,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NN_LINEAR_API &
   typeof NN_ONE_HOT_API &
   typeof PAD_API &
+  typeof PIXEL_SHUFFLE_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

@@ -17,6 +17,7 @@ import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { registerPad } from './nn/pad.ts';
+import { registerPixelShuffle } from './nn/pixel_shuffle.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -62,6 +63,7 @@ export function registerAllOps(): void {
   registerNnDistance();
   registerNnOneHot();
   registerPad();
+  registerPixelShuffle();
 }
 
 export type { OpApi } from './api.ts';
