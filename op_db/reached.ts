@@ -47,6 +47,8 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     ),
   ),
   _pad_circular: via('nn.functional.pad', "F.pad (aten::pad) calls _pad_circular for mode='circular'"),
+  im2col: via('nn.functional.unfold', 'F.unfold is torch._C._nn.im2col with _pair-ed arguments'),
+  col2im: via('nn.functional.fold', 'F.fold is torch._C._nn.col2im with _pair-ed arguments'),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

@@ -18,6 +18,7 @@ import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { registerPad } from './nn/pad.ts';
 import { registerPixelShuffle } from './nn/pixel_shuffle.ts';
+import { registerUnfold } from './nn/unfold.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -64,6 +65,7 @@ export function registerAllOps(): void {
   registerNnOneHot();
   registerPad();
   registerPixelShuffle();
+  registerUnfold();
 }
 
 export type { OpApi } from './api.ts';
