@@ -68,8 +68,8 @@ function constantPadSamples(ctx: SampleContext): SampleInput[] {
   const v = pyScalar(ctx.dtype, 2);
   return [
     sample(make([2, 3, 2]), [[1, 2]], {}, { name: 'last dim' }),
-    sample(make([2, 3, 4]), [[1, -1, 0, 2], v], {}, { name: 'crop and pad, value' }),
-    sample(make([1, 2, 3, 3]), [[-1, 1, 2, 0, 1, 0]], { value: v }, { name: '3 dims' }),
+    sample(make([2, 2, 3]), [[1, -1, 0, 2], v], {}, { name: 'crop and pad, value' }),
+    sample(make([1, 1, 3, 3]), [[-1, 1, 2, 0, 1, 0]], { value: v }, { name: '3 dims' }),
     sample(make([4]), [[-1, -2]], {}, { name: 'crop only' }),
     ...(ctx.requiresGrad
       ? []
@@ -107,9 +107,9 @@ function padSamples(ctx: SampleContext): SampleInput[] {
   const make = maker(ctx);
   const grad = ctx.requiresGrad;
   const all = [
-    sample(make([2, 3, 2]), [[1, 2]], {}, { name: 'constant, default' }),
-    sample(make([1, 2, 3, 2]), [[1, -1, 2, 0], 'constant', 2.5], {}, { name: 'constant, crop, value' }),
-    sample(make([2, 2, 3]), [[2, -1]], { mode: 'circular' }, { name: 'circular 1-d' }),
+    ...(grad ? [] : [sample(make([2, 3, 2]), [[1, 2]], {}, { name: 'constant, default' })]),
+    sample(make([1, 1, 3, 2]), [[1, -1, 2, 0], 'constant', 2.5], {}, { name: 'constant, crop, value' }),
+    sample(make([1, 2, 3]), [[2, -1]], { mode: 'circular' }, { name: 'circular 1-d' }),
     sample(make([1, 1, 3, 3]), [[1, -1, 3, 2], 'circular'], {}, { name: 'circular 2-d' }),
     ...(grad
       ? []
@@ -118,12 +118,12 @@ function padSamples(ctx: SampleContext): SampleInput[] {
   if (!isFloating(ctx.dtype)) return all;
   return [
     ...all,
-    sample(make([2, 2, 4]), [[3, 1]], { mode: 'reflect' }, { name: 'reflect 1-d' }),
-    sample(make([2, 3, 3]), [[1, 2, -1, 2], 'reflect'], {}, { name: 'reflect 2-d, unbatched' }),
-    sample(make([2, 3, 3, 3]), [[1, 2, 2, 1, 0, 1], 'reflect'], {}, { name: 'reflect 3-d, unbatched' }),
+    sample(make([1, 2, 4]), [[3, 1]], { mode: 'reflect' }, { name: 'reflect 1-d' }),
+    sample(make([1, 3, 3]), [[1, 2, -1, 2], 'reflect'], {}, { name: 'reflect 2-d, unbatched' }),
+    sample(make([1, 2, 2, 3]), [[1, 2, 1, 1, 1, 0], 'reflect'], {}, { name: 'reflect 3-d, unbatched' }),
     sample(make([2, 3]), [[2, -1], 'replicate'], {}, { name: 'replicate 1-d, unbatched' }),
-    sample(make([1, 2, 2, 3]), [[2, 1, 1, 2]], { mode: 'replicate', value: 0 }, { name: 'replicate 2-d' }),
-    sample(make([1, 1, 2, 2, 3]), [[1, 0, 2, 1, -1, 1], 'replicate'], {}, { name: 'replicate 3-d' }),
+    sample(make([1, 1, 2, 3]), [[2, 1, 1, 2]], { mode: 'replicate', value: 0 }, { name: 'replicate 2-d' }),
+    sample(make([1, 1, 2, 2, 2]), [[1, 0, 2, 1, -1, 1], 'replicate'], {}, { name: 'replicate 3-d' }),
   ];
 }
 

@@ -99,14 +99,14 @@ function foldRef(s: RefSample): RefTensor {
 function unfoldSamples(ctx: SampleContext): SampleInput[] {
   const make = maker(ctx);
   return [
-    sample(make([1, 2, 4, 5]), [2], {}, { name: 'kernel 2' }),
+    sample(make([1, 2, 3, 4]), [2], {}, { name: 'kernel 2' }),
     sample(
-      make([2, 4, 5]),
+      make([1, 4, 5]),
       [[2, 3]],
       { dilation: [1, 2], padding: [1, 0], stride: [2, 1] },
       { name: 'unbatched, dilation, padding, stride' },
     ),
-    sample(make([2, 1, 3, 3]), [2, 1, 1, 2], {}, { name: 'positional, padding 1, stride 2' }),
+    sample(make([1, 1, 3, 3]), [2, 1, 1, 2], {}, { name: 'positional, padding 1, stride 2' }),
     ...(ctx.requiresGrad ? [] : [sample(make([0, 2, 3, 3]), [2], {}, { name: 'zero batch' })]),
   ];
 }
@@ -116,7 +116,7 @@ function foldSamples(ctx: SampleContext): SampleInput[] {
   return [
     sample(make([1, 4, 4]), [[3, 3], 2], {}, { name: 'kernel 2, overlapping' }),
     sample(
-      make([12, 3]),
+      make([6, 3]),
       [
         [4, 5],
         [2, 3],
@@ -124,7 +124,7 @@ function foldSamples(ctx: SampleContext): SampleInput[] {
       { dilation: [1, 2], padding: [1, 0], stride: [2, 1] },
       { name: 'unbatched, dilation, padding, stride' },
     ),
-    sample(make([2, 8, 4]), [3, 2, 1, 1, 2], {}, { name: 'positional, padding 1, stride 2' }),
+    sample(make([1, 4, 4]), [3, 2, 1, 1, 2], {}, { name: 'positional, padding 1, stride 2' }),
     ...(ctx.requiresGrad ? [] : [sample(make([0, 4, 4]), [[3, 3], 2], {}, { name: 'zero batch' })]),
   ];
 }
