@@ -166,16 +166,21 @@ function defineGatherPad(kind: GatherKind, k: number): void {
     const shape = self.shape.map((n, d) => n + pairs[d][0] + pairs[d][1]);
     return { shape, dtype: self.dtype, strides: contiguousStrides(shape) };
   };
-  defineStructured({
-    schema: `${name}(Tensor self, ${circular ? 'int[] pad' : `int[${2 * k}] padding`}) -> Tensor`,
-    tags,
-    out: !circular,
-    meta,
-    impl: {
-      cpu: (a, out) => gatherCpu(out, checkDType(a.self as Tensor), kind, dimsOf(a)),
-      webgpu: (a, out) => padGPU(out, checkDType(a.self as Tensor), kind, dimsOf(a)),
-    },
-  });
+  const schema = `${name}(Tensor self, ${circular ? 'int[] pad' : `int[${2 * k}] padding`}) -> Tensor`;
+  const impl = {
+    cpu: (a: BoundArgs, out: Tensor) => gatherCpu(out, checkDType(a.self as Tensor), kind, dimsOf(a)),
+    webgpu: (a: BoundArgs, out: Tensor) => padGPU(out, checkDType(a.self as Tensor), kind, dimsOf(a)),
+  };
+  defineStructured({ schema, tags, meta, impl });
+  // Structured kernels: out must have the result's dtype.
+  if (!circular)
+    defineOut(
+      schema.replace('(', '.out(').replace(') -> Tensor', ', *, Tensor(a!) out) -> Tensor(a!)'),
+      tags,
+      meta,
+      impl,
+      'exact',
+    );
   defineDerivative(name, {
     ...(!circular && { name: nodeName(name) }),
     saves: [],

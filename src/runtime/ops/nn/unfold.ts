@@ -12,12 +12,14 @@ import {
   contiguousStrides,
   DimOutOfRangeError,
   DTYPE_INFO,
+  type DType,
   InvalidArgumentError,
+  ResultTypeError,
   ShapeMismatchError,
   Tensor,
 } from '../../core/index.ts';
 import { type BoundArgs, operatorTable } from '../../dispatch/index.ts';
-import { notImplementedFor, callTensor as t, zeroWriter } from '../op_helpers.ts';
+import { defineOut, notImplementedFor, type OutImpl, callTensor as t, zeroWriter } from '../op_helpers.ts';
 import { defineOp, defineStructured, type OutSpec } from '../structured.ts';
 
 /** Window geometry: kernel (kh, kw), dilation, padding, stride; `oh` x `ow` windows over an `h` x `w` image. */
@@ -246,32 +248,52 @@ const spec = (shape: number[], x: Tensor): OutSpec => ({
 });
 const geometryOf = (a: BoundArgs) => [a.kernel_size, a.dilation, a.padding, a.stride];
 
+/** The op and its out= overload, whose out must have the input's dtype (the kernels check it as PyTorch's do). */
+function defineBlocks(
+  schema: string,
+  meta: (a: BoundArgs) => OutSpec,
+  impl: { cpu: OutImpl; webgpu: OutImpl },
+): void {
+  const tags = { family: 'shape' } as const;
+  defineStructured({ schema, tags, meta, impl });
+  const sameType = (op: string, result: DType, out: DType) => {
+    if (out !== result)
+      throw new ResultTypeError(
+        `expected scalar type ${DTYPE_INFO[result].torchName} but found ${DTYPE_INFO[out].torchName}`,
+        { op, arg: 'out', got: out, expected: result },
+      );
+  };
+  defineOut(
+    schema.replace('(', '.out(').replace(') -> Tensor', ', *, Tensor(a!) out) -> Tensor(a!)'),
+    tags,
+    meta,
+    impl,
+    sameType,
+  );
+}
+
 export function registerUnfold(): void {
   const tags = { family: 'shape' } as const;
-  defineStructured({
-    schema: `im2col(Tensor self, ${GEOMETRY}) -> Tensor`,
-    tags,
-    out: true,
-    meta: (a) => spec(im2colPlan(a).shape, a.self as Tensor),
-    impl: {
+  defineBlocks(
+    `im2col(Tensor self, ${GEOMETRY}) -> Tensor`,
+    (a) => spec(im2colPlan(a).shape, a.self as Tensor),
+    {
       cpu: (a, out) =>
         im2colCpu(checkFloating(a.self as Tensor, 'im2col_out_cpu', 'im2col'), out, im2colPlan(a).blocks),
       webgpu: (a, out) =>
         im2colGPU(checkFloating(a.self as Tensor, 'im2col_out_cpu', 'im2col'), out, im2colPlan(a).blocks),
     },
-  });
-  defineStructured({
-    schema: `col2im(Tensor self, int[2] output_size, ${GEOMETRY}) -> Tensor`,
-    tags,
-    out: true,
-    meta: (a) => spec(col2imPlan(a).shape, a.self as Tensor),
-    impl: {
+  );
+  defineBlocks(
+    `col2im(Tensor self, int[2] output_size, ${GEOMETRY}) -> Tensor`,
+    (a) => spec(col2imPlan(a).shape, a.self as Tensor),
+    {
       cpu: (a, out) =>
         col2imCpu(checkFloating(a.self as Tensor, 'col2im_out_cpu', 'col2im'), out, col2imPlan(a).blocks),
       webgpu: (a, out) =>
         col2imGPU(checkFloating(a.self as Tensor, 'col2im_out_cpu', 'col2im'), out, col2imPlan(a).blocks),
     },
-  });
+  );
   defineDerivative('im2col', {
     saves: [],
     formula: (c) => [t('col2im', [c.grad, c.shapes.self.slice(-2), ...geometryOf(c.args)])],
