@@ -206,6 +206,13 @@ function padErrors(ctx: SampleContext): ErrorInput[] {
       /Negative padding value is resulting in an empty dimension/,
     ),
     errorCase(
+      f([1, 2, 3]),
+      [[3, -1], 'circular'],
+      {},
+      arg,
+      /unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location/,
+    ),
+    errorCase(
       f([1, 2, 3]).to('int64'),
       [[1, 1], 'reflect'],
       {},

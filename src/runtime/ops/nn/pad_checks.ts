@@ -117,6 +117,15 @@ export function circularDims(self: Tensor, pad: readonly number[]): PadDim[] {
         throw invalid(op, 'Negative padding value is resulting in an empty dimension', [l, r], 'a size >= 0');
     }
     const c0 = Math.max(-l, 0);
-    return { a: Math.max(l, 0), n, c0, m: n - c0 - Math.max(-r, 0) };
+    const m = n - c0 - Math.max(-r, 0);
+    // A pad wider than the cropped window would copy from the pad itself: PyTorch's copy_ refuses the overlap.
+    if (d >= 2 && (l > m || r > m))
+      throw invalid(
+        op,
+        'unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.',
+        [l, r],
+        `pads of at most ${m} (the cropped size)`,
+      );
+    return { a: Math.max(l, 0), n, c0, m };
   });
 }
