@@ -230,6 +230,19 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       noCpuKernel('float16', 'bfloat16'),
     ]),
   ),
+  'nn.functional.pad': {
+    deviations: ['reflect 1-d', 'reflect 2-d', 'replicate'].flatMap((sample) =>
+      (['float16', 'bfloat16'] as const).map((dtype) => ({
+        dtypes: [dtype],
+        sample,
+        kind: 'sample' as const,
+        reason:
+          `PyTorch 1.13 has no CPU ${dtype} kernel for reflection_pad1d / reflection_pad2d / replication_pad{1,2,3}d ` +
+          "(it raises \"not implemented for 'Half'\" or 'BFloat16'; reflection_pad3d has both); padding only moves " +
+          "elements, so the runtime pads every floating dtype, as PyTorch's CUDA kernels do",
+      })),
+    ),
+  },
   'nn.functional.embedding': NO_SPARSE,
   'nn.functional.embedding_bag': {
     ...NO_SPARSE,

@@ -18,6 +18,9 @@ import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { NN_POOLING_OPINFOS } from './ops/nn_pooling.ts';
+import { NN_PAD_OPINFOS } from './ops/nn_pad.ts';
+import { NN_PIXEL_SHUFFLE_OPINFOS } from './ops/nn_pixel_shuffle.ts';
+import { NN_UNFOLD_OPINFOS } from './ops/nn_unfold.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
@@ -42,6 +45,9 @@ export const opDb: readonly OpInfo[] = (
     ...NN_DISTANCE_OPINFOS,
     ...NN_MISC_OPINFOS,
     ...NN_POOLING_OPINFOS,
+    ...NN_PAD_OPINFOS,
+    ...NN_PIXEL_SHUFFLE_OPINFOS,
+    ...NN_UNFOLD_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

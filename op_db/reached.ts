@@ -59,6 +59,19 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.conv2d',
     'torch.conv1d/2d/3d and conv_transpose1d/2d/3d batchify their input, then call aten convolution',
   ),
+    ['reflection', 'replication'].flatMap((kind) =>
+      [1, 2, 3].map((k) => [
+        `${kind}_pad${k}d`,
+        via(
+          'nn.functional.pad',
+          `F.pad (aten::pad) calls ${kind}_pad${k}d for ${kind === 'reflection' ? 'reflect' : 'replicate'} mode with ${2 * k} pads`,
+        ),
+      ]),
+    ),
+  ),
+  _pad_circular: via('nn.functional.pad', "F.pad (aten::pad) calls _pad_circular for mode='circular'"),
+  im2col: via('nn.functional.unfold', 'F.unfold is torch._C._nn.im2col with _pair-ed arguments'),
+  col2im: via('nn.functional.fold', 'F.fold is torch._C._nn.col2im with _pair-ed arguments'),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

@@ -20,6 +20,8 @@ import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { POOLING_KERNEL_API } from './nn/pooling.ts';
 import type { POOLING_API } from './nn/pooling_functional.ts';
 import type { UNPOOL_API } from './nn/unpool.ts';
+import type { PAD_API } from './nn/pad.ts';
+import type { PIXEL_SHUFFLE_API } from './nn/pixel_shuffle.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
 import type { CLAMP_API } from './pointwise/clamp.ts';
@@ -60,6 +62,8 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof POOLING_KERNEL_API &
   typeof POOLING_API &
   typeof UNPOOL_API &
+  typeof PAD_API &
+  typeof PIXEL_SHUFFLE_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

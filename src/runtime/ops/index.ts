@@ -20,6 +20,9 @@ import { registerNnOneHot } from './nn/one_hot.ts';
 import { registerPoolingKernels } from './nn/pooling.ts';
 import { registerPoolingFunctional } from './nn/pooling_functional.ts';
 import { registerUnpool } from './nn/unpool.ts';
+import { registerPad } from './nn/pad.ts';
+import { registerPixelShuffle } from './nn/pixel_shuffle.ts';
+import { registerUnfold } from './nn/unfold.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -68,6 +71,9 @@ export function registerAllOps(): void {
   registerPoolingFunctional();
   registerUnpool();
   registerNnConv();
+  registerPad();
+  registerPixelShuffle();
+  registerUnfold();
 }
 
 export type { OpApi } from './api.ts';

@@ -26,6 +26,7 @@ export {
   wgslStorage,
   wordsPer,
 } from './memory.ts';
+export { type PadDim, type PadMode, padGPU } from './pad.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
 export { flush as flushWebGPU, queueStats } from './queue.ts';
 export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
