@@ -16,6 +16,7 @@ import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
+import { NN_RESAMPLE_OPINFOS } from './ops/nn_resample.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
@@ -37,6 +38,7 @@ export const opDb: readonly OpInfo[] = (
     ...NN_ATTENTION_OPINFOS,
     ...NN_LINEAR_OPINFOS,
     ...NN_DISTANCE_OPINFOS,
+    ...NN_RESAMPLE_OPINFOS,
     ...NN_MISC_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,

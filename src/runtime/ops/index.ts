@@ -13,9 +13,11 @@ import { registerBatchNorm } from './nn/batch_norm.ts';
 import { registerNnDistance } from './nn/distance.ts';
 import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
+import { registerInterpolate } from './nn/interpolate.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
+import { registerUpsampleOps } from './nn/upsample.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
 import { registerClamp } from './pointwise/clamp.ts';
@@ -58,6 +60,8 @@ export function registerAllOps(): void {
   registerEmbeddingBag();
   registerAttention();
   registerNnLinear();
+  registerUpsampleOps();
+  registerInterpolate();
   registerNnDistance();
   registerNnOneHot();
 }
