@@ -12,6 +12,7 @@ import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
+import { NN_GRID_SAMPLE_OPINFOS } from './ops/nn_grid_sample.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
@@ -39,6 +40,7 @@ export const opDb: readonly OpInfo[] = (
     ...NN_LINEAR_OPINFOS,
     ...NN_DISTANCE_OPINFOS,
     ...NN_RESAMPLE_OPINFOS,
+    ...NN_GRID_SAMPLE_OPINFOS,
     ...NN_MISC_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,

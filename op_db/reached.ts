@@ -71,4 +71,10 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.interpolate',
     "F.interpolate's mode='area' is adaptive average pooling (aten's adaptive_avg_pool, kept private here)",
   ),
+  grid_sampler: via(
+    'nn.functional.grid_sample',
+    'F.grid_sample turns its mode names into enums, then calls torch.grid_sampler',
+  ),
+  grid_sampler_2d: via('nn.functional.grid_sample', 'torch.grid_sampler of a 4-D input is grid_sampler_2d'),
+  grid_sampler_3d: via('nn.functional.grid_sample', 'torch.grid_sampler of a 5-D input is grid_sampler_3d'),
 };

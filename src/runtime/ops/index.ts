@@ -13,6 +13,7 @@ import { registerBatchNorm } from './nn/batch_norm.ts';
 import { registerNnDistance } from './nn/distance.ts';
 import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
+import { registerGridSample } from './nn/grid_sample.ts';
 import { registerInterpolate } from './nn/interpolate.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
@@ -62,6 +63,7 @@ export function registerAllOps(): void {
   registerNnLinear();
   registerUpsampleOps();
   registerInterpolate();
+  registerGridSample();
   registerNnDistance();
   registerNnOneHot();
 }
