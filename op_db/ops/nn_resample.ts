@@ -181,7 +181,6 @@ export const NN_RESAMPLE_OPINFOS = [
     sampleInputs: interpolateSamples,
     errorInputs: interpolateErrors,
     resultDType: inputDType,
-    unsupported: { webgpu: 'no webgpu upsample kernels yet' },
   }),
   opInfo({
     name: 'nn.functional.upsample_nearest',
@@ -191,7 +190,6 @@ export const NN_RESAMPLE_OPINFOS = [
     sampleInputs: upsampleNearestSamples,
     errorInputs: resampleErrors,
     resultDType: inputDType,
-    unsupported: { webgpu: 'no webgpu upsample kernels yet' },
   }),
   opInfo({
     name: 'nn.functional.upsample_bilinear',
@@ -201,6 +199,5 @@ export const NN_RESAMPLE_OPINFOS = [
     sampleInputs: upsampleBilinearSamples,
     errorInputs: resampleErrors,
     resultDType: inputDType,
-    unsupported: { webgpu: 'no webgpu upsample kernels yet' },
   }),
 ];

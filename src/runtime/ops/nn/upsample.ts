@@ -9,6 +9,7 @@
  * again.
  */
 import { defineDerivative } from '../../autograd/index.ts';
+import { resampleGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, InvalidArgumentError, ShapeMismatchError, type Tensor } from '../../core/index.ts';
 import { type BoundArgs, callOp } from '../../dispatch/index.ts';
 import { defineOut, notImplementedFor } from '../op_helpers.ts';
@@ -167,14 +168,20 @@ function registerUpsample(u: UpsampleOp): void {
     schema: `${u.name}(${s.explicit}) -> Tensor`,
     tags,
     meta,
-    impl: { cpu: (a, out, _name, spec) => resampleCpu(a.self as Tensor, out, spec.plan as Taps[]) },
+    impl: {
+      cpu: (a, out, _name, spec) => resampleCpu(a.self as Tensor, out, spec.plan as Taps[]),
+      webgpu: (a, out, _name, spec) => resampleGPU(a.self as Tensor, out, spec.plan as Taps[]),
+    },
   });
   // A structured kernel's out= takes exactly its dtype ("Expected out tensor to have dtype float, but got double").
   defineOut(
     `${u.name}.out(${s.explicit}, *, Tensor(a!) out) -> Tensor(a!)`,
     tags,
     meta,
-    (a, out, name) => resampleCpu(a.self as Tensor, out, plan(a, u, name).taps),
+    {
+      cpu: (a, out, name) => resampleCpu(a.self as Tensor, out, plan(a, u, name).taps),
+      webgpu: (a, out, name) => resampleGPU(a.self as Tensor, out, plan(a, u, name).taps),
+    },
     'exact',
   );
   // One row serves every overload: the .vec ones (input, output_size or scale_factors) are differentiated as the
@@ -228,7 +235,10 @@ function registerArea(): void {
     schema: '_interpolate_area(Tensor input, int[] output_size) -> Tensor',
     tags: { family: 'nn', pythonOnly: true },
     meta: areaPlan,
-    impl: { cpu: (a, out, _n, spec) => resampleCpu(a.input as Tensor, out, spec.plan as Taps[]) },
+    impl: {
+      cpu: (a, out, _n, spec) => resampleCpu(a.input as Tensor, out, spec.plan as Taps[]),
+      webgpu: (a, out, _n, spec) => resampleGPU(a.input as Tensor, out, spec.plan as Taps[]),
+    },
   });
   defineDerivative('_interpolate_area', {
     saves: [],
