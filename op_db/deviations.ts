@@ -257,7 +257,7 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     deviations: [
       ...noResampleKernel({
         float16: ['nearest', 'linear', 'bicubic', 'area 2-d'],
-        bfloat16: ['nearest-exact', 'area 3-d'],
+        bfloat16: ['nearest-exact', 'area 3-d', 'antialias bilinear'],
       }).deviations!,
       {
         dtypes: ['bfloat16'],

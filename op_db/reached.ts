@@ -59,6 +59,14 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.interpolate',
     "F.interpolate's mode='bilinear' calls the .vec overload",
   ),
+  _upsample_bilinear2d_aa: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='bilinear' with antialias=True calls the .vec overload",
+  ),
+  _upsample_bicubic2d_aa: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='bicubic' with antialias=True calls the .vec overload",
+  ),
   upsample_bicubic2d: via(
     'nn.functional.interpolate',
     "F.interpolate's mode='bicubic' calls the .vec overload",

@@ -56,6 +56,18 @@ function interpolateSamples(ctx: SampleContext): SampleInput[] {
       { scale_factor: [1.5, 2, 0.8], mode: 'trilinear' },
       { name: 'trilinear, scale factors' },
     ),
+    sample(
+      make([1, 2, 5, 6]),
+      [[3, 4]],
+      { mode: 'bilinear', antialias: true },
+      { name: 'antialias bilinear, size=[3, 4]' },
+    ),
+    sample(
+      make([1, 1, 4, 5]),
+      [],
+      { scale_factor: [0.6, 1.5], mode: 'bicubic', align_corners: true, antialias: true },
+      { name: 'antialias bicubic, align_corners' },
+    ),
     sample(make([1, 2, 5, 5]), [3], { mode: 'area' }, { name: 'area 2-d, size=3' }),
     sample(
       make([1, 1, 3, 3, 3]),

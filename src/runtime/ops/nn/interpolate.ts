@@ -1,8 +1,8 @@
 /**
  * torch.nn.functional.interpolate and its deprecated wrappers upsample_nearest / upsample_bilinear: Python-only
  * functions (no aten schema) that check their arguments in torch/nn/functional.py's order and with its messages,
- * then call the aten upsample op for the mode and rank (`.vec`: output sizes or scale factors), or adaptive average
- * pooling for mode='area' (`_interpolate_area` here).
+ * then call the aten upsample op for the mode and rank (`.vec`: output sizes or scale factors; the `_aa` ones with
+ * antialias=True), or adaptive average pooling for mode='area' (`_interpolate_area` here).
  */
 import { InvalidArgumentError, NotImplementedError, type Tensor } from '../../core/index.ts';
 import { type BoundArgs, callOp, operatorTable } from '../../dispatch/index.ts';
@@ -102,14 +102,9 @@ export function interpolate(a: BoundArgs): Tensor {
       true,
       'False',
     );
-  if (a.antialias)
-    throw new NotImplementedError(
-      `interpolate: antialias=True (the _upsample_${mode}2d_aa kernels) is not implemented`,
-      { op: OP, arg: 'antialias', got: true, expected: 'False' },
-    );
   if (dim >= 1 && dim <= 3) {
     if (mode === 'area') return callOp('_interpolate_area', [input, outputSize]) as Tensor;
-    const name = RANKED[mode]?.[dim - 1];
+    const name = a.antialias ? `_upsample_${mode}2d_aa` : RANKED[mode]?.[dim - 1];
     if (name) {
       const aligned = mode !== 'nearest' && mode !== 'nearest-exact';
       return callOp(`${name}.vec`, [input, outputSize, ...(aligned ? [align] : []), factors]) as Tensor;

@@ -33,7 +33,7 @@ const op = (name: string, dims: 1 | 2 | 3, kind: TapKind, kernel: string): Upsam
   name,
   dims,
   kind,
-  aligned: kind === 'linear' || kind === 'cubic',
+  aligned: kind !== 'nearest' && kind !== 'nearest-exact' && kind !== 'area',
   kernel,
   bytes: kind === 'nearest' || kind === 'nearest-exact',
 });
@@ -49,6 +49,8 @@ export const UPSAMPLE_OPS: readonly UpsampleOp[] = [
   op('upsample_bilinear2d', 2, 'linear', 'compute_indices_weights_linear'),
   op('upsample_trilinear3d', 3, 'linear', 'upsample_trilinear3d_channels_last'),
   op('upsample_bicubic2d', 2, 'cubic', 'compute_indices_weights_cubic'),
+  op('_upsample_bilinear2d_aa', 2, 'aa-linear', 'compute_indices_weights_aa'),
+  op('_upsample_bicubic2d_aa', 2, 'aa-cubic', 'compute_indices_weights_aa'),
 ];
 
 const DIM_NAMES = { 1: ['W'], 2: ['H', 'W'], 3: ['D', 'H', 'W'] } as const;

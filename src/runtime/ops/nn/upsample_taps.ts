@@ -13,7 +13,7 @@ import {
   numberToF16Bits,
 } from '../../core/index.ts';
 
-export type TapKind = 'nearest' | 'nearest-exact' | 'linear' | 'cubic' | 'area';
+export type TapKind = 'nearest' | 'nearest-exact' | 'linear' | 'cubic' | 'area' | 'aa-linear' | 'aa-cubic';
 
 /** Taps of one dim in CSR form: output o reads index[start[o] .. start[o + 1]) with the matching weights. */
 export interface Taps {
@@ -75,6 +75,43 @@ function cubicCoefficients(t: number): number[] {
   return [c2(t + 1), c1(t), c1(1 - t), c2(2 - t)];
 }
 
+/** The antialiasing filters of aten's _upsample_{bilinear,bicubic}2d_aa: a triangle, and Keys' cubic (a = -0.5). */
+const AA_FILTERS = {
+  'aa-linear': { size: 2, f: (x: number) => Math.max(0, 1 - Math.abs(x)) },
+  'aa-cubic': {
+    size: 4,
+    f: (x: number) => {
+      const a = -0.5;
+      const ax = Math.abs(x);
+      if (ax < 1) return ((a + 2) * ax - (a + 3)) * ax * ax + 1;
+      if (ax < 2) return (((ax - 5) * ax + 8) * ax - 4) * a;
+      return 0;
+    },
+  },
+} as const;
+
+/**
+ * compute_indices_weights_aa: the filter stretched by the scale when downsampling (so every input element counts),
+ * over the window around the output's centre, its weights normalised to sum to 1.
+ */
+function aaTaps(
+  kind: 'aa-linear' | 'aa-cubic',
+  input: number,
+  i: number,
+  scale: number,
+  push: (i: number, w: number) => void,
+): void {
+  const { size, f } = AA_FILTERS[kind];
+  const support = scale >= 1 ? (size / 2) * scale : size / 2;
+  const center = scale * (i + 0.5);
+  const invscale = scale >= 1 ? 1 / scale : 1;
+  const lo = Math.max(Math.trunc(center - support + 0.5), 0);
+  const n = Math.min(Math.trunc(center + support + 0.5), input) - lo;
+  const w = Array.from({ length: n }, (_, j) => f((j + lo - center + 0.5) * invscale));
+  const total = w.reduce((a, b) => a + b, 0);
+  w.forEach((v, j) => push(lo + j, total !== 0 ? v / total : v));
+}
+
 export interface TapOptions {
   readonly kind: TapKind;
   readonly input: number;
@@ -128,6 +165,8 @@ export function computeTaps(o: TapOptions): Taps {
       const t = r(src - i0);
       const coeffs = cubicCoefficients(t);
       for (let j = 0; j < 4; j++) push(Math.max(Math.min(i0 - 1 + j, last), 0), w(coeffs[j]));
+    } else if (kind === 'aa-linear' || kind === 'aa-cubic') {
+      aaTaps(kind, input, i, scale, (j, wt) => push(j, w(wt)));
     } else {
       // Adaptive average pooling's window [floor(i * in / out), ceil((i + 1) * in / out)).
       const s = Math.floor((i * input) / output);
