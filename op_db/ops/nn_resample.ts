@@ -76,7 +76,8 @@ function interpolateSamples(ctx: SampleContext): SampleInput[] {
       { name: 'area 3-d, scale_factor' },
     ),
   ];
-  if (ctx.requiresGrad) return [nearest[0], nearest[5], ...interpolating];
+  // Gradients: one nearest and each interpolating kind once (the antialiased bicubic and 2-d area share theirs).
+  if (ctx.requiresGrad) return [nearest[0], ...[0, 1, 2, 3, 4, 7].map((i) => interpolating[i])];
   const extra = [sample(make([0, 2, 4]), [3], {}, { name: 'nearest 1-d, zero batch' })];
   return isByte(ctx) ? [...nearest, ...extra] : [...nearest, ...interpolating, ...extra];
 }
