@@ -24,7 +24,11 @@ export const NOT_DIFFERENTIABLE: Readonly<Record<string, string>> = {
 };
 
 /** OpInfos whose first derivative is checked but whose second is not, with the reason. */
-export const NO_GRADGRAD: Readonly<Record<string, string>> = {};
+export const NO_GRADGRAD: Readonly<Record<string, string>> = {
+  'nn.functional.grid_sample':
+    'PyTorch 1.13\'s grid_sampler_2d_backward has no derivative ("derivative for aten::grid_sampler_2d_backward ' +
+    "is not implemented\"); the runtime's decomposition would differentiate twice, but that is not PyTorch's claim",
+};
 
 export function withAutogradClaims(info: OpInfo): OpInfo {
   const reason =

@@ -155,6 +155,43 @@ const BF16_TRANSPOSED: GoldenDeviation = {
     "PyTorch 1.13's bfloat16 CPU conv_transpose (mkldnn) checks the weight as a non-transposed convolution's and " +
     'raises a channel-count error (or returns a wrongly shaped result); the runtime computes the transposed ' +
     'convolution, accumulating in float64 and rounding once',
+ * Resampling modes whose PyTorch 1.13 CPU kernel lacks a dtype ("compute_indices_weights_nearest" not implemented
+ * for 'Half'; nearest-exact and 3-d adaptive pooling for 'BFloat16'): samples are named by their mode.
+ */
+const noResampleKernel = (byDType: Partial<Record<DType, readonly string[]>>): Declared => ({
+  deviations: Object.entries(byDType).flatMap(([dtype, modes]) =>
+    modes!.map((sample) => ({
+      dtypes: [dtype as DType],
+      sample,
+      reason:
+        `PyTorch 1.13 has no CPU ${dtype} kernel for ${sample} resampling (it raises "not implemented for ` +
+        `'${dtype === 'float16' ? 'Half' : 'BFloat16'}'"); the runtime resamples it as it does float32, weights and ` +
+        'sums in double, rounded once',
+    })),
+  ),
+});
+
+/** PyTorch's bfloat16 linear kernels round each weighted term and the sum to bfloat16 (the runtime: once). */
+const BF16_RESAMPLE_SUMS: Declared['tolerances'] = {
+  bfloat16: {
+    rtol: 1.6e-2,
+    atol: 5e-2,
+    reason:
+      "PyTorch 1.13's CPU bfloat16 linear interpolation rounds each weighted term and their sum to bfloat16 (8 " +
+      'terms in trilinear), so a result that cancels is off by up to an ulp of the terms (0.06 at 9); the runtime ' +
+      'sums in double and rounds once',
+  },
+};
+
+/** PyTorch's float16 adaptive_avg_pool3d sums the window in float16 (area mode in 3-d). */
+const HALF_AREA_SUMS: Declared['tolerances'] = {
+  float16: {
+    rtol: 4e-3,
+    atol: 5e-3,
+    reason:
+      "PyTorch 1.13's CPU float16 adaptive_avg_pool3d (3-d area mode) sums its window in float16, so a sum that " +
+      'cancels is off by up to an ulp of its terms (0.008 at 9); the runtime sums in double and rounds once',
+  },
 };
 
 const DECLARED: Readonly<Record<string, Declared>> = {
@@ -259,6 +296,27 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   all: COMPLEX_TO_BOOL,
   any: COMPLEX_TO_BOOL,
   dot: COMPLEX_BLAS_DOT,
+  'nn.functional.interpolate': {
+    deviations: [
+      ...noResampleKernel({
+        float16: ['nearest', 'linear', 'bicubic', 'area 2-d'],
+        bfloat16: ['nearest-exact', 'area 3-d', 'antialias bilinear'],
+      }).deviations!,
+      {
+        dtypes: ['bfloat16'],
+        sample: 'bicubic',
+        reason:
+          "PyTorch 1.13's CPU bfloat16 bicubic computes the cubic coefficients and their sums in bfloat16 " +
+          'arithmetic (each step rounded), up to 25% off; the runtime computes them in float32 and rounds once',
+      },
+    ],
+    tolerances: { ...BF16_RESAMPLE_SUMS, ...HALF_AREA_SUMS },
+  },
+  'nn.functional.upsample_nearest': noResampleKernel({ float16: ['nearest'] }),
+  'nn.functional.upsample_bilinear': {
+    ...noResampleKernel({ float16: ['bilinear'] }),
+    tolerances: BF16_RESAMPLE_SUMS,
+  },
   matmul: COMPLEX_BLAS_DOT,
   'nn.functional.linear': { deviations: [{ ...COMPLEX_BLAS_DOT.deviations![0], sample: '(dot)' }] },
   'nn.functional.pdist': NO_HALF_DISTANCE,

@@ -13,6 +13,7 @@ import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
 import { NN_CONV_OPINFOS } from './ops/nn_conv.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
+import { NN_GRID_SAMPLE_OPINFOS } from './ops/nn_grid_sample.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
@@ -21,6 +22,7 @@ import { NN_POOLING_OPINFOS } from './ops/nn_pooling.ts';
 import { NN_PAD_OPINFOS } from './ops/nn_pad.ts';
 import { NN_PIXEL_SHUFFLE_OPINFOS } from './ops/nn_pixel_shuffle.ts';
 import { NN_UNFOLD_OPINFOS } from './ops/nn_unfold.ts';
+import { NN_RESAMPLE_OPINFOS } from './ops/nn_resample.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
 import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
@@ -43,6 +45,8 @@ export const opDb: readonly OpInfo[] = (
     ...NN_LINEAR_OPINFOS,
     ...NN_CONV_OPINFOS,
     ...NN_DISTANCE_OPINFOS,
+    ...NN_RESAMPLE_OPINFOS,
+    ...NN_GRID_SAMPLE_OPINFOS,
     ...NN_MISC_OPINFOS,
     ...NN_POOLING_OPINFOS,
     ...NN_PAD_OPINFOS,

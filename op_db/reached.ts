@@ -76,4 +76,50 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',
   ),
+  ...Object.fromEntries(
+    [1, 2, 3].flatMap((k) => [
+      [
+        `upsample_nearest${k}d`,
+        via('nn.functional.interpolate', "F.interpolate's mode='nearest' calls the .vec overload"),
+      ],
+      [
+        `_upsample_nearest_exact${k}d`,
+        via('nn.functional.interpolate', "F.interpolate's mode='nearest-exact' calls the .vec overload"),
+      ],
+    ]),
+  ),
+  upsample_linear1d: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='linear' calls the .vec overload",
+  ),
+  upsample_bilinear2d: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='bilinear' calls the .vec overload",
+  ),
+  _upsample_bilinear2d_aa: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='bilinear' with antialias=True calls the .vec overload",
+  ),
+  _upsample_bicubic2d_aa: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='bicubic' with antialias=True calls the .vec overload",
+  ),
+  upsample_bicubic2d: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='bicubic' calls the .vec overload",
+  ),
+  upsample_trilinear3d: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='trilinear' calls the .vec overload",
+  ),
+  _interpolate_area: via(
+    'nn.functional.interpolate',
+    "F.interpolate's mode='area' is adaptive average pooling (aten's adaptive_avg_pool, kept private here)",
+  ),
+  grid_sampler: via(
+    'nn.functional.grid_sample',
+    'F.grid_sample turns its mode names into enums, then calls torch.grid_sampler',
+  ),
+  grid_sampler_2d: via('nn.functional.grid_sample', 'torch.grid_sampler of a 4-D input is grid_sampler_2d'),
+  grid_sampler_3d: via('nn.functional.grid_sample', 'torch.grid_sampler of a 5-D input is grid_sampler_3d'),
 };

@@ -14,6 +14,7 @@ import type { BATCH_NORM_API } from './nn/batch_norm.ts';
 import type { NN_CONV_API } from './nn/conv.ts';
 import type { NN_DISTANCE_API } from './nn/distance.ts';
 import type { EMBEDDING_API } from './nn/embedding.ts';
+import type { GRID_SAMPLE_API } from './nn/grid_sample.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
@@ -55,6 +56,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NORM_API &
   typeof ATTENTION_API &
   typeof EMBEDDING_API &
+  typeof GRID_SAMPLE_API &
   typeof NN_DISTANCE_API &
   typeof NN_LINEAR_API &
   typeof NN_CONV_API &

@@ -31,6 +31,7 @@ export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './
 export { flush as flushWebGPU, queueStats } from './queue.ts';
 export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
 export type { GpuAcc, GpuLoad } from './reduce_wgsl.ts';
+export { type GpuTaps, resampleGPU } from './resample.ts';
 export { type GpuScan, runScanGPU } from './scan.ts';
 export { type ScatterReduce, scatterGPU } from './scatter.ts';
 export { rollFlatGPU, triangleGPU } from './shape_kernels.ts';
