@@ -155,6 +155,9 @@ const BF16_TRANSPOSED: GoldenDeviation = {
     "PyTorch 1.13's bfloat16 CPU conv_transpose (mkldnn) checks the weight as a non-transposed convolution's and " +
     'raises a channel-count error (or returns a wrongly shaped result); the runtime computes the transposed ' +
     'convolution, accumulating in float64 and rounding once',
+};
+
+/**
  * Resampling modes whose PyTorch 1.13 CPU kernel lacks a dtype ("compute_indices_weights_nearest" not implemented
  * for 'Half'; nearest-exact and 3-d adaptive pooling for 'BFloat16'): samples are named by their mode.
  */

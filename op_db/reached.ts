@@ -59,6 +59,7 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.conv2d',
     'torch.conv1d/2d/3d and conv_transpose1d/2d/3d batchify their input, then call aten convolution',
   ),
+  ...Object.fromEntries(
     ['reflection', 'replication'].flatMap((kind) =>
       [1, 2, 3].map((k) => [
         `${kind}_pad${k}d`,
