@@ -9,6 +9,7 @@ import type { FACTORY_API } from './factories.ts';
 import type { INDEXING_API } from './indexing.ts';
 import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
+import type { ADAPTIVE_POOL_API } from './nn/adaptive_pool.ts';
 import type { ATTENTION_API } from './nn/attention.ts';
 import type { BATCH_NORM_API } from './nn/batch_norm.ts';
 import type { NN_DISTANCE_API } from './nn/distance.ts';
@@ -52,6 +53,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NN_DISTANCE_API &
   typeof NN_LINEAR_API &
   typeof NN_ONE_HOT_API &
+  typeof ADAPTIVE_POOL_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

@@ -8,11 +8,13 @@ import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
+import { registerAdaptivePool } from './nn/adaptive_pool.ts';
 import { registerAttention } from './nn/attention.ts';
 import { registerBatchNorm } from './nn/batch_norm.ts';
 import { registerNnDistance } from './nn/distance.ts';
 import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
+import { registerFractionalPool } from './nn/fractional_pool.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
@@ -60,6 +62,8 @@ export function registerAllOps(): void {
   registerNnLinear();
   registerNnDistance();
   registerNnOneHot();
+  registerAdaptivePool();
+  registerFractionalPool();
 }
 
 export type { OpApi } from './api.ts';

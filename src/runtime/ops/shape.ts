@@ -32,7 +32,7 @@ const tags = { family: 'shape' };
 const skipped = (t: Tensor) => t.ndim === 1 && t.shape[0] === 0;
 
 /** c10's is_channels_last_strides_2d: the layout suggest_memory_format calls channels_last. */
-function isChannelsLast(t: Tensor): boolean {
+export function isChannelsLast(t: Tensor): boolean {
   if (t.ndim !== 4 || t.strides[1] === 0) return false;
   let min = 0;
   for (const d of [1, 3, 2, 0]) {
