@@ -229,7 +229,6 @@ function adaptiveInfo(kind: Kind, k: number): OpInfo {
     ref: adaptiveRef(kind, k),
     resultDType: (s) => (s.input as Tensor).dtype,
     errorInputs: adaptiveErrors(kind, k),
-    unsupported: { webgpu: 'no webgpu kernel yet: the pooling windows are walked on the host' },
     flags: { supportsAutograd: true, supportsGradgrad: true },
     // aten's 3d kernel sums and divides in float16 itself (the 2d one in float32): a few float16 ulps off.
     tolerances: kind === 'avg' && k === 3 ? { float16: { rtol: 4e-3, atol: 1e-3 } } : {},

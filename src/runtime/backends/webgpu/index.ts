@@ -27,6 +27,7 @@ export {
   wordsPer,
 } from './memory.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
+export { adaptivePoolGPU } from './pool.ts';
 export { flush as flushWebGPU, queueStats } from './queue.ts';
 export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
 export type { GpuAcc, GpuLoad } from './reduce_wgsl.ts';

@@ -8,6 +8,7 @@
  */
 import { defineDerivative } from '../../autograd/index.ts';
 import { numberWriter } from '../../backends/cpu/index.ts';
+import { adaptivePoolGPU } from '../../backends/webgpu/index.ts';
 import {
   CPP_TYPE_NAMES,
   channelsLastStrides,
@@ -21,6 +22,7 @@ import {
 } from '../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { defineOut, notImplementedFor, callTensor as t } from '../op_helpers.ts';
+import { defineOuts } from '../out_multi.ts';
 import { isChannelsLast } from '../shape.ts';
 import { defineOp } from '../structured.ts';
 import { type Accumulate, adaptiveWindows, avgPoolCpu, maxPoolBackward, maxPoolCpu } from './pool_windows.ts';
@@ -31,6 +33,8 @@ export const ADAPTIVE_POOL_API = {
 } as const satisfies ApiDecl;
 
 type Kind = 'avg' | 'max';
+/** Which kernel fills the outputs (meta: none). */
+type Run = 'cpu' | 'meta' | 'webgpu';
 const shapeStr = (s: readonly number[]) => `[${s.join(', ')}]`;
 const invalid = (message: string, op: string, arg: string, got: unknown, expected: string) =>
   new InvalidArgumentError(message, { op, arg, got, expected });
@@ -97,24 +101,30 @@ function accumulate(x: Tensor, k: number): Accumulate {
   return Math.fround;
 }
 
+/** poolOutput's strides, for out= (channels_last for a channels_last 4-d input of the 2d ops). */
+const outStrides = (x: Tensor, shape: readonly number[], k: number) =>
+  k === 2 && isChannelsLast(x) ? channelsLastStrides(shape) : contiguousStrides(shape);
+
 const windowsOf = (x: Tensor, size: readonly number[], k: number) =>
   size.map((o, a) => adaptiveWindows(x.shape[x.ndim - k + a], o));
 
-function avgPool(a: BoundArgs, k: number, op: string, compute: boolean): Tensor {
+function avgPool(a: BoundArgs, k: number, op: string, run: Run): Tensor {
   const x = a.self as Tensor;
   const size = a.output_size as number[];
   const out = poolOutput(x, checkPool('avg', x, size, k, op), k);
-  if (compute) avgPoolCpu(x, k, out, windowsOf(x, size, k), accumulate(x, k));
+  if (run === 'cpu') avgPoolCpu(x, k, out, windowsOf(x, size, k), accumulate(x, k));
+  else if (run === 'webgpu') adaptivePoolGPU(x, k, out, null);
   return out;
 }
 
-function maxPool(a: BoundArgs, k: number, op: string, compute: boolean): Tensor[] {
+function maxPool(a: BoundArgs, k: number, op: string, run: Run): Tensor[] {
   const x = a.self as Tensor;
   const size = a.output_size as number[];
   const shape = checkPool('max', x, size, k, op);
   const values = poolOutput(x, shape, k);
   const indices = poolOutput(x, shape, k, 'int64');
-  if (compute) {
+  if (run === 'webgpu') adaptivePoolGPU(x, k, values, indices);
+  else if (run === 'cpu') {
     const windows = windowsOf(x, size, k);
     maxPoolCpu(x, k, values, indices, () => windows);
   }
@@ -218,8 +228,9 @@ function registerAvg(k: 2 | 3): void {
   defineOp({
     schema: `_adaptive_avg_pool${k}d(Tensor self, ${intList} output_size) -> Tensor`,
     tags,
-    cpu: (a, op) => avgPool(a, k, op.schema.name, true),
-    meta: (a, op) => avgPool(a, k, op.schema.name, false),
+    cpu: (a, op) => avgPool(a, k, op.schema.name, 'cpu'),
+    meta: (a, op) => avgPool(a, k, op.schema.name, 'meta'),
+    webgpu: (a, op) => avgPool(a, k, op.schema.name, 'webgpu'),
   });
   defineDerivative(`_adaptive_avg_pool${k}d`, {
     saves: [],
@@ -232,8 +243,7 @@ function registerAvg(k: 2 | 3): void {
       (a, op) => {
         const x = a.self as Tensor;
         const shape = checkPool('avg', x, a.output_size as number[], k, op);
-        const cl = k === 2 && isChannelsLast(x);
-        return { shape, dtype: x.dtype, strides: cl ? channelsLastStrides(shape) : contiguousStrides(shape) };
+        return { shape, dtype: x.dtype, strides: outStrides(x, shape, k) };
       },
       (a, out) => {
         const x = a.self as Tensor;
@@ -253,9 +263,28 @@ function registerMax(k: 2 | 3): void {
   defineOp({
     schema: `adaptive_max_pool${k}d(Tensor self, int[${k}] output_size) -> (Tensor, Tensor)`,
     tags,
-    cpu: (a, op) => maxPool(a, k, op.schema.name, true),
-    meta: (a, op) => maxPool(a, k, op.schema.name, false),
+    cpu: (a, op) => maxPool(a, k, op.schema.name, 'cpu'),
+    meta: (a, op) => maxPool(a, k, op.schema.name, 'meta'),
+    webgpu: (a, op) => maxPool(a, k, op.schema.name, 'webgpu'),
   });
+  defineOuts(
+    `adaptive_max_pool${k}d.out(Tensor self, int[${k}] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
+    tags,
+    (a, op) => {
+      const x = a.self as Tensor;
+      const shape = checkPool('max', x, a.output_size as number[], k, op);
+      const strides = outStrides(x, shape, k);
+      return [
+        { shape, dtype: x.dtype, strides },
+        { shape, dtype: 'int64', strides },
+      ];
+    },
+    (a, [values, indices]) => {
+      const x = a.self as Tensor;
+      const windows = windowsOf(x, a.output_size as number[], k);
+      maxPoolCpu(x, k, values, indices, () => windows);
+    },
+  );
   defineDerivative(`adaptive_max_pool${k}d`, {
     saves: ['result'],
     nondiffOutputs: [1],

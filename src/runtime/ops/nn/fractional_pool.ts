@@ -17,6 +17,7 @@ import {
 } from '../../core/index.ts';
 import { type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
+import { defineOuts } from '../out_multi.ts';
 import { defineOp } from '../structured.ts';
 import { type AxisWindows, maxPoolBackward, maxPoolCpu } from './pool_windows.ts';
 
@@ -125,12 +126,9 @@ function check(a: BoundArgs, k: number, op: string): Checked {
   return { x, pool, size, samples, shape: [...lead, ...size] };
 }
 
-function fractionalPool(a: BoundArgs, k: number, op: string, compute: boolean): Tensor[] {
-  const { x, pool, size, samples, shape } = check(a, k, op);
-  const opts = { dtype: x.dtype, device: x.device };
-  const values = t('empty', [shape], opts);
-  const indices = t('empty', [shape], { ...opts, dtype: 'int64' });
-  if (!compute) return [values, indices];
+/** The windows of every plane from its samples, then the max loop. */
+function fill(c: Checked, k: number, values: Tensor, indices: Tensor): void {
+  const { x, pool, size, samples } = c;
   const read = numberReader(samples.dtype);
   const data = samples.storage.data!;
   const [s0, s1, s2] = samples.strides;
@@ -148,6 +146,14 @@ function fractionalPool(a: BoundArgs, k: number, op: string, compute: boolean): 
     return windows;
   };
   maxPoolCpu(x, k, values, indices, windowsOf);
+}
+
+function fractionalPool(a: BoundArgs, k: number, op: string, compute: boolean): Tensor[] {
+  const c = check(a, k, op);
+  const opts = { dtype: c.x.dtype, device: c.x.device };
+  const values = t('empty', [c.shape], opts);
+  const indices = t('empty', [c.shape], { ...opts, dtype: 'int64' });
+  if (compute) fill(c, k, values, indices);
   return [values, indices];
 }
 
@@ -201,6 +207,18 @@ export function registerFractionalPool(): void {
       cpu: (a, op) => fractionalPool(a, k, op.schema.name, true),
       meta: (a, op) => fractionalPool(a, k, op.schema.name, false),
     });
+    defineOuts(
+      `${name}.output(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples, *, Tensor(a!) output, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
+      { family: 'pooling' },
+      (a, op) => {
+        const { x, shape } = check(a, k, op);
+        return [
+          { shape, dtype: x.dtype },
+          { shape, dtype: 'int64' },
+        ];
+      },
+      (a, [values, indices], op) => fill(check(a, k, op), k, values, indices),
+    );
     defineDerivative(name, {
       saves: ['result'],
       nondiffOutputs: [1],
