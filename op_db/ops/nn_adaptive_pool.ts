@@ -93,20 +93,20 @@ const describe = (c: Case) => `[${c.shape.join(', ')}] -> ${JSON.stringify(c.siz
 /** Cases per spatial rank: overlapping windows, unbatched with None, more outputs than inputs, an empty batch. */
 const CASES: Record<number, readonly Case[]> = {
   1: [
-    { shape: [2, 3, 7], size: 3 },
+    { shape: [1, 3, 7], size: 3 },
     { shape: [3, 5], size: [4] },
     { shape: [1, 2, 3], size: 5 },
     { shape: [0, 2, 4], size: 2 },
   ],
   2: [
-    { shape: [1, 2, 5, 7], size: [3, 4] },
-    { shape: [2, 4, 3], size: [null, 2] },
+    { shape: [1, 2, 4, 5], size: [3, 2] },
+    { shape: [2, 3, 3], size: [null, 2] },
     { shape: [1, 2, 3, 3], size: 4 },
     { shape: [0, 2, 3, 3], size: [2, 2] },
   ],
   3: [
     { shape: [1, 1, 3, 3, 4], size: [2, 2, 3] },
-    { shape: [2, 3, 3, 2], size: [null, 2, 1] },
+    { shape: [1, 3, 3, 2], size: [null, 2, 1] },
     { shape: [0, 1, 2, 2, 2], size: [2, 1, 2] },
   ],
 };
@@ -139,7 +139,8 @@ function adaptiveSamples(kind: Kind, k: number) {
       kind === 'max' ? { return_indices: true } : {},
       { name: 'windows with NaN and -inf' },
     );
-    if (ctx.requiresGrad) return kind === 'avg' ? [...pooled, ...ones] : pooled;
+    // Gradients (gradgradcheck is quadratic in numel): overlapping windows, unbatched with None, an empty batch.
+    if (ctx.requiresGrad) return pooled.filter((_, i) => i !== 2);
     return kind === 'avg' ? [...pooled, ...ones, special] : [...pooled, special];
   };
 }

@@ -23,8 +23,8 @@ function samples2d(ctx: SampleContext): SampleInput[] {
   const u = (shape: number[]) => make(shape, UNIFORM);
   if (ctx.requiresGrad)
     return [
-      sample(make([2, 2, 5, 5]), [2, 3], { return_indices: true }, { name: 'drawn samples', draws: true }),
-      sample(make([2, 4, 5]), [[2, 1]], { output_ratio: 0.6 }, { name: 'drawn, unbatched', draws: true }),
+      sample(make([1, 2, 4, 5]), [2, 3], { return_indices: true }, { name: 'drawn samples', draws: true }),
+      sample(make([2, 3, 5]), [[2, 1]], { output_ratio: 0.6 }, { name: 'drawn, unbatched', draws: true }),
     ];
   return [
     sample(
