@@ -7,7 +7,6 @@
  * size; return_indices picks the outputs) is the Python-only `_functional_*` ops.
  */
 import { defineDerivative } from '../../autograd/index.ts';
-import { numberWriter } from '../../backends/cpu/index.ts';
 import { adaptivePoolGPU } from '../../backends/webgpu/index.ts';
 import {
   CPP_TYPE_NAMES,
@@ -25,7 +24,14 @@ import { defineOut, notImplementedFor, callTensor as t } from '../op_helpers.ts'
 import { defineOuts } from '../out_multi.ts';
 import { isChannelsLast } from '../shape.ts';
 import { defineOp } from '../structured.ts';
-import { type Accumulate, adaptiveWindows, avgPoolCpu, maxPoolBackward, maxPoolCpu } from './pool_windows.ts';
+import {
+  type Accumulate,
+  adaptiveWindows,
+  avgPoolBackward,
+  avgPoolCpu,
+  maxPoolBackward,
+  maxPoolCpu,
+} from './pool_windows.ts';
 
 export const ADAPTIVE_POOL_API = {
   adaptive_avg_pool1d: 'function',
@@ -51,9 +57,11 @@ const KERNEL: Record<Kind, Record<number, string>> = {
  */
 function checkPool(kind: Kind, x: Tensor, size: readonly number[], k: number, op: string): number[] {
   const name = `adaptive_${kind}_pool${k}d`;
-  if (kind === 'max' && size.length !== k)
+  if (size.length !== k)
     throw invalid(
-      `${name}(): internal error: output_size.size() must be ${k}`,
+      kind === 'max'
+        ? `${name}(): internal error: output_size.size() must be ${k}`
+        : `${name}: output_size must be ${k}`,
       op,
       'output_size',
       size,
@@ -81,14 +89,12 @@ function checkPool(kind: Kind, x: Tensor, size: readonly number[], k: number, op
   return [...x.shape.slice(0, x.ndim - k), ...size];
 }
 
-/** The output's memory format: channels_last for a channels_last 4-d input of the 2d ops (suggest_memory_format). */
+/** The 2d ops keep a channels_last 4-d input channels_last (suggest_memory_format); the others are contiguous. */
+const channelsLastOut = (x: Tensor, k: number) => k === 2 && isChannelsLast(x);
+
 function poolOutput(x: Tensor, shape: readonly number[], k: number, dtype = x.dtype): Tensor {
-  const cl = k === 2 && isChannelsLast(x);
-  return t('empty', [shape], {
-    dtype,
-    device: x.device,
-    memory_format: cl ? 'channels_last' : 'contiguous_format',
-  });
+  const memory_format = channelsLastOut(x, k) ? 'channels_last' : 'contiguous_format';
+  return t('empty', [shape], { dtype, device: x.device, memory_format });
 }
 
 /**
@@ -101,9 +107,9 @@ function accumulate(x: Tensor, k: number): Accumulate {
   return Math.fround;
 }
 
-/** poolOutput's strides, for out= (channels_last for a channels_last 4-d input of the 2d ops). */
+/** poolOutput's strides, for out=. */
 const outStrides = (x: Tensor, shape: readonly number[], k: number) =>
-  k === 2 && isChannelsLast(x) ? channelsLastStrides(shape) : contiguousStrides(shape);
+  channelsLastOut(x, k) ? channelsLastStrides(shape) : contiguousStrides(shape);
 
 const windowsOf = (x: Tensor, size: readonly number[], k: number) =>
   size.map((o, a) => adaptiveWindows(x.shape[x.ndim - k + a], o));
@@ -131,31 +137,6 @@ function maxPool(a: BoundArgs, k: number, op: string, run: Run): Tensor[] {
   return [values, indices];
 }
 
-/** Weights [out, in] of one axis: 1 / window size inside each output's window. */
-function windowWeights(inSize: number, outSize: number, like: Tensor): Tensor {
-  const { start, size } = adaptiveWindows(inSize, outSize);
-  const m = t('zeros', [[outSize, inSize]], { dtype: like.dtype });
-  const write = numberWriter(like.dtype);
-  const data = m.storage.data!;
-  for (let o = 0; o < outSize; o++)
-    for (let i = start[o]; i < start[o] + size[o]; i++) write(data, o * inSize + i, 1 / size[o]);
-  return like.device === 'cpu' ? m : t('to', [m, like.device]);
-}
-
-/**
- * The gradient of adaptive average pooling: each output's gradient spread evenly over its window. The pooling is
- * separable (a window is a product of per-axis ranges), so this is one matmul per axis with that axis's weights:
- * linear in grad, and differentiable for gradgrad.
- */
-function avgPoolBackward(grad: Tensor, inputShape: readonly number[], k: number): Tensor {
-  let g = grad;
-  for (let d = inputShape.length - k; d < inputShape.length; d++) {
-    const w = windowWeights(inputShape[d], grad.shape[d], grad);
-    g = t('movedim', [t('matmul', [t('movedim', [g, d, -1]), w]), -1, d]);
-  }
-  return g;
-}
-
 /** adaptive_avg_pool2d / 3d: output_size checked, then the mean over the spatial dims for an all-ones output. */
 function adaptiveAvg(x: Tensor, size: readonly number[], k: number, op: string): Tensor {
   if (size.length !== k)
@@ -170,7 +151,7 @@ function adaptiveAvg(x: Tensor, size: readonly number[], k: number, op: string):
     );
   if (size.every((s) => s === 1)) {
     const out = t('mean', [x, Array.from({ length: k }, (_, i) => -1 - i), true]);
-    return k === 2 && isChannelsLast(x) ? t('contiguous', [out], { memory_format: 'channels_last' }) : out;
+    return channelsLastOut(x, k) ? t('contiguous', [out], { memory_format: 'channels_last' }) : out;
   }
   return t(`_adaptive_avg_pool${k}d`, [x, size]);
 }

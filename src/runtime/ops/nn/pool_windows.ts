@@ -3,7 +3,7 @@
  * 3-d input is cut into windows given per spatial axis (a start and a size per output position), read through
  * the input's strides and written through the outputs' strides. Fewer than 3 spatial dims are padded in front
  * with size-1, stride-0 axes, so one blocked loop serves pool1d, pool2d and pool3d. Indices are flat within the
- * plane, as aten's (d * H + h) * W + w.
+ * plane, as aten's (d * H + h) * W + w. The gradients are written in runtime ops (differentiable, for gradgrad).
  */
 import { numberReader, numberWriter } from '../../backends/cpu/index.ts';
 import type { Tensor } from '../../core/index.ts';
@@ -173,4 +173,29 @@ export function maxPoolBackward(
   const at = t('reshape', [indices, [...lead, outPlane]]);
   const zeros = t('zeros', [[...lead, planeSize]], { dtype: grad.dtype, device: grad.device });
   return t('reshape', [t('scatter', [zeros, -1, at, g], { reduce: 'add' }), inputShape]);
+}
+
+/** Weights [out, in] of one axis: 1 / window size inside each output's window. */
+function windowWeights(inSize: number, outSize: number, like: Tensor): Tensor {
+  const { start, size } = adaptiveWindows(inSize, outSize);
+  const m = t('zeros', [[outSize, inSize]], { dtype: like.dtype });
+  const write = numberWriter(like.dtype);
+  const data = m.storage.data!;
+  for (let o = 0; o < outSize; o++)
+    for (let i = start[o]; i < start[o] + size[o]; i++) write(data, o * inSize + i, 1 / size[o]);
+  return like.device === 'cpu' ? m : t('to', [m, like.device]);
+}
+
+/**
+ * The gradient of adaptive average pooling: each output's gradient spread evenly over its window. The pooling is
+ * separable (a window is a product of per-axis ranges), so this is one matmul per axis with that axis's weights:
+ * linear in grad, and differentiable for gradgrad.
+ */
+export function avgPoolBackward(grad: Tensor, inputShape: readonly number[], k: number): Tensor {
+  let g = grad;
+  for (let d = inputShape.length - k; d < inputShape.length; d++) {
+    const w = windowWeights(inputShape[d], grad.shape[d], grad);
+    g = t('movedim', [t('matmul', [t('movedim', [g, d, -1]), w]), -1, d]);
+  }
+  return g;
 }
