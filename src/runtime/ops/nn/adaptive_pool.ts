@@ -3,8 +3,7 @@
  * `_adaptive_avg_pool3d` and `adaptive_max_pool2d` / `adaptive_max_pool3d` own the kernels (pool_windows.ts: one
  * blocked loop over windows, reading strides) and the derivatives; `adaptive_avg_pool2d` / `3d` check
  * output_size and take the mean for an all-ones output (aten's shortcut, whose checks and rounding differ); the 1d
- * ops pool a [.., 1, L] view with the 2d ones. F's Python layer (None entries of output_size keep the input's
- * size; return_indices picks the outputs) is the Python-only `_functional_*` ops.
+ * ops pool a [.., 1, L] view with the 2d ones. F's Python layer is adaptive_pool_python.ts.
  */
 import { defineDerivative } from '../../autograd/index.ts';
 import { adaptivePoolGPU } from '../../backends/webgpu/index.ts';
@@ -24,6 +23,7 @@ import { defineOut, notImplementedFor, callTensor as t } from '../op_helpers.ts'
 import { defineOuts } from '../out_multi.ts';
 import { isChannelsLast } from '../shape.ts';
 import { defineOp } from '../structured.ts';
+import { registerAdaptivePoolPython } from './adaptive_pool_python.ts';
 import {
   type Accumulate,
   adaptiveWindows,
@@ -177,23 +177,6 @@ function check1d(kind: Kind, x: Tensor, size: readonly number[]): void {
     );
 }
 
-/**
- * torch.nn.functional's _list_with_default: None entries of output_size take the input's trailing sizes. Python
- * refuses a list as long as the input's dims before aten sees it; bound, one int is a list too, so the check runs
- * where a None needs filling (otherwise aten's own dim check raises).
- */
-function withDefaults(size: readonly (number | null)[], x: Tensor): number[] {
-  if (size.includes(null) && x.ndim <= size.length)
-    throw invalid(
-      `Input dimension should be at least ${size.length + 1}`,
-      'adaptive_pool',
-      'input',
-      x.ndim,
-      `at least ${size.length + 1} dims`,
-    );
-  return size.map((s, i) => s ?? x.shape[x.ndim - size.length + i]);
-}
-
 /** adaptive_avg_pool2d.out checks out's dtype itself ("expected dtype float for `output` ..."). */
 function outDType(op: string, result: Tensor['dtype'], out: Tensor['dtype']): void {
   if (result !== out)
@@ -300,31 +283,7 @@ export function registerAdaptivePool(): void {
       return out.map((o) => t('squeeze', [o, -2]));
     },
   });
-  const python = { ...decomposed, pythonOnly: true } as const;
-  for (const k of [2, 3] as const) {
-    defineOp({
-      schema: `_functional_adaptive_avg_pool${k}d(Tensor input, int?[${k}] output_size) -> Tensor`,
-      tags: python,
-      composite: (a) => {
-        const x = a.input as Tensor;
-        return t(`adaptive_avg_pool${k}d`, [x, withDefaults(a.output_size as (number | null)[], x)]);
-      },
-    });
-    operatorTable.alias(`nn.functional.adaptive_avg_pool${k}d`, `_functional_adaptive_avg_pool${k}d`);
-  }
-  for (const k of [1, 2, 3] as const) {
-    defineOp({
-      schema: `_functional_adaptive_max_pool${k}d(Tensor input, int${k === 1 ? '' : '?'}[${k}] output_size, bool return_indices=False) -> Tensor`,
-      tags: python,
-      composite: (a) => {
-        const x = a.input as Tensor;
-        const size = k === 1 ? a.output_size : withDefaults(a.output_size as (number | null)[], x);
-        const out = t(`adaptive_max_pool${k}d`, [x, size]) as unknown as Tensor[];
-        return (a.return_indices ? out : out[0]) as Tensor;
-      },
-    });
-    operatorTable.alias(`nn.functional.adaptive_max_pool${k}d`, `_functional_adaptive_max_pool${k}d`);
-  }
+  registerAdaptivePoolPython();
   operatorTable.alias('nn.functional.adaptive_avg_pool1d', 'adaptive_avg_pool1d');
   operatorTable.declare(ADAPTIVE_POOL_API);
 }
