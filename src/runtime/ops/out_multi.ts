@@ -30,6 +30,8 @@ export function defineOuts(
   tags: OpTags,
   meta: (args: BoundArgs, op: string) => readonly OutSpec[],
   impl: OutsImpl,
+  /** Whether `impl` also fills webgpu outs (it picks the kernel by the outs' device). */
+  devices: { readonly webgpu?: boolean } = {},
   rule: OutRule = 'exact',
 ): OperatorEntry {
   const e = operatorTable.def(schema, tags);
@@ -67,5 +69,6 @@ export function defineOuts(
   };
   e.kernels.set(DispatchKey.CPU, kernel);
   e.kernels.set(DispatchKey.Meta, kernel);
+  if (devices.webgpu) e.kernels.set(DispatchKey.WebGPU, kernel);
   return e;
 }

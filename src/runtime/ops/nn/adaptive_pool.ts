@@ -209,9 +209,12 @@ function registerAvg(k: 2 | 3): void {
         const shape = checkPool('avg', x, a.output_size as number[], k, op);
         return { shape, dtype: x.dtype, strides: outStrides(x, shape, k) };
       },
-      (a, out) => {
-        const x = a.self as Tensor;
-        avgPoolCpu(x, k, out, windowsOf(x, a.output_size as number[], k), accumulate(x, k));
+      {
+        cpu: (a, out) => {
+          const x = a.self as Tensor;
+          avgPoolCpu(x, k, out, windowsOf(x, a.output_size as number[], k), accumulate(x, k));
+        },
+        webgpu: (a, out) => adaptivePoolGPU(a.self as Tensor, k, out, null),
       },
       outDType,
     );
@@ -245,9 +248,11 @@ function registerMax(k: 2 | 3): void {
     },
     (a, [values, indices]) => {
       const x = a.self as Tensor;
+      if (values.device === 'webgpu') return adaptivePoolGPU(x, k, values, indices);
       const windows = windowsOf(x, a.output_size as number[], k);
       maxPoolCpu(x, k, values, indices, () => windows);
     },
+    { webgpu: true },
   );
   defineDerivative(`adaptive_max_pool${k}d`, {
     saves: ['result'],
