@@ -1,7 +1,8 @@
 /**
  * The out= overloads of the adaptive and fractional poolings, which op_db's OpInfos (F's Python signatures) do
  * not reach: each equals its functional call, resizes an empty out (channels_last kept for a channels_last
- * 4-d input), checks out's dtype before writing, and runs on meta.
+ * 4-d input), checks out's dtype before writing, and runs on meta; and F.fractional_max_pool2d's refusal of a
+ * differentiable random_samples (op_db's gradient samples draw theirs).
  */
 import { describe, expect, it } from 'vitest';
 import { callOp, type Tensor, tensor } from '../../src/runtime/index.ts';
@@ -78,6 +79,13 @@ describe('pooling out= overloads', () => {
     expect(() => callOp('adaptive_max_pool2d', [x4(), [2, 3]], { out: empty(), indices })).toThrow(
       /Expected out tensor to have dtype long int, but got int instead/,
     );
+  });
+
+  it("refuses a random_samples that requires grad, as PyTorch's autograd does", () => {
+    const u = samples(2, 3, 2).requiresGrad_(true);
+    expect(() =>
+      callOp('nn.functional.fractional_max_pool2d', [x4(), 2], { output_size: 2, _random_samples: u }),
+    ).toThrow(/not differentiable with respect to argument 'random_samples'/);
   });
 
   it('runs on meta', () => {

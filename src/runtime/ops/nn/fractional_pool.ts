@@ -104,11 +104,6 @@ function check(a: BoundArgs, k: number, op: string): Checked {
         `at most ${n - size[i] + slack}`,
       );
   });
-  if (samples.requiresGrad && isGradEnabled())
-    throw new AutogradError(
-      `The function '${name}' is not differentiable with respect to argument 'random_samples'. This input cannot have requires_grad True.`,
-      { op, arg: 'random_samples', got: 'requires_grad', expected: 'no grad' },
-    );
   if (DTYPE_INFO[x.dtype].kind !== 'float') throw notImplementedFor(`${name}_out_frame`, x.dtype, op);
   if (samples.dtype !== x.dtype)
     throw new DTypeUnsupportedError(
@@ -194,6 +189,12 @@ function functional(a: BoundArgs, k: number): Tensor | Tensor[] {
       );
     samples = t('uniform_', [t('empty_like', [drawShape(x, k)], { memory_format: 'contiguous_format' })]);
   }
+  // PyTorch's autograd refuses a differentiable random_samples at the call (derivatives.yaml: not differentiable).
+  if (samples.requiresGrad && isGradEnabled())
+    throw new AutogradError(
+      `The function '${name}' is not differentiable with respect to argument 'random_samples'. This input cannot have requires_grad True.`,
+      { op: name, arg: 'random_samples', got: 'requires_grad', expected: 'no grad' },
+    );
   const out = t(name, [x, a.kernel_size, size, samples]) as unknown as Tensor[];
   return a.return_indices ? out : out[0];
 }
