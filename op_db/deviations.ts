@@ -24,6 +24,14 @@ const noCpuKernel = (...dtypes: DType[]): Declared => ({
   })),
 });
 
+/**
+ * The adaptive poolings whose kernel PyTorch 1.13 lacks for a dtype: only the samples that reach the kernel
+ * (named `windows ...`) differ; an all-ones output takes aten's mean, which has them.
+ */
+const noPoolKernel = (...dtypes: DType[]): Declared => ({
+  deviations: noCpuKernel(...dtypes).deviations!.map((d) => ({ ...d, sample: 'windows' })),
+});
+
 const COMPLEX_TO_BOOL: Declared = {
   deviations: [
     {
@@ -283,6 +291,14 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       })),
     ),
   },
+  'nn.functional.adaptive_avg_pool1d': noPoolKernel('float16'),
+  'nn.functional.adaptive_avg_pool2d': noPoolKernel('float16'),
+  'nn.functional.adaptive_avg_pool3d': noPoolKernel('bfloat16'),
+  'nn.functional.adaptive_max_pool1d': noCpuKernel('float16'),
+  'nn.functional.adaptive_max_pool2d': noCpuKernel('float16'),
+  'nn.functional.adaptive_max_pool3d': noCpuKernel('float16', 'bfloat16'),
+  'nn.functional.fractional_max_pool2d': noCpuKernel('float16', 'bfloat16'),
+  'nn.functional.fractional_max_pool3d': noCpuKernel('float16', 'bfloat16'),
   'nn.functional.embedding': NO_SPARSE,
   'nn.functional.embedding_bag': {
     ...NO_SPARSE,

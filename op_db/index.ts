@@ -9,11 +9,13 @@ import { ACTIVATION_OPINFOS } from './ops/activations.ts';
 import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
+import { NN_ADAPTIVE_POOL_OPINFOS } from './ops/nn_adaptive_pool.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
 import { NN_CONV_OPINFOS } from './ops/nn_conv.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_GRID_SAMPLE_OPINFOS } from './ops/nn_grid_sample.ts';
+import { NN_FRACTIONAL_POOL_OPINFOS } from './ops/nn_fractional_pool.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
@@ -41,6 +43,8 @@ export const opDb: readonly OpInfo[] = (
     ...NN_NORMALIZATION_OPINFOS,
     ...NN_LAYER_NORM_OPINFOS,
     ...NN_EMBEDDING_OPINFOS,
+    ...NN_ADAPTIVE_POOL_OPINFOS,
+    ...NN_FRACTIONAL_POOL_OPINFOS,
     ...NN_ATTENTION_OPINFOS,
     ...NN_LINEAR_OPINFOS,
     ...NN_CONV_OPINFOS,

@@ -34,6 +34,42 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.embedding',
     'F.embedding with max_norm renormalises the weight in place',
   ),
+  ...Object.fromEntries(
+    [2, 3].flatMap((k) => [
+      [
+        `adaptive_avg_pool${k}d`,
+        via(
+          `nn.functional.adaptive_avg_pool${k}d`,
+          `F.adaptive_avg_pool${k}d fills None sizes, then calls aten`,
+        ),
+      ],
+      [
+        `_adaptive_avg_pool${k}d`,
+        via(
+          `nn.functional.adaptive_avg_pool${k}d`,
+          `aten's adaptive_avg_pool${k}d pools with it unless every output size is 1 (a mean)`,
+        ),
+      ],
+    ]),
+  ),
+  ...Object.fromEntries(
+    [1, 2, 3].map((k) => [
+      `adaptive_max_pool${k}d`,
+      via(
+        `nn.functional.adaptive_max_pool${k}d`,
+        `F.adaptive_max_pool${k}d picks the outputs return_indices asks for`,
+      ),
+    ]),
+  ),
+  ...Object.fromEntries(
+    [2, 3].map((k) => [
+      `fractional_max_pool${k}d`,
+      via(
+        `nn.functional.fractional_max_pool${k}d`,
+        `F.fractional_max_pool${k}d turns output_ratio into sizes and draws the samples, then calls aten`,
+      ),
+    ]),
+  ),
   _embedding_bag: via('nn.functional.embedding_bag', 'F.embedding_bag checks its arguments, then calls aten'),
   ...Object.fromEntries(
     [1, 2, 3].flatMap((n) => [

@@ -140,6 +140,11 @@ function convert(arg: Argument, v: unknown, isFirst: boolean, op: string, exact:
       const i = toInt(v);
       return i instanceof BindFailure ? i : new Array(t.listSize).fill(i);
     }
+    // A Python-only `float[2]` (F.fractional_max_pool2d's output_ratio, `_pair`ed in Python) takes one float too.
+    if (t.listSize !== null && t.base === 'float') {
+      const f = convertOne(arg, { ...t, isList: false }, v, false, op, exact);
+      return f instanceof BindFailure ? f : new Array(t.listSize).fill(f);
+    }
     return new BindFailure(`expected a list of ${t.base}, got ${describe(v)}`);
   }
   const out: unknown[] = [];

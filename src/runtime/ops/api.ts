@@ -9,6 +9,7 @@ import type { FACTORY_API } from './factories.ts';
 import type { INDEXING_API } from './indexing.ts';
 import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
+import type { ADAPTIVE_POOL_API } from './nn/adaptive_pool.ts';
 import type { ATTENTION_API } from './nn/attention.ts';
 import type { BATCH_NORM_API } from './nn/batch_norm.ts';
 import type { NN_CONV_API } from './nn/conv.ts';
@@ -66,6 +67,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof UNPOOL_API &
   typeof PAD_API &
   typeof PIXEL_SHUFFLE_API &
+  typeof ADAPTIVE_POOL_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

@@ -8,6 +8,7 @@ import { registerFactories } from './factories.ts';
 import { registerIndexing } from './indexing.ts';
 import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
+import { registerAdaptivePool } from './nn/adaptive_pool.ts';
 import { registerAttention } from './nn/attention.ts';
 import { registerBatchNorm } from './nn/batch_norm.ts';
 import { registerNnConv } from './nn/conv.ts';
@@ -16,6 +17,7 @@ import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerGridSample } from './nn/grid_sample.ts';
 import { registerInterpolate } from './nn/interpolate.ts';
+import { registerFractionalPool } from './nn/fractional_pool.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
@@ -80,6 +82,8 @@ export function registerAllOps(): void {
   registerPad();
   registerPixelShuffle();
   registerUnfold();
+  registerAdaptivePool();
+  registerFractionalPool();
 }
 
 export type { OpApi } from './api.ts';
