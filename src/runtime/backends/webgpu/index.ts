@@ -1,5 +1,7 @@
+export { adaptivePoolGPU } from './adaptive_pool.ts';
 export { type AllocatorStats, CachingAllocator, sizeClass } from './allocator.ts';
 export { type Extreme, runArgReduceGPU } from './arg_reduce.ts';
+export { convGPU, type GpuConvParams } from './conv.ts';
 export {
   gpu,
   initWebGPU,
@@ -28,7 +30,6 @@ export {
 } from './memory.ts';
 export { type PadDim, type PadMode, padGPU } from './pad.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
-export { adaptivePoolGPU } from './adaptive_pool.ts';
 export { flush as flushWebGPU, queueStats } from './queue.ts';
 export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
 export type { GpuAcc, GpuLoad } from './reduce_wgsl.ts';
@@ -48,4 +49,3 @@ export {
   toStorage,
   type WgslValue,
 } from './wgsl.ts';
-export { convGPU, type GpuConvParams } from './conv.ts';
