@@ -109,7 +109,7 @@ function aaTaps(
   const n = Math.min(Math.trunc(center + support + 0.5), input) - lo;
   const w = Array.from({ length: n }, (_, j) => f((j + lo - center + 0.5) * invscale));
   const total = w.reduce((a, b) => a + b, 0);
-  w.forEach((v, j) => push(lo + j, total !== 0 ? v / total : v));
+  for (let j = 0; j < n; j++) push(lo + j, total !== 0 ? w[j] / total : w[j]);
 }
 
 export interface TapOptions {
