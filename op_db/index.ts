@@ -14,6 +14,8 @@ import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
+import { NN_LOSS_CLASS_OPINFOS } from './ops/nn_loss_class.ts';
+import { NN_LOSS_REGRESSION_OPINFOS } from './ops/nn_loss_regression.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
@@ -38,6 +40,8 @@ export const opDb: readonly OpInfo[] = (
     ...NN_LINEAR_OPINFOS,
     ...NN_DISTANCE_OPINFOS,
     ...NN_MISC_OPINFOS,
+    ...NN_LOSS_REGRESSION_OPINFOS,
+    ...NN_LOSS_CLASS_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

@@ -15,6 +15,8 @@ import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
+import { registerLossClass } from './nn/loss_class.ts';
+import { registerLossRegression } from './nn/loss_regression.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
@@ -60,6 +62,8 @@ export function registerAllOps(): void {
   registerNnLinear();
   registerNnDistance();
   registerNnOneHot();
+  registerLossRegression();
+  registerLossClass();
 }
 
 export type { OpApi } from './api.ts';
