@@ -44,10 +44,13 @@ function pairSamples(ctx: SampleContext, extra: readonly Record<string, unknown>
   return [
     sample(make([2, 3]), [make([2, 3])], { ...first, ...e(0) }, { name: '[2, 3] default' }),
     sample(make([3, 4]), [make([3, 4])], { reduction: 'none', ...e(1) }, { name: 'none' }),
-    sample(make([2, 3]), [make([3])], { reduction: 'sum', ...e(2) }, { name: 'broadcast target, sum' }),
-    ...(legacy
-      ? [sample(make([4]), [make([4])], { size_average: false, reduce: true }, { name: 'legacy sum' })]
-      : []),
+    // The legacy size_average=False, reduce=True is 'sum'.
+    sample(
+      make([2, 3]),
+      [make([3])],
+      { ...(legacy ? { size_average: false, reduce: true } : { reduction: 'sum' }), ...e(2) },
+      { name: 'broadcast target, sum' },
+    ),
     ...(ctx.requiresGrad
       ? []
       : [
