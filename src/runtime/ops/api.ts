@@ -15,7 +15,7 @@ import type { NN_DISTANCE_API } from './nn/distance.ts';
 import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
-import type { LOSS_CLASS_API } from './nn/loss_class.ts';
+import type { LOSS_BINARY_API } from './nn/loss_binary.ts';
 import type { LOSS_REGRESSION_API } from './nn/loss_regression.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
@@ -55,7 +55,7 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NN_LINEAR_API &
   typeof NN_ONE_HOT_API &
   typeof LOSS_REGRESSION_API &
-  typeof LOSS_CLASS_API &
+  typeof LOSS_BINARY_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

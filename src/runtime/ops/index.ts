@@ -15,6 +15,7 @@ import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
+import { registerLossBinary } from './nn/loss_binary.ts';
 import { registerLossClass } from './nn/loss_class.ts';
 import { registerLossRegression } from './nn/loss_regression.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
@@ -64,6 +65,7 @@ export function registerAllOps(): void {
   registerNnOneHot();
   registerLossRegression();
   registerLossClass();
+  registerLossBinary();
 }
 
 export type { OpApi } from './api.ts';

@@ -70,5 +70,9 @@ export function reduceLoss(
   return t(reduction === Reduction.Mean ? 'mean' : 'sum', [loss, [], false], o);
 }
 
+/** Two shapes are equal (torch.Size ==). */
+export const sameShape = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((d, i) => d === b[i]);
+
 /** The legacy arguments of F's losses, as their Python signature spells them. */
 export const LEGACY_ARGS = 'bool? size_average=None, bool? reduce=None';

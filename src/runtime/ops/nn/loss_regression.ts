@@ -26,6 +26,7 @@ import {
   reduceLoss,
   reductionEnum,
   reductionName,
+  sameShape,
 } from './loss_reduction.ts';
 
 export const LOSS_REGRESSION_API = {
@@ -180,12 +181,10 @@ function gaussianNllLoss(a: Args): Tensor {
   const op = 'gaussian_nll_loss';
   const x = a.input as Tensor;
   let v = a.var as Tensor;
-  const same = (p: readonly number[], q: readonly number[]) =>
-    p.length === q.length && p.every((d, i) => d === q[i]);
-  if (!same(v.shape, x.shape)) {
+  if (!sameShape(v.shape, x.shape)) {
     const rows = x.shape.slice(0, -1);
-    if (same(rows, v.shape)) v = t('unsqueeze', [v, -1]);
-    else if (!(v.dim() > 0 && same(rows, v.shape.slice(0, -1)) && v.shape[v.dim() - 1] === 1))
+    if (sameShape(rows, v.shape)) v = t('unsqueeze', [v, -1]);
+    else if (!(v.dim() > 0 && sameShape(rows, v.shape.slice(0, -1)) && v.shape[v.dim() - 1] === 1))
       throw new ShapeMismatchError('var is of incorrect size', {
         op,
         arg: 'var',
