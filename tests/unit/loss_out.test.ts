@@ -1,5 +1,6 @@
 /**
- * The losses' aten out= overloads (mse_loss.out, smooth_l1_loss.out, huber_loss.out, nll_loss.out, nll_loss2d.out,
+ * The losses' class weights, which PyTorch 1.13's autograd refuses to differentiate (op_db's gradient samples
+ * leave them out), and the losses' aten out= overloads (mse_loss.out, smooth_l1_loss.out, huber_loss.out, nll_loss.out, nll_loss2d.out,
  * binary_cross_entropy.out, binary_cross_entropy_with_logits.out), which op_db reaches only through
  * torch.nn.functional's functions: out= returns `out` holding the functional result for every reduction, resized
  * to it, and a call whose checks fail leaves `out` untouched. Values from PyTorch 1.13 (torch.ops.aten.*).
@@ -76,5 +77,54 @@ describe('loss out= overloads', () => {
     expect(() => callOp('huber_loss', [x, y, 0, 0], { out })).toThrow(/non-positive values for delta/);
     expect(() => callOp('binary_cross_entropy', [logits, y, null, 0], { out })).toThrow(/between 0 and 1/);
     expect(values(out)).toEqual([7, 8]);
+  });
+});
+
+describe('weights without a derivative', () => {
+  const leaf = () => tensor([1, 0.5, 2], { dtype: 'float64' }).requiresGrad_(true);
+  const probs = tensor(
+    [
+      [0.2, 0.5, 0.3],
+      [0.6, 0.1, 0.3],
+    ],
+    { dtype: 'float64' },
+  );
+  test.each([
+    [
+      'nll_loss',
+      () => callOp('nn.functional.nll_loss', [logits, classes], { weight: leaf() }),
+      'nll_loss_forward',
+      'weight',
+    ],
+    [
+      'cross_entropy with label smoothing',
+      () =>
+        callOp('nn.functional.cross_entropy', [logits, classes], { weight: leaf(), label_smoothing: 0.1 }),
+      'nll_loss_forward',
+      'weight',
+    ],
+    [
+      'binary_cross_entropy',
+      () => callOp('nn.functional.binary_cross_entropy', [x, y], { weight: leaf() }),
+      'binary_cross_entropy',
+      'weight',
+    ],
+    [
+      'binary_cross_entropy_with_logits',
+      () => callOp('nn.functional.binary_cross_entropy_with_logits', [logits, y], { pos_weight: leaf() }),
+      'binary_cross_entropy_with_logits',
+      'pos_weight',
+    ],
+  ])('%s refuses a weight that requires grad, as PyTorch 1.13 does', (_, call, op, arg) => {
+    expect(call).toThrow(
+      `The function '${op}' is not differentiable with respect to argument '${arg}'. This input cannot have requires_grad True.`,
+    );
+  });
+
+  test('class-probability cross_entropy differentiates its weight (PyTorch 1.13 does too)', () => {
+    const w = leaf();
+    const loss = callOp('nn.functional.cross_entropy', [logits, probs], { weight: w }) as Tensor;
+    loss.backward();
+    expect(w.grad).not.toBeNull();
   });
 });

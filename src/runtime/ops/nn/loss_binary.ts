@@ -20,6 +20,7 @@ import {
   checkedReduction,
   functionalReduction,
   LEGACY_ARGS,
+  notDifferentiable,
   type Reduction,
   reduceLoss,
   sameShape,
@@ -39,6 +40,7 @@ const intoOut = (loss: Tensor, out?: Tensor) =>
 /** binary_cross_entropy: (y - 1) max(log(1 - x), -100) - y max(log x, -100), for x in [0, 1]. */
 function binaryCrossEntropy(self: Tensor, target: Tensor, weight: Tensor | null, r: Reduction, out?: Tensor) {
   const op = 'binary_cross_entropy';
+  notDifferentiable(weight, op, 'weight');
   if (!isFloatingDType(self.dtype)) throw notImplementedFor(op, self.dtype, op);
   if (target.dtype !== self.dtype)
     throw new DTypeUnsupportedError(
@@ -79,6 +81,8 @@ function bceWithLogits(
   r: Reduction,
   out?: Tensor,
 ) {
+  notDifferentiable(weight, 'binary_cross_entropy_with_logits', 'weight');
+  notDifferentiable(posWeight, 'binary_cross_entropy_with_logits', 'pos_weight');
   // PyTorch's in-place exp_ of an integral -max_val: a float result in an integral tensor (bool fails at the neg).
   if (DTYPE_INFO[self.dtype].kind === 'int')
     throw new DTypeUnsupportedError(

@@ -17,7 +17,7 @@ import {
   type Tensor,
 } from '../../core/index.ts';
 import { indexReader, notImplementedFor, callTensor as t } from '../op_helpers.ts';
-import { Reduction } from './loss_reduction.ts';
+import { notDifferentiable, Reduction } from './loss_reduction.ts';
 
 const torchName = (d: DType) => DTYPE_INFO[d].torchName;
 const fmt = (shape: readonly number[]) => `[${shape.join(', ')}]`;
@@ -118,6 +118,7 @@ export function nllLossForward(
   out?: Tensor,
 ): [Tensor, Tensor] {
   const op = 'nll_loss_forward';
+  notDifferentiable(weight, op, 'weight');
   if (!(self.dim() > 0 && self.dim() <= 2))
     throw shapeError('input tensor should be 1D or 2D', op, 'self', self.dim(), '1 or 2');
   if (target.dim() > 1)
@@ -154,6 +155,7 @@ export function nllLoss2dForward(
   out?: Tensor,
 ): [Tensor, Tensor] {
   const op = 'nll_loss2d_forward';
+  notDifferentiable(weight, op, 'weight');
   if (target.dim() !== 3)
     throw shapeError(
       `only batches of spatial targets supported (3D tensors) but got targets of dimension: ${target.dim()}`,

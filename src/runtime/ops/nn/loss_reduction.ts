@@ -3,7 +3,8 @@
  * `reduction: str` and its legacy `size_average` / `reduce` booleans (torch/nn/_reduction.py), and the final step
  * every loss ends with (apply_loss_reduction: the elementwise loss, its mean or its sum).
  */
-import { InvalidArgumentError, type Tensor } from '../../core/index.ts';
+import { isGradEnabled } from '../../autograd/index.ts';
+import { AutogradError, InvalidArgumentError, type Tensor } from '../../core/index.ts';
 import { callTensor as t } from '../op_helpers.ts';
 
 export const Reduction = { None: 0, Mean: 1, Sum: 2 } as const;
@@ -68,6 +69,18 @@ export function reduceLoss(
   if (reduction === Reduction.None) return make(o);
   const loss = make({});
   return t(reduction === Reduction.Mean ? 'mean' : 'sum', [loss, [], false], o);
+}
+
+/**
+ * PyTorch's autograd refuses an input its derivative formulas leave out (the losses' class weights) before the op
+ * runs, rather than giving it no gradient.
+ */
+export function notDifferentiable(x: Tensor | null, op: string, name: string): void {
+  if (x?.requiresGrad && isGradEnabled())
+    throw new AutogradError(
+      `The function '${op}' is not differentiable with respect to argument '${name}'. This input cannot have requires_grad True.`,
+      { op, arg: name, got: 'requires_grad', expected: 'no grad' },
+    );
 }
 
 /** Two shapes are equal (torch.Size ==). */
