@@ -239,6 +239,13 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       { deviations: [...(noCpuKernel('float16').deviations ?? []), BF16_TRANSPOSED] },
     ]),
   ),
+  'nn.functional.mse_loss': noCpuKernel('bfloat16'),
+  'nn.functional.nll_loss': noCpuKernel('float16'),
+  'nn.functional.binary_cross_entropy': noCpuKernel('float16', 'bfloat16'),
+  'nn.functional.poisson_nll_loss': noCpuKernel('float16'),
+  'nn.functional.kl_div': {
+    deviations: noCpuKernel('float16').deviations!.map((d) => ({ ...d, sample: 'log_target' })),
+  },
   ...Object.fromEntries(
     ['batch_norm', 'instance_norm', 'layer_norm', 'group_norm']
       .map(nnf)

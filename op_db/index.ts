@@ -18,6 +18,8 @@ import { NN_FRACTIONAL_POOL_OPINFOS } from './ops/nn_fractional_pool.ts';
 import { NN_GRID_SAMPLE_OPINFOS } from './ops/nn_grid_sample.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
+import { NN_LOSS_CLASS_OPINFOS } from './ops/nn_loss_class.ts';
+import { NN_LOSS_REGRESSION_OPINFOS } from './ops/nn_loss_regression.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { NN_PAD_OPINFOS } from './ops/nn_pad.ts';
@@ -56,6 +58,8 @@ export const opDb: readonly OpInfo[] = (
     ...NN_PAD_OPINFOS,
     ...NN_PIXEL_SHUFFLE_OPINFOS,
     ...NN_UNFOLD_OPINFOS,
+    ...NN_LOSS_REGRESSION_OPINFOS,
+    ...NN_LOSS_CLASS_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

@@ -109,6 +109,35 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
   _pad_circular: via('nn.functional.pad', "F.pad (aten::pad) calls _pad_circular for mode='circular'"),
   im2col: via('nn.functional.unfold', 'F.unfold is torch._C._nn.im2col with _pair-ed arguments'),
   col2im: via('nn.functional.fold', 'F.fold is torch._C._nn.col2im with _pair-ed arguments'),
+  ...Object.fromEntries(
+    ['l1_loss', 'mse_loss', 'smooth_l1_loss', 'huber_loss', 'kl_div', 'poisson_nll_loss'].map((op) => [
+      op,
+      via(
+        `nn.functional.${op}`,
+        `F.${op} maps its string reduction (and the legacy size_average / reduce) to aten's int, then calls aten`,
+      ),
+    ]),
+  ),
+  nll_loss_nd: via(
+    'nn.functional.nll_loss',
+    'F.nll_loss maps its reduction to an int, then calls aten nll_loss_nd',
+  ),
+  nll_loss: via('nn.functional.nll_loss', 'nll_loss_nd calls nll_loss for 1-d and 2-d inputs'),
+  nll_loss_forward: via('nn.functional.nll_loss', 'nll_loss is the first output of nll_loss_forward'),
+  nll_loss2d: via('nn.functional.nll_loss', 'nll_loss_nd calls nll_loss2d for 3-d and more dims'),
+  nll_loss2d_forward: via('nn.functional.nll_loss', 'nll_loss2d is the first output of nll_loss2d_forward'),
+  cross_entropy_loss: via(
+    'nn.functional.cross_entropy',
+    'F.cross_entropy maps its reduction to an int, then calls aten cross_entropy_loss',
+  ),
+  binary_cross_entropy: via(
+    'nn.functional.binary_cross_entropy',
+    "F.binary_cross_entropy checks the target's size and expands the weight, then calls aten",
+  ),
+  binary_cross_entropy_with_logits: via(
+    'nn.functional.binary_cross_entropy_with_logits',
+    "F.binary_cross_entropy_with_logits checks the target's size, then calls aten",
+  ),
   uniform_: via(
     'nn.functional.dropout',
     'every random op draws through uniform_ (the compiler records the draw)',

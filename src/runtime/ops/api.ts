@@ -18,6 +18,8 @@ import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { GRID_SAMPLE_API } from './nn/grid_sample.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
+import type { LOSS_BINARY_API } from './nn/loss_binary.ts';
+import type { LOSS_REGRESSION_API } from './nn/loss_regression.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { PAD_API } from './nn/pad.ts';
 import type { PIXEL_SHUFFLE_API } from './nn/pixel_shuffle.ts';
@@ -68,6 +70,8 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof PAD_API &
   typeof PIXEL_SHUFFLE_API &
   typeof ADAPTIVE_POOL_API &
+  typeof LOSS_REGRESSION_API &
+  typeof LOSS_BINARY_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

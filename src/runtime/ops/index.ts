@@ -20,6 +20,9 @@ import { registerGridSample } from './nn/grid_sample.ts';
 import { registerInterpolate } from './nn/interpolate.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
+import { registerLossBinary } from './nn/loss_binary.ts';
+import { registerLossClass } from './nn/loss_class.ts';
+import { registerLossRegression } from './nn/loss_regression.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { registerPad } from './nn/pad.ts';
 import { registerPixelShuffle } from './nn/pixel_shuffle.ts';
@@ -84,6 +87,9 @@ export function registerAllOps(): void {
   registerUnfold();
   registerAdaptivePool();
   registerFractionalPool();
+  registerLossRegression();
+  registerLossClass();
+  registerLossBinary();
 }
 
 export type { OpApi } from './api.ts';
