@@ -10,10 +10,13 @@ import { BINARY_OPINFOS } from './ops/binary.ts';
 import { FACTORY_OPINFOS } from './ops/factories.ts';
 import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
+import { NN_CTC_LOSS_OPINFOS } from './ops/nn_ctc_loss.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
+import { NN_LOSS_MARGIN_OPINFOS } from './ops/nn_loss_margin.ts';
+import { NN_LOSS_MARGIN_KERNEL_OPINFOS } from './ops/nn_loss_margin_kernels.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
@@ -38,6 +41,9 @@ export const opDb: readonly OpInfo[] = (
     ...NN_LINEAR_OPINFOS,
     ...NN_DISTANCE_OPINFOS,
     ...NN_MISC_OPINFOS,
+    ...NN_LOSS_MARGIN_OPINFOS,
+    ...NN_LOSS_MARGIN_KERNEL_OPINFOS,
+    ...NN_CTC_LOSS_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

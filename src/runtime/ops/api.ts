@@ -11,10 +11,14 @@ import type { LINALG_API } from './linalg.ts';
 import type { NN_ACTIVATION_API } from './nn/activations.ts';
 import type { ATTENTION_API } from './nn/attention.ts';
 import type { BATCH_NORM_API } from './nn/batch_norm.ts';
+import type { CTC_API } from './nn/ctc_loss.ts';
 import type { NN_DISTANCE_API } from './nn/distance.ts';
 import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
+import type { LOSS_MARGIN_API } from './nn/loss_margin.ts';
+import type { LOSS_MARGIN_FUNCTIONAL_API } from './nn/loss_margin_functional.ts';
+import type { LOSS_MARGIN_KERNEL_API } from './nn/loss_margin_kernels.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
@@ -52,6 +56,10 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NN_DISTANCE_API &
   typeof NN_LINEAR_API &
   typeof NN_ONE_HOT_API &
+  typeof LOSS_MARGIN_API &
+  typeof LOSS_MARGIN_FUNCTIONAL_API &
+  typeof LOSS_MARGIN_KERNEL_API &
+  typeof CTC_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

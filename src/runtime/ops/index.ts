@@ -10,11 +10,15 @@ import { registerLinalg } from './linalg.ts';
 import { registerNnActivations } from './nn/activations.ts';
 import { registerAttention } from './nn/attention.ts';
 import { registerBatchNorm } from './nn/batch_norm.ts';
+import { registerCtcLoss } from './nn/ctc_loss.ts';
 import { registerNnDistance } from './nn/distance.ts';
 import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
 import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
+import { registerLossMargin } from './nn/loss_margin.ts';
+import { registerLossMarginFunctional } from './nn/loss_margin_functional.ts';
+import { registerLossMarginKernels } from './nn/loss_margin_kernels.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
@@ -60,6 +64,10 @@ export function registerAllOps(): void {
   registerNnLinear();
   registerNnDistance();
   registerNnOneHot();
+  registerLossMargin();
+  registerLossMarginKernels();
+  registerLossMarginFunctional();
+  registerCtcLoss();
 }
 
 export type { OpApi } from './api.ts';
