@@ -18,7 +18,8 @@ import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
 import type { LOSS_MARGIN_API } from './nn/loss_margin.ts';
 import type { LOSS_MARGIN_FUNCTIONAL_API } from './nn/loss_margin_functional.ts';
-import type { LOSS_MARGIN_KERNEL_API } from './nn/loss_margin_kernels.ts';
+import type { MULTI_MARGIN_API } from './nn/loss_margin_multi.ts';
+import type { MULTILABEL_MARGIN_API } from './nn/loss_margin_multilabel.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import type { BINARY_ROWS } from './pointwise/binary.ts';
@@ -58,7 +59,8 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof NN_ONE_HOT_API &
   typeof LOSS_MARGIN_API &
   typeof LOSS_MARGIN_FUNCTIONAL_API &
-  typeof LOSS_MARGIN_KERNEL_API &
+  typeof MULTI_MARGIN_API &
+  typeof MULTILABEL_MARGIN_API &
   typeof CTC_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &

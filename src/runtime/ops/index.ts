@@ -18,7 +18,8 @@ import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerLossMargin } from './nn/loss_margin.ts';
 import { registerLossMarginFunctional } from './nn/loss_margin_functional.ts';
-import { registerLossMarginKernels } from './nn/loss_margin_kernels.ts';
+import { registerMultiMarginLoss } from './nn/loss_margin_multi.ts';
+import { registerMultilabelMarginLoss } from './nn/loss_margin_multilabel.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { ACTIVATION_ROWS } from './pointwise/activation.ts';
 import { BINARY_ROWS } from './pointwise/binary.ts';
@@ -65,7 +66,8 @@ export function registerAllOps(): void {
   registerNnDistance();
   registerNnOneHot();
   registerLossMargin();
-  registerLossMarginKernels();
+  registerMultiMarginLoss();
+  registerMultilabelMarginLoss();
   registerLossMarginFunctional();
   registerCtcLoss();
 }
