@@ -68,5 +68,4 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.ctc_loss',
     "ctc_loss computes each entry's loss with _ctc_loss, then reduces",
   ),
-  _ctc_loss_backward: via('nn.functional.ctc_loss', "_ctc_loss's derivative (the beta recursion) is this op"),
 };

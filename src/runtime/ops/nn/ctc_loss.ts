@@ -18,7 +18,6 @@ import { REDUCTION, reductionEnum } from './loss_margin_reduction.ts';
 export const CTC_API = {
   ctc_loss: 'function',
   _ctc_loss: ['function', 'list'],
-  _ctc_loss_backward: 'function',
   _functional_ctc_loss: 'function',
 } as const;
 
@@ -79,16 +78,6 @@ export function registerCtcLoss(): void {
     meta: ctcMeta,
     webgpu: noWebgpu,
   });
-  defineOp({
-    schema: `_ctc_loss_backward(Tensor grad, ${args}, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor`,
-    tags,
-    cpu: ctcBackward,
-    meta: (x) => {
-      const lp = x.log_probs as Tensor;
-      return t('empty', [[...lp.shape]], { dtype: lp.dtype, device: 'meta' });
-    },
-    webgpu: noWebgpu,
-  });
   // Tensor lengths are read on the host and passed on as lists, as aten's .Tensor overloads do.
   const lists = (x: BoundArgs) => [
     lengthsOf(x.input_lengths, 'input_lengths'),
@@ -99,21 +88,6 @@ export function registerCtcLoss(): void {
     tags: { ...tags, decomposed: true },
     composite: (x) =>
       callOp('_ctc_loss', [x.log_probs, x.targets, ...lists(x), x.blank, x.zero_infinity]) as Tensor[],
-  });
-  defineOp({
-    schema: `_ctc_loss_backward.Tensor(Tensor grad, ${targs}, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor`,
-    tags: { ...tags, decomposed: true },
-    composite: (x) =>
-      t('_ctc_loss_backward', [
-        x.grad,
-        x.log_probs,
-        x.targets,
-        ...lists(x),
-        x.neg_log_likelihood,
-        x.log_alpha,
-        x.blank,
-        x.zero_infinity,
-      ]),
   });
   for (const [overload, a] of [
     ['.IntList', args],
@@ -127,24 +101,22 @@ export function registerCtcLoss(): void {
   defineDerivative('_ctc_loss', {
     saves: ['log_probs', 'targets', 'result'],
     nondiffOutputs: [1],
+    // aten's _ctc_loss_backward (the beta recursion), a kernel without a derivative of its own: no double
+    // backward, as in PyTorch 1.13. It is not an op of the table, as nothing but this formula calls it.
     formula: (c) => [
-      callOp('_ctc_loss_backward', [
-        c.grad,
-        c.args.log_probs,
-        c.args.targets,
-        c.args.input_lengths,
-        c.args.target_lengths,
-        c.results[0],
-        c.results[1],
-        c.args.blank,
-        c.args.zero_infinity,
-      ]) as Tensor,
+      ctcBackward({
+        grad: c.grad,
+        log_probs: c.args.log_probs,
+        targets: c.args.targets,
+        input_lengths: c.args.input_lengths,
+        target_lengths: c.args.target_lengths,
+        neg_log_likelihood: c.results[0],
+        log_alpha: c.results[1],
+        blank: c.args.blank,
+        zero_infinity: c.args.zero_infinity,
+      }),
       null,
     ],
-  });
-  defineDerivative('_ctc_loss_backward', {
-    nondifferentiable:
-      'PyTorch 1.13 has no derivative of _ctc_loss_backward (ctc_loss has no double backward)',
   });
   defineOp({
     schema:
