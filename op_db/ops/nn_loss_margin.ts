@@ -6,7 +6,7 @@
  * off the hinges (margin - x = 0), where the losses are not differentiable. Dtypes are PyTorch 1.13's CPU ones.
  */
 import { DTYPE_GROUPS, DTYPE_INFO, type DType, type Tensor } from '../../src/runtime/index.ts';
-import { claims, errorCase, exact, f32 } from '../families/shape.ts';
+import { claims, exact } from '../families/shape.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker, rng } from '../make.ts';
@@ -19,7 +19,16 @@ import {
   softMarginRef,
   tripletRef,
 } from '../refs/loss_margin.ts';
-import type { ErrorInput, OpInfo, SampleContext, SampleInput } from '../types.ts';
+import type { OpInfo, SampleContext, SampleInput } from '../types.ts';
+import {
+  cosineErrors,
+  hingeErrors,
+  multilabelSoftErrors,
+  rankingErrors,
+  softErrors,
+  tripletDistanceErrors,
+  tripletErrors,
+} from './nn_loss_margin_errors.ts';
 
 const FLOATS: readonly DType[] = ['bfloat16', 'float32', 'float64'];
 const INTS: readonly DType[] = DTYPE_GROUPS.integral.filter((d) => d !== 'bool');
@@ -158,139 +167,6 @@ function tripletDistanceSamples(ctx: SampleContext): SampleInput[] {
     sample(make([4]), [...pair([4])], { margin: 2, reduction: 'sum' }, { name: 'unbatched, sum' }),
   ];
 }
-
-const SHAPE = 'E_SHAPE_MISMATCH';
-const DTYPE = 'E_DTYPE_UNSUPPORTED';
-const ARG = 'E_INVALID_ARGUMENT';
-
-const badReduction = (input: Tensor, args: unknown[], regex = /foo is not a valid value for reduction/) =>
-  errorCase(input, args, { reduction: 'foo' }, ARG, regex);
-
-function hingeErrors(ctx: SampleContext): ErrorInput[] {
-  const f = f32(ctx);
-  return [
-    badReduction(f([2, 3]), [f([2, 3])]),
-    errorCase(
-      f([2, 3]),
-      [f([4])],
-      {},
-      SHAPE,
-      /The size of tensor a \(4\) must match the size of tensor b \(3\)/,
-    ),
-    errorCase(f([2, 3]).to('int32'), [f([2, 3])], {}, DTYPE, /could not infer output dtype/),
-  ];
-}
-
-function rankingErrors(ctx: SampleContext): ErrorInput[] {
-  const f = f32(ctx);
-  return [
-    errorCase(
-      f([2, 3]),
-      [f([2, 3]), f([3])],
-      {},
-      SHAPE,
-      /All input tensors should have same dimension but got sizes: input1: torch.Size\(\[2, 3\]\), input2: torch.Size\(\[2, 3\]\), target: torch.Size\(\[3\]\)/,
-    ),
-    badReduction(f([3]), [f([3]), f([3])]),
-  ];
-}
-
-function softErrors(ctx: SampleContext): ErrorInput[] {
-  const f = f32(ctx);
-  return [
-    errorCase(
-      f([3]),
-      [f([2, 3])],
-      { reduction: 'none' },
-      SHAPE,
-      /output with shape \[3\] doesn't match the broadcast shape \[2, 3\]/,
-    ),
-    errorCase(
-      f([2]).to('int64'),
-      [f([2])],
-      {},
-      DTYPE,
-      /result type Float can't be cast to the desired output type Long/,
-    ),
-    badReduction(f([3]), [f([3])]),
-  ];
-}
-
-function multilabelSoftErrors(ctx: SampleContext): ErrorInput[] {
-  const f = f32(ctx);
-  return [
-    errorCase(
-      f([]),
-      [f([])],
-      {},
-      'E_DIM_OUT_OF_RANGE',
-      /Dimension specified as -1 but tensor has no dimensions/,
-    ),
-    errorCase(f([2, 3]), [f([2, 3])], { reduction: 'bad' }, ARG, /bad is not valid/),
-    errorCase(
-      f([2, 3]),
-      [f([2, 3]), f([4])],
-      {},
-      SHAPE,
-      /The size of tensor a \(3\) must match the size of tensor b \(4\)/,
-    ),
-  ];
-}
-
-function cosineErrors(ctx: SampleContext): ErrorInput[] {
-  const f = f32(ctx);
-  return [
-    errorCase(
-      f([2, 3]),
-      [f([2, 3]), f([2, 1])],
-      {},
-      SHAPE,
-      /0D or 1D target tensor expected, multi-target not supported/,
-    ),
-    errorCase(
-      f([3]),
-      [f([3]), f([2])],
-      {},
-      SHAPE,
-      /1D target tensor expects 2D input tensors, but found inputs with sizes \[3\] and \[3\]\./,
-    ),
-    errorCase(
-      f([2, 3]),
-      [f([2, 3]), f([])],
-      {},
-      SHAPE,
-      /0D target tensor expects 1D input tensors, but found inputs with sizes \[2, 3\] and \[2, 3\]\./,
-    ),
-    badReduction(f([2, 3]), [f([2, 3]), f([2])]),
-  ];
-}
-
-function tripletErrors(ctx: SampleContext): ErrorInput[] {
-  const f = f32(ctx);
-  return [
-    errorCase(
-      f([2, 3]),
-      [f([2, 3]), f([3])],
-      {},
-      SHAPE,
-      /All inputs should have same dimension but got 2D, 2D and 1D inputs\./,
-    ),
-    badReduction(f([2, 3]), [f([2, 3]), f([2, 3])]),
-  ];
-}
-
-const tripletDistanceErrors = (ctx: SampleContext): ErrorInput[] => {
-  const f = f32(ctx);
-  return [
-    errorCase(
-      f([2, 3]),
-      [f([2, 3]), f([2, 3])],
-      { reduction: 'x' },
-      ARG,
-      /x is not a valid value for reduction/,
-    ),
-  ];
-};
 
 const inputDType = (s: SampleInput) => (s.input as Tensor).dtype;
 const reductionOf = (s: SampleInput) =>
