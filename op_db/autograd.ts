@@ -28,6 +28,8 @@ export const NO_GRADGRAD: Readonly<Record<string, string>> = {
   'nn.functional.grid_sample':
     'PyTorch 1.13\'s grid_sampler_2d_backward has no derivative ("derivative for aten::grid_sampler_2d_backward ' +
     "is not implemented\"); the runtime's decomposition would differentiate twice, but that is not PyTorch's claim",
+  'nn.functional.ctc_loss':
+    'PyTorch 1.13 has no derivative of _ctc_loss_backward: the backward is a kernel of its own, not differentiable',
 };
 
 export function withAutogradClaims(info: OpInfo): OpInfo {

@@ -219,6 +219,8 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     ].map((op) => [op, noCpuKernel('float16')]),
   ),
   'nn.functional.mish': noCpuKernel('float16', 'bfloat16'),
+  'nn.functional.soft_margin_loss': noCpuKernel('float16'),
+  'nn.functional.multilabel_soft_margin_loss': noCpuKernel('float16'),
   'nn.functional.gelu': {
     ...noCpuKernel('float16'),
     tolerances: {

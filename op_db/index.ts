@@ -12,6 +12,7 @@ import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
 import { NN_ADAPTIVE_POOL_OPINFOS } from './ops/nn_adaptive_pool.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
 import { NN_CONV_OPINFOS } from './ops/nn_conv.ts';
+import { NN_CTC_LOSS_OPINFOS } from './ops/nn_ctc_loss.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_FRACTIONAL_POOL_OPINFOS } from './ops/nn_fractional_pool.ts';
@@ -19,6 +20,8 @@ import { NN_GRID_SAMPLE_OPINFOS } from './ops/nn_grid_sample.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
 import { NN_LOSS_CLASS_OPINFOS } from './ops/nn_loss_class.ts';
+import { NN_LOSS_MARGIN_OPINFOS } from './ops/nn_loss_margin.ts';
+import { NN_LOSS_MARGIN_KERNEL_OPINFOS } from './ops/nn_loss_margin_kernels.ts';
 import { NN_LOSS_REGRESSION_OPINFOS } from './ops/nn_loss_regression.ts';
 import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
 import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
@@ -60,6 +63,9 @@ export const opDb: readonly OpInfo[] = (
     ...NN_UNFOLD_OPINFOS,
     ...NN_LOSS_REGRESSION_OPINFOS,
     ...NN_LOSS_CLASS_OPINFOS,
+    ...NN_LOSS_MARGIN_OPINFOS,
+    ...NN_LOSS_MARGIN_KERNEL_OPINFOS,
+    ...NN_CTC_LOSS_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

@@ -188,4 +188,33 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
   ),
   grid_sampler_2d: via('nn.functional.grid_sample', 'torch.grid_sampler of a 4-D input is grid_sampler_2d'),
   grid_sampler_3d: via('nn.functional.grid_sample', 'torch.grid_sampler of a 5-D input is grid_sampler_3d'),
+  ...Object.fromEntries(
+    [
+      'hinge_embedding_loss',
+      'margin_ranking_loss',
+      'soft_margin_loss',
+      'cosine_embedding_loss',
+      'triplet_margin_loss',
+      'multi_margin_loss',
+      'multilabel_margin_loss',
+    ].map((op) => [
+      op,
+      via(
+        `nn.functional.${op}`,
+        `F.${op} turns its reduction name (or legacy flags) into aten's enum, then calls aten`,
+      ),
+    ]),
+  ),
+  multilabel_margin_loss_forward: via(
+    'nn.functional.multilabel_margin_loss',
+    'aten multilabel_margin_loss is multilabel_margin_loss_forward without its is_target output',
+  ),
+  ctc_loss: via(
+    'nn.functional.ctc_loss',
+    'F.ctc_loss turns its reduction name into the enum, then calls torch.ctc_loss',
+  ),
+  _ctc_loss: via(
+    'nn.functional.ctc_loss',
+    "ctc_loss computes each entry's loss with _ctc_loss, then reduces",
+  ),
 };

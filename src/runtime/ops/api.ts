@@ -13,12 +13,17 @@ import type { ADAPTIVE_POOL_API } from './nn/adaptive_pool.ts';
 import type { ATTENTION_API } from './nn/attention.ts';
 import type { BATCH_NORM_API } from './nn/batch_norm.ts';
 import type { NN_CONV_API } from './nn/conv.ts';
+import type { CTC_API } from './nn/ctc_loss.ts';
 import type { NN_DISTANCE_API } from './nn/distance.ts';
 import type { EMBEDDING_API } from './nn/embedding.ts';
 import type { GRID_SAMPLE_API } from './nn/grid_sample.ts';
 import type { NORM_API } from './nn/layer_norm.ts';
 import type { NN_LINEAR_API } from './nn/linear.ts';
 import type { LOSS_BINARY_API } from './nn/loss_binary.ts';
+import type { LOSS_MARGIN_API } from './nn/loss_margin.ts';
+import type { LOSS_MARGIN_FUNCTIONAL_API } from './nn/loss_margin_functional.ts';
+import type { MULTI_MARGIN_API } from './nn/loss_margin_multi.ts';
+import type { MULTILABEL_MARGIN_API } from './nn/loss_margin_multilabel.ts';
 import type { LOSS_REGRESSION_API } from './nn/loss_regression.ts';
 import type { NN_ONE_HOT_API } from './nn/one_hot.ts';
 import type { PAD_API } from './nn/pad.ts';
@@ -72,6 +77,11 @@ export type OpApi = RowsApi<PointwiseRows> &
   typeof ADAPTIVE_POOL_API &
   typeof LOSS_REGRESSION_API &
   typeof LOSS_BINARY_API &
+  typeof LOSS_MARGIN_API &
+  typeof LOSS_MARGIN_FUNCTIONAL_API &
+  typeof MULTI_MARGIN_API &
+  typeof MULTILABEL_MARGIN_API &
+  typeof CTC_API &
   typeof REDUCTION_API &
   typeof SCATTER_API &
   typeof SCATTER_VIEW_API &

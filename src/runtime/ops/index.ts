@@ -12,6 +12,7 @@ import { registerAdaptivePool } from './nn/adaptive_pool.ts';
 import { registerAttention } from './nn/attention.ts';
 import { registerBatchNorm } from './nn/batch_norm.ts';
 import { registerNnConv } from './nn/conv.ts';
+import { registerCtcLoss } from './nn/ctc_loss.ts';
 import { registerNnDistance } from './nn/distance.ts';
 import { registerEmbedding } from './nn/embedding.ts';
 import { registerEmbeddingBag } from './nn/embedding_bag.ts';
@@ -22,6 +23,10 @@ import { registerLayerNorm } from './nn/layer_norm.ts';
 import { registerNnLinear } from './nn/linear.ts';
 import { registerLossBinary } from './nn/loss_binary.ts';
 import { registerLossClass } from './nn/loss_class.ts';
+import { registerLossMargin } from './nn/loss_margin.ts';
+import { registerLossMarginFunctional } from './nn/loss_margin_functional.ts';
+import { registerMultiMarginLoss } from './nn/loss_margin_multi.ts';
+import { registerMultilabelMarginLoss } from './nn/loss_margin_multilabel.ts';
 import { registerLossRegression } from './nn/loss_regression.ts';
 import { registerNnOneHot } from './nn/one_hot.ts';
 import { registerPad } from './nn/pad.ts';
@@ -90,6 +95,11 @@ export function registerAllOps(): void {
   registerLossRegression();
   registerLossClass();
   registerLossBinary();
+  registerLossMargin();
+  registerMultiMarginLoss();
+  registerMultilabelMarginLoss();
+  registerLossMarginFunctional();
+  registerCtcLoss();
 }
 
 export type { OpApi } from './api.ts';

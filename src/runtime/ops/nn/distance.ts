@@ -17,6 +17,7 @@ import {
   isIntegralDType,
   promotionOperand,
   resultType,
+  Scalar,
   ShapeMismatchError,
   type Tensor,
 } from '../../core/index.ts';
@@ -67,7 +68,8 @@ function cosineSimilarity(x1: Tensor, x2: Tensor, dim: number, eps: number): Ten
 
 function pairwiseDistance(x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean): Tensor {
   const innermost = Math.max(x1.dim(), x2.dim()) - 1;
-  return t('norm', [t('add', [t('sub', [x1, x2]), eps]), p, [innermost], keepdim]);
+  // eps is a C++ double: integral inputs become the default float dtype even for eps = 0.
+  return t('norm', [t('add', [t('sub', [x1, x2]), new Scalar('float', eps)]), p, [innermost], keepdim]);
 }
 
 /** The p-norms over the last dim of x1[..., i, :] - x2[..., j, :]; legacy norm: 0 over no columns, every p. */
