@@ -178,10 +178,6 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.interpolate',
     "F.interpolate's mode='trilinear' calls the .vec overload",
   ),
-  _interpolate_area: via(
-    'nn.functional.interpolate',
-    "F.interpolate's mode='area' is adaptive average pooling (aten's adaptive_avg_pool, kept private here)",
-  ),
   grid_sampler: via(
     'nn.functional.grid_sample',
     'F.grid_sample turns its mode names into enums, then calls torch.grid_sampler',

@@ -1,5 +1,5 @@
 /**
- * Resampling (the upsample ops and area mode) on webgpu: one thread per output element, which sums its taps over
+ * Resampling (the upsample ops) on webgpu: one thread per output element, which sums its taps over
  * every spatial dim (the outer dim's loop around the inner one's, as the cpu kernel nests them), reading the input
  * at its own strides and storage offset. The per-dim tap tables (CSR starts, input offsets, f32 weights) travel in
  * the parameter words, their base words at fixed slots, so one shader serves every size of a rank.

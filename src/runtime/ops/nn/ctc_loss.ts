@@ -13,7 +13,7 @@ import { type BoundArgs, callOp, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 import { C, ctcBackward, ctcForward, ctcMeta, lengthsOf, shapeError } from './ctc_loss_kernels.ts';
-import { REDUCTION, reductionEnum } from './loss_margin_reduction.ts';
+import { Reduction, reductionEnum } from './loss_reduction.ts';
 
 export const CTC_API = {
   ctc_loss: 'function',
@@ -37,7 +37,7 @@ function ctcLoss(a: BoundArgs): Tensor {
       );
     if (lp.dtype !== 'float32' && lp.dtype !== 'float64')
       throw notImplementedFor(C, lp.dtype, 'ctc_loss', 'log_probs');
-    const perEntry = a.reduction === REDUCTION.none && batched;
+    const perEntry = a.reduction === Reduction.None && batched;
     return t('empty', [perEntry ? [lp.shape[1]] : []], { dtype: logProbs.dtype, device: 'meta' });
   }
   const tl = lengthsOf(a.target_lengths, 'target_lengths');
@@ -47,7 +47,7 @@ function ctcLoss(a: BoundArgs): Tensor {
   let res = (callOp('_ctc_loss', [lp, long, il, tl, a.blank, a.zero_infinity]) as Tensor[])[0];
   if (a.zero_infinity)
     res = t('where', [t('eq', [res, Number.POSITIVE_INFINITY]), t('zeros_like', [res]), res]);
-  if (a.reduction === REDUCTION.mean) {
+  if (a.reduction === Reduction.Mean) {
     // Each loss over its target length (at least 1), then the mean over the batch; *_like keeps the device when
     // a compiled graph replays.
     const lengths = t('stack', [
@@ -55,7 +55,7 @@ function ctcLoss(a: BoundArgs): Tensor {
     ]);
     return t('mean', [t('div', [res, lengths])]);
   }
-  if (a.reduction === REDUCTION.sum) return t('sum', [res]);
+  if (a.reduction === Reduction.Sum) return t('sum', [res]);
   return batched ? res : t('squeeze', [res, 0]);
 }
 

@@ -2,7 +2,7 @@
  * torch.nn.functional.interpolate and its deprecated wrappers upsample_nearest / upsample_bilinear: Python-only
  * functions (no aten schema) that check their arguments in torch/nn/functional.py's order and with its messages,
  * then call the aten upsample op for the mode and rank (`.vec`: output sizes or scale factors; the `_aa` ones with
- * antialias=True), or adaptive average pooling for mode='area' (`_interpolate_area` here).
+ * antialias=True), or adaptive_avg_pool{1,2,3}d for mode='area'.
  */
 import { InvalidArgumentError, NotImplementedError, type Tensor } from '../../core/index.ts';
 import { type BoundArgs, callOp, operatorTable } from '../../dispatch/index.ts';
@@ -103,7 +103,7 @@ export function interpolate(a: BoundArgs): Tensor {
       'False',
     );
   if (dim >= 1 && dim <= 3) {
-    if (mode === 'area') return callOp('_interpolate_area', [input, outputSize]) as Tensor;
+    if (mode === 'area') return callOp(`adaptive_avg_pool${dim}d`, [input, outputSize]) as Tensor;
     const name = a.antialias ? `_upsample_${mode}2d_aa` : RANKED[mode]?.[dim - 1];
     if (name) {
       const aligned = mode !== 'nearest' && mode !== 'nearest-exact';

@@ -17,7 +17,7 @@ import {
 import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
 import { callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
-import { applyLossReduction } from './loss_margin_reduction.ts';
+import { applyLossReduction } from './loss_reduction.ts';
 
 export const LOSS_MARGIN_API = {
   hinge_embedding_loss: 'function',

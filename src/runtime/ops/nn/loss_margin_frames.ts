@@ -12,7 +12,7 @@ import {
   type Tensor,
 } from '../../core/index.ts';
 import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
-import { REDUCTION } from './loss_margin_reduction.ts';
+import { Reduction } from './loss_reduction.ts';
 
 export const sizes = (x: Tensor) => `[${x.shape.join(', ')}]`;
 
@@ -80,7 +80,7 @@ export function writeLosses(out: Tensor, perFrame: Float64Array, reduction: numb
   }
   let sum = 0;
   for (const v of perFrame) sum += v;
-  write(data, out.storageOffset, reduction === REDUCTION.mean ? sum / perFrame.length : sum);
+  write(data, out.storageOffset, reduction === Reduction.Mean ? sum / perFrame.length : sum);
 }
 
 /** The kernels read class targets on the host: no webgpu kernel. */

@@ -16,12 +16,12 @@ import { callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 import { clampMin0 } from './loss_margin.ts';
 import {
+  functionalReduction,
   PY_REDUCTION_ARGS,
-  pythonReduction,
-  REDUCTION,
+  Reduction,
   reductionEnum,
   reductionName,
-} from './loss_margin_reduction.ts';
+} from './loss_reduction.ts';
 
 const WRAPPED = [
   'hinge_embedding_loss',
@@ -44,7 +44,7 @@ const size = (x: Tensor) => `torch.Size([${x.shape.join(', ')}])`;
 
 function marginRanking(a: Args): Tensor {
   const op = 'margin_ranking_loss';
-  const reduction = pythonReduction(a, op);
+  const reduction = functionalReduction(a, op);
   const [x1, x2, target] = [a.input1, a.input2, a.target] as Tensor[];
   if (x1.dim() !== x2.dim() || x1.dim() !== target.dim())
     throw new ShapeMismatchError(
@@ -102,15 +102,15 @@ function tripletWithDistance(a: Args): Tensor {
   if (a.swap) distNeg = t('minimum', [distNeg, dist(positive, negative)]);
   const output = clampMin0(t('add', [t('sub', [distPos, distNeg]), new Scalar('float', a.margin as number)]));
   const reduction = reductionEnum(a.reduction as string, 'triplet_margin_with_distance_loss');
-  if (reduction === REDUCTION.mean) return t('mean', [output]);
-  if (reduction === REDUCTION.sum) return t('sum', [output]);
+  if (reduction === Reduction.Mean) return t('mean', [output]);
+  if (reduction === Reduction.Sum) return t('sum', [output]);
   return output;
 }
 
 /** F.multi_margin_loss checks p and the weight's dims in Python (ValueErrors) before aten. */
 function multiMargin(a: Args): Tensor {
   const op = 'multi_margin_loss';
-  const reduction = pythonReduction(a, op);
+  const reduction = functionalReduction(a, op);
   const p = (a.p as Scalar).toNumber();
   if (p !== 1 && p !== 2)
     throw new InvalidArgumentError('only p == 1 and p == 2 supported', {
@@ -137,7 +137,7 @@ export function registerLossMarginFunctional(): void {
     operatorTable.alias(`nn.functional.${name}`, `_functional_${name}`);
   };
   wrap('hinge_embedding_loss', `Tensor input, Tensor target, float margin=1., ${PY_REDUCTION_ARGS}`, (a) =>
-    t('hinge_embedding_loss', [a.input, a.target, a.margin, pythonReduction(a, 'hinge_embedding_loss')]),
+    t('hinge_embedding_loss', [a.input, a.target, a.margin, functionalReduction(a, 'hinge_embedding_loss')]),
   );
   wrap(
     'margin_ranking_loss',
@@ -145,7 +145,7 @@ export function registerLossMarginFunctional(): void {
     marginRanking,
   );
   wrap('soft_margin_loss', `Tensor input, Tensor target, ${PY_REDUCTION_ARGS}`, (a) =>
-    t('soft_margin_loss', [a.input, a.target, pythonReduction(a, 'soft_margin_loss')]),
+    t('soft_margin_loss', [a.input, a.target, functionalReduction(a, 'soft_margin_loss')]),
   );
   wrap(
     'multilabel_soft_margin_loss',
@@ -161,7 +161,7 @@ export function registerLossMarginFunctional(): void {
         a.input2,
         a.target,
         a.margin,
-        pythonReduction(a, 'cosine_embedding_loss'),
+        functionalReduction(a, 'cosine_embedding_loss'),
       ]),
   );
   wrap(
@@ -176,7 +176,7 @@ export function registerLossMarginFunctional(): void {
         a.p,
         a.eps,
         a.swap,
-        pythonReduction(a, 'triplet_margin_loss'),
+        functionalReduction(a, 'triplet_margin_loss'),
       ]),
   );
   // distance_function is any (Tensor, Tensor) -> Tensor function; None is pairwise_distance.
@@ -192,7 +192,7 @@ export function registerLossMarginFunctional(): void {
     multiMargin,
   );
   wrap('multilabel_margin_loss', `Tensor input, Tensor target, ${PY_REDUCTION_ARGS}`, (a) =>
-    t('multilabel_margin_loss', [a.input, a.target, pythonReduction(a, 'multilabel_margin_loss')]),
+    t('multilabel_margin_loss', [a.input, a.target, functionalReduction(a, 'multilabel_margin_loss')]),
   );
   operatorTable.declare(LOSS_MARGIN_FUNCTIONAL_API);
 }

@@ -25,7 +25,7 @@ import {
   sizes,
   writeLosses,
 } from './loss_margin_frames.ts';
-import { REDUCTION } from './loss_margin_reduction.ts';
+import { Reduction } from './loss_reduction.ts';
 
 export const MULTI_MARGIN_API = { multi_margin_loss: 'function' } as const;
 
@@ -68,7 +68,7 @@ function checkMultiMargin(a: BoundArgs): MultiMargin {
 }
 
 const multiMarginShape = (m: MultiMargin) =>
-  m.reduction === REDUCTION.none && m.target.dim() > 0 ? [m.nframe] : [];
+  m.reduction === Reduction.None && m.target.dim() > 0 ? [m.nframe] : [];
 
 function multiMarginMeta(a: BoundArgs) {
   const m = checkMultiMargin(a);
@@ -124,11 +124,11 @@ function multiMarginBackward(grad: Tensor, a: BoundArgs): Tensor {
   const cols = t('arange', [c], { device: self.device });
   const others = t('ne', [t('unsqueeze', [cols, 0]), y]);
   const active = t('to', [t('logical_and', [t('gt', [z, 0]), others]), self.dtype]);
-  const g = m.reduction === REDUCTION.mean ? 1 / (n * c) : 1 / c;
+  const g = m.reduction === Reduction.Mean ? 1 / (n * c) : 1 / c;
   let h = m.p === 1 ? t('mul', [active, g]) : t('mul', [t('mul', [active, z]), 2 * g]);
   if (m.weight)
     h = t('mul', [h, t('reshape', [t('index_select', [m.weight, 0, t('reshape', [y, [n]])]), [n, 1]])]);
-  const perFrame = m.reduction === REDUCTION.none && target.dim() > 0;
+  const perFrame = m.reduction === Reduction.None && target.dim() > 0;
   h = t('mul', [h, perFrame ? t('reshape', [grad, [n, 1]]) : grad]);
   const atTarget = t('to', [t('eq', [t('unsqueeze', [cols, 0]), y]), self.dtype]);
   const gx = t('sub', [h, t('mul', [atTarget, t('sum', [h, [1], true])])]);

@@ -27,7 +27,7 @@ import {
   sizes,
   writeLosses,
 } from './loss_margin_frames.ts';
-import { REDUCTION } from './loss_margin_reduction.ts';
+import { Reduction } from './loss_reduction.ts';
 
 export const MULTILABEL_MARGIN_API = {
   multilabel_margin_loss: 'function',
@@ -52,7 +52,7 @@ function checkMultilabel(a: BoundArgs): Frames {
 }
 
 const multilabelShape = (f: Frames) =>
-  f.reduction !== REDUCTION.none || f.target.dim() <= 1 ? [] : [f.nframe];
+  f.reduction !== Reduction.None || f.target.dim() <= 1 ? [] : [f.nframe];
 
 function multilabelMeta(a: BoundArgs): Tensor[] {
   const f = checkMultilabel(a);
@@ -144,8 +144,8 @@ function multilabelBackward(grad: Tensor, a: BoundArgs, isTarget: Tensor): Tenso
   const z = t('add', [t('add', [t('neg', [t('unsqueeze', [x, 2])]), 1]), t('unsqueeze', [x, 1])]);
   const others = t('unsqueeze', [t('add', [t('neg', [t('reshape', [isTarget, [n, c]])]), 1]), 1]);
   const active = t('mul', [t('mul', [t('to', [t('gt', [z, 0]), self.dtype]), count]), others]);
-  const g = f.reduction === REDUCTION.mean ? 1 / (n * c) : 1 / c;
-  const perFrame = f.reduction === REDUCTION.none && f.target.dim() > 1;
+  const g = f.reduction === Reduction.Mean ? 1 / (n * c) : 1 / c;
+  const perFrame = f.reduction === Reduction.None && f.target.dim() > 1;
   const scale = t('mul', [perFrame ? t('reshape', [grad, [n, 1]]) : grad, g]);
   const gx = t('sub', [t('sum', [active, [1]]), t('sum', [active, [2]])]);
   return t('reshape', [t('mul', [gx, scale]), [...self.shape]]);

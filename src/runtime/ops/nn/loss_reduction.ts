@@ -89,3 +89,17 @@ export const sameShape = (a: readonly number[], b: readonly number[]) =>
 
 /** The legacy arguments of F's losses, as their Python signature spells them. */
 export const LEGACY_ARGS = 'bool? size_average=None, bool? reduce=None';
+
+/** The legacy flags and the reduction name, as the Python losses spell them (schema text). */
+export const PY_REDUCTION_ARGS = `${LEGACY_ARGS}, str reduction="mean"`;
+
+/**
+ * aten's apply_loss_reduction of a computed loss: mean or sum over every element; any other enum leaves it
+ * unreduced. With `out`, a reduced loss is written there (an unreduced one was computed into it by the caller).
+ */
+export function applyLossReduction(loss: Tensor, reduction: number, out?: Tensor | null): Tensor {
+  const kw = out ? { out } : {};
+  if (reduction === Reduction.Mean) return out ? t('mean', [loss, null], kw) : t('mean', [loss]);
+  if (reduction === Reduction.Sum) return out ? t('sum', [loss, null], kw) : t('sum', [loss]);
+  return loss;
+}

@@ -1,8 +1,7 @@
 /**
  * aten's upsample ops (upsample_nearest{1,2,3}d, _upsample_nearest_exact{1,2,3}d, upsample_linear1d,
  * upsample_bilinear2d, upsample_bicubic2d, upsample_trilinear3d), each with its explicit-scales overload, the .vec
- * overload F.interpolate calls (output_size or scale_factors), and both out= forms; plus `_interpolate_area`, the
- * adaptive average pooling F.interpolate(mode='area') computes (aten's adaptive_avg_pool, kept private here).
+ * overload F.interpolate calls (output_size or scale_factors), and both out= forms. (F.interpolate's mode='area' is aten's adaptive_avg_pool{1,2,3}d.)
  *
  * One cpu kernel (upsample_kernel.ts) serves every kind over 1-3 spatial dims, from per-dim taps computed with
  * PyTorch's index arithmetic (upsample_taps.ts); its derivative is written in runtime ops, so it differentiates
@@ -33,7 +32,7 @@ const op = (name: string, dims: 1 | 2 | 3, kind: TapKind, kernel: string): Upsam
   name,
   dims,
   kind,
-  aligned: kind !== 'nearest' && kind !== 'nearest-exact' && kind !== 'area',
+  aligned: kind !== 'nearest' && kind !== 'nearest-exact',
   kernel,
   bytes: kind === 'nearest' || kind === 'nearest-exact',
 });
@@ -211,56 +210,6 @@ function registerUpsample(u: UpsampleOp): void {
   });
 }
 
-/** F.interpolate(mode='area'): adaptive average pooling to `output_size` (which may hold zeros). */
-function registerArea(): void {
-  const areaPlan = (a: BoundArgs, name: string) => {
-    const x = a.input as Tensor;
-    const size = a.output_size as number[];
-    if (DTYPE_INFO[x.dtype].kind !== 'float')
-      throw notImplementedFor(
-        x.ndim === 5 ? 'adaptive_avg_pool3d_cpu' : 'adaptive_avg_pool2d',
-        x.dtype,
-        name,
-      );
-    const shape = [...x.shape.slice(0, 2), ...size];
-    const taps = tapsFor(
-      'area',
-      x.shape.slice(2),
-      size,
-      false,
-      size.map(() => null),
-      x.dtype,
-    );
-    return { shape, dtype: x.dtype, strides: suggestedStrides(x, shape), plan: taps };
-  };
-  defineStructured({
-    schema: '_interpolate_area(Tensor input, int[] output_size) -> Tensor',
-    tags: { family: 'nn', pythonOnly: true },
-    meta: areaPlan,
-    impl: {
-      cpu: (a, out, _n, spec) => resampleCpu(a.input as Tensor, out, spec.plan as Taps[]),
-      webgpu: (a, out, _n, spec) => resampleGPU(a.input as Tensor, out, spec.plan as Taps[]),
-    },
-  });
-  defineDerivative('_interpolate_area', {
-    saves: [],
-    formula: (c) => {
-      const shape = c.shapes.input;
-      const size = c.args.output_size as number[];
-      const taps = tapsFor(
-        'area',
-        shape.slice(2),
-        size,
-        false,
-        size.map(() => null),
-        c.grad.dtype,
-      );
-      return [resampleBackward(c.grad, shape, taps)];
-    },
-  });
-}
-
 export function registerUpsampleOps(): void {
   for (const u of UPSAMPLE_OPS) registerUpsample(u);
-  registerArea();
 }

@@ -13,7 +13,7 @@ import {
   numberToF16Bits,
 } from '../../core/index.ts';
 
-export type TapKind = 'nearest' | 'nearest-exact' | 'linear' | 'cubic' | 'area' | 'aa-linear' | 'aa-cubic';
+export type TapKind = 'nearest' | 'nearest-exact' | 'linear' | 'cubic' | 'aa-linear' | 'aa-cubic';
 
 /** Taps of one dim in CSR form: output o reads index[start[o] .. start[o + 1]) with the matching weights. */
 export interface Taps {
@@ -139,7 +139,7 @@ export function computeTaps(o: TapOptions): Taps {
   // PyTorch 1.13's bfloat16 kernels hold the linear and cubic scale in bfloat16 (so 1 / 2.5 is 0.400390625): that
   // is where its samples lie, so the runtime puts them there too.
   const scaleRound = o.dtype === 'bfloat16' && (kind === 'linear' || kind === 'cubic') ? w : r;
-  const scale = kind === 'area' ? 0 : pixelScale(input, output, alignCorners, o.scale, scaleRound);
+  const scale = pixelScale(input, output, alignCorners, o.scale, scaleRound);
   for (let i = 0; i < output; i++) {
     start[i] = index.length;
     if (kind === 'nearest') {
@@ -165,13 +165,8 @@ export function computeTaps(o: TapOptions): Taps {
       const t = r(src - i0);
       const coeffs = cubicCoefficients(t);
       for (let j = 0; j < 4; j++) push(Math.max(Math.min(i0 - 1 + j, last), 0), w(coeffs[j]));
-    } else if (kind === 'aa-linear' || kind === 'aa-cubic') {
-      aaTaps(kind, input, i, scale, (j, wt) => push(j, w(wt)));
     } else {
-      // Adaptive average pooling's window [floor(i * in / out), ceil((i + 1) * in / out)).
-      const s = Math.floor((i * input) / output);
-      const e = Math.ceil(((i + 1) * input) / output);
-      for (let j = s; j < e; j++) push(j, 1 / (e - s));
+      aaTaps(kind, input, i, scale, (j, wt) => push(j, w(wt)));
     }
   }
   start[output] = index.length;
