@@ -19,28 +19,14 @@ import {
   numberToBf16Bits,
   numberToF16Bits,
   pointwiseOutputStrides,
-  ResultTypeError,
   Scalar,
   type StorageArray,
-  Tensor,
+  type Tensor,
 } from '../core/index.ts';
-import {
-  type BoundArgs,
-  callOp,
-  DispatchKey,
-  type OperatorEntry,
-  type OpTags,
-  operatorTable,
-} from '../dispatch/index.ts';
-import { pendingOut, writeThroughOut } from './out_write.ts';
-import {
-  assertNoInternalOverlap,
-  assertNoPartialOverlap,
-  checkOutDType,
-  commonDevice,
-  type OutSpec,
-  readsOutStorage,
-} from './structured.ts';
+import { callOp } from '../dispatch/index.ts';
+
+// The out= registration helpers live in out_define.ts; ops import them from here with the other helpers.
+export { checkOut, defineOut, type OutImpl, type OutRule } from './out_define.ts';
 
 const SCALAR_TO_NAME: Record<DType, string> = {
   ...CPP_TYPE_NAMES,
@@ -51,79 +37,6 @@ const SCALAR_TO_NAME: Record<DType, string> = {
   float16: 'at::Half',
   bfloat16: 'at::BFloat16',
 };
-
-/** How an out= tensor's dtype is checked against the op's result dtype. */
-export type OutRule =
-  /** Structured kernels with a fixed output dtype: "Expected out tensor to have dtype float, but got double instead". */
-  | 'exact'
-  /** TensorIterator ops: any dtype the result can be cast to. */
-  | 'cast'
-  | ((op: string, result: DType, out: DType) => void);
-
-export function checkOut(rule: OutRule, op: string, result: DType, out: DType): void {
-  if (typeof rule === 'function') rule(op, result, out);
-  else if (rule === 'cast') checkOutDType(op, result, out);
-  else if (result !== out) {
-    throw new ResultTypeError(
-      `Expected out tensor to have dtype ${CPP_TYPE_NAMES[result]}, but got ${CPP_TYPE_NAMES[out]} instead`,
-      {
-        op,
-        arg: 'out',
-        got: out,
-        expected: result,
-      },
-    );
-  }
-}
-
-/**
- * Registers an out= overload (`schema` is its full aten schema, e.g. `scatter.src_out(...)`) from the same
- * meta function and cpu impl as the functional overload. defineStructured names every out overload `.out`,
- * which clashes when an op has several (clamp.out / clamp.Tensor_out). With a webgpu impl the overload runs
- * on webgpu too, picking the impl by the output's device.
- */
-export function defineOut(
-  schema: string,
-  tags: OpTags,
-  meta: (args: BoundArgs, op: string) => OutSpec,
-  impl: OutImpl | { readonly cpu: OutImpl; readonly webgpu?: OutImpl },
-  rule: OutRule,
-): OperatorEntry {
-  const cpu = typeof impl === 'function' ? impl : impl.cpu;
-  const webgpu = typeof impl === 'function' ? undefined : impl.webgpu;
-  const e = operatorTable.def(schema, tags);
-  const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
-    const out = args.out as Tensor;
-    const device = commonDevice(op, args);
-    const name = op.schema.name;
-    const spec = meta(args, name);
-    checkOut(rule, name, spec.dtype, out.dtype);
-    // `out` keeps its geometry until the kernel succeeded (see pendingOut).
-    const { target, commit } = pendingOut(out, spec.shape, spec.strides);
-    assertNoInternalOverlap(target, name);
-    for (const a of op.schema.args) {
-      const v = args[a.name];
-      if (a.name === 'out') continue;
-      if (v instanceof Tensor) assertNoPartialOverlap(target, v, name, a.name);
-      else if (Array.isArray(v))
-        for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(target, x, name, a.name);
-    }
-    if (device !== 'meta')
-      writeThroughOut(target, readsOutStorage(op, args, target), (t) =>
-        device === 'webgpu' ? webgpu!(args, t, name) : cpu(args, t, name),
-      );
-    commit();
-    out.bumpVersion();
-    return out;
-  };
-  e.kernels.set(DispatchKey.CPU, kernel);
-  e.kernels.set(DispatchKey.Meta, kernel);
-  if (webgpu) e.kernels.set(DispatchKey.WebGPU, kernel);
-  return e;
-}
-
-/** The kernel body of an out= overload: fills `out`. */
-export type OutImpl = (args: BoundArgs, out: Tensor, op: string) => void;
 
 /** empty_like(self, preserve_format): a dense self keeps its strides, others get dense strides in its order. */
 export function preserveStrides(t: Tensor): number[] {

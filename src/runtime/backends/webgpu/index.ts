@@ -30,6 +30,7 @@ export {
 } from './memory.ts';
 export { type PadDim, type PadMode, padGPU } from './pad.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
+export { type GpuPool, type GpuPoolFrame, poolGPU } from './pool.ts';
 export { flush as flushWebGPU, queueStats } from './queue.ts';
 export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
 export type { GpuAcc, GpuLoad } from './reduce_wgsl.ts';

@@ -20,7 +20,7 @@ import {
 } from '../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { defineOut, notImplementedFor, callTensor as t } from '../op_helpers.ts';
-import { defineOuts } from '../out_multi.ts';
+import { defineOuts } from '../out_define.ts';
 import { isChannelsLast } from '../shape.ts';
 import { defineOp } from '../structured.ts';
 import { registerAdaptivePoolPython } from './adaptive_pool_python.ts';

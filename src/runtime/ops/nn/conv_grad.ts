@@ -7,7 +7,16 @@
 import type { Tensor } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
 import { callTensor as t } from '../op_helpers.ts';
-import { type ConvParams, convParams } from './convolution.ts';
+
+/** A convolution's checked arguments, every list expanded to one value per spatial dim (convolution.ts). */
+export interface ConvParams {
+  readonly stride: number[];
+  readonly padding: number[];
+  readonly dilation: number[];
+  readonly outputPadding: number[];
+  readonly transposed: boolean;
+  readonly groups: number;
+}
 
 /** Spatial dims of a tensor narrowed to `sizes` (the weight gradient's window can overhang the kernel). */
 function narrowTo(x: Tensor, sizes: readonly number[]): Tensor {
@@ -42,11 +51,15 @@ function weightGrad(x: Tensor, g: Tensor, kSize: readonly number[], p: ConvParam
   return narrowTo(t('transpose', [r, 0, 1]), kSize);
 }
 
-export function convolutionBackward(c: {
-  grad: Tensor;
-  args: BoundArgs;
-  shapes: Readonly<Record<string, readonly number[]>>;
-}): (Tensor | null)[] {
+/** `convParams` is convolution.ts's argument check (passed in: convolution.ts registers this derivative). */
+export function convolutionBackward(
+  c: {
+    grad: Tensor;
+    args: BoundArgs;
+    shapes: Readonly<Record<string, readonly number[]>>;
+  },
+  convParams: (input: Tensor, weight: Tensor, bias: Tensor | null, a: BoundArgs) => ConvParams,
+): (Tensor | null)[] {
   const { grad, args } = c;
   const x = args.input as Tensor;
   const w = args.weight as Tensor;

@@ -19,19 +19,10 @@ import type { BoundArgs } from '../../dispatch/index.ts';
 import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 import { convForward, convTransposed, geometry } from './conv_cpu.ts';
-import { convolutionBackward } from './conv_grad.ts';
+import { type ConvParams, convolutionBackward } from './conv_grad.ts';
 import { tensorTypeName } from './embedding.ts';
 
 const OP = 'convolution';
-
-export interface ConvParams {
-  readonly stride: number[];
-  readonly padding: number[];
-  readonly dilation: number[];
-  readonly outputPadding: number[];
-  readonly transposed: boolean;
-  readonly groups: number;
-}
 
 const list = (xs: readonly number[]) => `[${xs.join(', ')}]`;
 const invalid = (message: string, arg: string, got: unknown, expected: unknown) =>
@@ -299,5 +290,5 @@ export function registerConvolution(): void {
     meta: (a) => run(a, 'meta'),
     webgpu: (a) => run(a, 'webgpu'),
   });
-  defineDerivative(OP, { saves: ['input', 'weight'], formula: convolutionBackward });
+  defineDerivative(OP, { saves: ['input', 'weight'], formula: (c) => convolutionBackward(c, convParams) });
 }

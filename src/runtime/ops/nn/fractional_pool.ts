@@ -17,7 +17,7 @@ import {
 } from '../../core/index.ts';
 import { type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
-import { defineOuts } from '../out_multi.ts';
+import { defineOuts } from '../out_define.ts';
 import { defineOp } from '../structured.ts';
 import { type AxisWindows, maxPoolBackward, maxPoolCpu } from './pool_windows.ts';
 

@@ -6,7 +6,7 @@
  * runtime ops (scatter-adds into the input planes, so gradgrad works: their derivative is a gather).
  */
 import { defineDerivative } from '../../autograd/index.ts';
-import { poolGPU } from '../../backends/webgpu/pool.ts';
+import { poolGPU } from '../../backends/webgpu/index.ts';
 import {
   channelsLastStrides,
   contiguousStrides,

@@ -21,19 +21,7 @@ import {
 import { type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { defineOut, notImplementedFor, type OutImpl, callTensor as t, zeroWriter } from '../op_helpers.ts';
 import { defineOp, defineStructured, type OutSpec } from '../structured.ts';
-import { col2imGPU, im2colGPU } from './unfold_gpu.ts';
-
-/** Window geometry: kernel (kh, kw), dilation, padding, stride; `oh` x `ow` windows over an `h` x `w` image. */
-export interface Blocks {
-  readonly k: readonly number[];
-  readonly d: readonly number[];
-  readonly p: readonly number[];
-  readonly s: readonly number[];
-  readonly h: number;
-  readonly w: number;
-  readonly oh: number;
-  readonly ow: number;
-}
+import { type Blocks, col2imGPU, im2colGPU } from './unfold_gpu.ts';
 
 const pair = (v: number[]) => `(${v[0]}, ${v[1]})`;
 const divRtn = (a: number, b: number) => Math.floor(a / b);

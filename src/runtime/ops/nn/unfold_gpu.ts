@@ -5,7 +5,18 @@
  */
 import { contiguousStrides, Tensor } from '../../core/index.ts';
 import { callTensor as t } from '../op_helpers.ts';
-import type { Blocks } from './unfold.ts';
+
+/** Window geometry: kernel (kh, kw), dilation, padding, stride; `oh` x `ow` windows over an `h` x `w` image. */
+export interface Blocks {
+  readonly k: readonly number[];
+  readonly d: readonly number[];
+  readonly p: readonly number[];
+  readonly s: readonly number[];
+  readonly h: number;
+  readonly w: number;
+  readonly oh: number;
+  readonly ow: number;
+}
 
 /** webgpu im2col: the windows as a strided view of the zero-padded input, copied into the output. */
 export function im2colGPU(x: Tensor, out: Tensor, b: Blocks): void {
