@@ -1,5 +1,5 @@
 /**
- * The out= overloads of the adaptive and fractional poolings, which op_db's OpInfos (F's Python signatures) do
+ * The out= overloads of max pooling with indices and of the adaptive and fractional poolings, which op_db's OpInfos (F's Python signatures) do
  * not reach: each equals its functional call, resizes an empty out (channels_last kept for a channels_last
  * 4-d input), checks out's dtype before writing, and runs on meta; and F.fractional_max_pool2d's refusal of a
  * differentiable random_samples (op_db's gradient samples draw theirs).
@@ -50,6 +50,30 @@ describe('pooling out= overloads', () => {
     callOp(op, [make(), [...size]], { out, indices });
     expect(list(out)).toEqual(list(v));
     expect(list(indices)).toEqual(list(i));
+  });
+
+  it.each([
+    ['max_pool2d_with_indices', x4, [2, 3]],
+    ['max_pool3d_with_indices', x5, [1, 2, 2]],
+  ] as const)('%s.out writes values and indices, and checks both dtypes before writing', (op, make, k) => {
+    const [v, i] = callOp(op, [make(), [...k], [], [0], [1], true]) as Tensor[];
+    const out = empty();
+    const indices = empty('int64');
+    const r = callOp(op, [make(), [...k], [], [0], [1], true], { out, indices }) as Tensor[];
+    expect(r[0]).toBe(out);
+    expect(r[1]).toBe(indices);
+    expect(list(out)).toEqual(list(v));
+    expect(list(indices)).toEqual(list(i));
+    // PyTorch's words for each wrong out (probed with 1.13); neither out is resized or written.
+    const wrongIdx = empty('int32');
+    expect(() => callOp(op, [make(), [...k]], { out: empty(), indices: wrongIdx })).toThrow(
+      /Expected out tensor to have dtype long int, but got int instead/,
+    );
+    const wrongOut = empty('float64');
+    expect(() => callOp(op, [make(), [...k]], { out: wrongOut, indices: empty('int64') })).toThrow(
+      /Expected out tensor to have dtype float, but got double instead/,
+    );
+    expect([wrongIdx.shape, wrongOut.shape]).toEqual([[0], [0]]);
   });
 
   it.each([

@@ -18,6 +18,7 @@ import {
 } from '../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { defineOut, notImplementedFor, callTensor as t } from '../op_helpers.ts';
+import { defineOuts } from '../out_define.ts';
 import { isChannelsLast } from '../shape.ts';
 import { defineOp } from '../structured.ts';
 import { avgPoolCpu, frameOf, frameStrides, maxPoolCpu } from './pool_cpu.ts';
@@ -240,14 +241,29 @@ export function registerPoolingKernels(): void {
       webgpu: (a) => pick(run(o, a, 'webgpu')),
     });
     const node = `${o.kind === 'max' ? 'MaxPool' : 'AvgPool'}${o.nd}D${o.kind === 'max' ? 'WithIndices' : ''}Backward0`;
-    if (o.kind === 'max')
+    if (o.kind === 'max') {
       defineDerivative(o.name, {
         name: node,
         saves: ['result'],
         nondiffOutputs: [1],
         formula: (c) => [maxPoolBackward(c.grad, c.results[1], c.shapes.self, o.nd)],
       });
-    else {
+      defineOuts(
+        `${o.name}.out(${params}, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
+        tags,
+        (a) => {
+          const { shape, strides } = outputSpec(o, a);
+          const x = a.self as Tensor;
+          checkDType(x, o.kind, o.kernel, o.name);
+          return [
+            { shape, strides, dtype: x.dtype },
+            { shape, strides, dtype: 'int64' },
+          ];
+        },
+        (a, [out, indices]) => fill(o, a, outputSpec(o, a).g, out, indices),
+        { webgpu: true },
+      );
+    } else {
       const fillOut = (a: BoundArgs, out: Tensor) => {
         checkDType(a.self as Tensor, o.kind, o.kernel, o.name);
         fill(o, a, outputSpec(o, a).g, out, null);
