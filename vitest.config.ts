@@ -1,14 +1,16 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Dawn's OpenGL ES backend on Mesa needs a display-less EGL. Worker threads cannot change the environment
-// native code sees, so it is set here, in the main process, before any worker starts.
+// Dawn's OpenGL ES backend on Mesa needs a display-less EGL: set here, in the main process, so every worker
+// (a child process) inherits it.
 process.env.EGL_PLATFORM ??= 'surfaceless';
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'dashboards/**/*.test.ts'],
-    pool: 'threads',
+    // Processes, not threads: two Dawn (webgpu) instances in one process's worker threads segfault now and then
+    // (measured: 2 of 4 `opgate run` of softmax, log_softmax and logsumexp with two thread workers; 0 of 3 forked).
+    pool: 'forks',
     // vitest's default leaves a core idle (cores - 1: one worker on a 2-core runner), but many files spend their
     // time waiting on child processes (the CLI, valgrind, Chromium): every core gets a worker.
     maxWorkers: availableParallelism(),

@@ -174,6 +174,20 @@ export const int64Overflow =
     ];
   };
 
+/**
+ * Large finite logits for the exp-sum reductions (softmax, log_softmax, logsumexp): exp(1000) overflows even
+ * float64, so a kernel that skips the max subtraction gives inf / NaN here (every other sample is small). The values
+ * are exact in bfloat16 and float16 too.
+ */
+export const largeLogits =
+  (dims: 'list' | 'int') =>
+  (make: Maker, ctx: SampleContext): SampleInput[] => {
+    if (DTYPE_INFO[ctx.dtype].kind !== 'float') return [];
+    const x = make.values([1000, 996, -1000, 88, 92, 90], [2, 3]);
+    const note = 'large finite logits';
+    return [call(x, [dims === 'list' ? [1] : 1], {}, note), call(x, [0], {}, note)];
+  };
+
 /** Common widening/narrowing dtype= choices: float16/bfloat16 -> float32, float32 <-> float64, complex. */
 export function otherFloat(d: DType): DType | null {
   const map: Partial<Record<DType, DType>> = {

@@ -36,6 +36,22 @@ const stridesIgnored: Kernel = (_ks, args) => {
 };
 
 describe('injected bugs are caught', () => {
+  test('softmax without the max subtraction fails the reference oracle on the large-logits sample', async () => {
+    const inst = instance('softmax', 'reference', 'float64', 'contiguous');
+    expect((await runOracle(inst)).checks).toBeGreaterThan(0);
+    // exp(x) / sum(exp(x)) on finite inputs (inf and NaN lines keep the real kernel): right for every small
+    // logit, inf / inf = NaN once exp overflows (exp(1000)).
+    inject('softmax.int', (real) => (ks, args, op) => {
+      const finite = callOp('all', [callOp('isfinite', [args.self])]) as Tensor;
+      if (!finite.item()) return real(ks, args, op);
+      const x = args.dtype ? callOp('to', [args.self, args.dtype]) : args.self;
+      const e = callOp('exp', [x]) as Tensor;
+      return callOp('div', [e, callOp('sum', [e, [args.dim as number], true])]);
+    });
+    const f = await expectFailure(() => runOracle(inst), /elements differ/);
+    expect(f.message).toMatch(/large finite logits/);
+  });
+
   test('a CPU kernel that ignores strides fails the reference oracle on non-contiguous layouts', async () => {
     const transposed = instance('add', 'reference', 'float32', 'transposed');
     const strided = instance('add', 'reference', 'float32', 'strided');
