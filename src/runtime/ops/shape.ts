@@ -32,13 +32,16 @@ const tags = { family: 'shape' };
 const skipped = (t: Tensor) => t.ndim === 1 && t.shape[0] === 0;
 
 /** c10's is_channels_last_strides_2d: the layout suggest_memory_format calls channels_last. */
-export function isChannelsLast(t: Tensor): boolean {
-  if (t.ndim !== 4 || t.strides[1] === 0) return false;
+export const isChannelsLast = (t: Tensor): boolean => isChannelsLastStrides(t.shape, t.strides);
+
+/** The same test on a geometry that is not a tensor's own (convolution's view of a 1-d input as 2-d). */
+export function isChannelsLastStrides(shape: readonly number[], strides: readonly number[]): boolean {
+  if (shape.length !== 4 || strides[1] === 0) return false;
   let min = 0;
   for (const d of [1, 3, 2, 0]) {
-    if (t.shape[d] === 0 || t.strides[d] < min) return false;
-    if (d === 0 && min === t.strides[1]) return false;
-    min = t.strides[d] * Math.max(t.shape[d], 1);
+    if (shape[d] === 0 || strides[d] < min) return false;
+    if (d === 0 && min === strides[1]) return false;
+    min = strides[d] * Math.max(shape[d], 1);
   }
   return true;
 }

@@ -17,6 +17,7 @@ import {
 } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
 import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
+import { isChannelsLastStrides } from '../shape.ts';
 import { defineOp } from '../structured.ts';
 import { convForward, convTransposed, geometry } from './conv_cpu.ts';
 import { type ConvParams, convolutionBackward } from './conv_grad.ts';
@@ -203,18 +204,6 @@ export function outputSize(inShape: readonly number[], wShape: readonly number[]
   });
 }
 
-/** c10's is_channels_last_strides_2d over a 4-d shape. */
-function channelsLast4d(shape: readonly number[], strides: readonly number[]): boolean {
-  if (shape.length !== 4 || strides[1] === 0) return false;
-  let min = 0;
-  for (const d of [1, 3, 2, 0]) {
-    if (shape[d] === 0 || strides[d] < min) return false;
-    if (d === 0 && min === strides[1]) return false;
-    min = strides[d] * Math.max(shape[d], 1);
-  }
-  return true;
-}
-
 /** A 1-d convolution runs as 2-d on x.unsqueeze(2) in aten: its channels-last test sees that view. */
 function as4d(x: Tensor): [number[], number[]] {
   if (x.ndim !== 3) return [[...x.shape], [...x.strides]];
@@ -232,7 +221,8 @@ function as4d(x: Tensor): [number[], number[]] {
 function outputTensor(input: Tensor, weight: Tensor, p: ConvParams, device: Tensor['device']): Tensor {
   const shape = [input.shape[0], p.transposed ? weight.shape[1] * p.groups : weight.shape[0]];
   shape.push(...outputSize(input.shape, weight.shape, p));
-  const cl = !p.transposed && p.stride.length <= 2 && [input, weight].some((x) => channelsLast4d(...as4d(x)));
+  const cl =
+    !p.transposed && p.stride.length <= 2 && [input, weight].some((x) => isChannelsLastStrides(...as4d(x)));
   if (!cl) return Tensor.empty(shape, input.dtype, device, contiguousStrides(shape));
   const s4 = channelsLastStrides(shape.length === 4 ? shape : [shape[0], shape[1], 1, shape[2]]);
   return Tensor.empty(shape, input.dtype, device, shape.length === 4 ? s4 : [s4[0], s4[1], s4[3]]);
