@@ -70,6 +70,12 @@ export { effectiveStatus, isComplete, RUN_STATUSES, type RunStatus } from './sto
 export { type MergeReport, mergeDatabases, shardResults } from './store/merge.ts';
 export { SCHEMA_VERSION } from './store/migrations.ts';
 export {
+  beginMutationRun,
+  endMutationRun,
+  insertMutant,
+  type MutationRunInfo,
+} from './store/mutation.ts';
+export {
   DEFAULT_DB,
   type ResultRow,
   type ResultStatus,
@@ -91,7 +97,14 @@ export {
   everFailedIds,
   failingResults,
   gridCounts,
+  type MutantKill,
+  type MutantOutcome,
+  type MutantRow,
+  type MutationScore,
   maxUlpByCell,
+  mutantsOf,
+  mutationRuns,
+  mutationScore,
   openReadOnly,
   outcomesByCommit,
   outcomesOf,
@@ -101,6 +114,7 @@ export {
   recentCommits,
   type SeriesPoint,
   type ShardRunRow,
+  type StoredMutationRun,
   shardRuns,
   shardsOfCommit,
   slowestResults,

@@ -80,6 +80,43 @@ export const MIGRATIONS: readonly string[] = [
   // rows, so the per-(op, device, dtype) maxima of a commit and "the previous commit with values" read it alone.
   `ALTER TABLE results ADD COLUMN max_ulp REAL;
    CREATE INDEX results_by_run_ulp ON results(run_id, op, device, dtype, max_ulp, id) WHERE max_ulp IS NOT NULL;`,
+  // 7: mutation testing (`opgate mutate`). A mutation run per invocation; a row per mutant with its outcome;
+  // a row per (mutant, killer): one in first-failure mode, one per killing oracle with --per-oracle (the
+  // kill matrix's "only this oracle kills it" needs them all). `killer` is an oracle name or 'unit'.
+  `CREATE TABLE mutation_runs (
+     mrun_id INTEGER PRIMARY KEY AUTOINCREMENT,
+     commit_sha TEXT NOT NULL,
+     branch TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     ended_at TEXT,
+     mode TEXT NOT NULL,
+     args TEXT NOT NULL DEFAULT '{}'
+   );
+   CREATE TABLE mutants (
+     mrun_id INTEGER NOT NULL REFERENCES mutation_runs(mrun_id) ON DELETE CASCADE,
+     mutant_id TEXT NOT NULL,
+     file TEXT NOT NULL,
+     line INTEGER NOT NULL,
+     operator TEXT NOT NULL,
+     original TEXT NOT NULL,
+     mutated TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('killed','survived','timeout','equivalent','error')),
+     killed_by TEXT,
+     reason TEXT,
+     selected INTEGER NOT NULL DEFAULT 0,
+     ran INTEGER NOT NULL DEFAULT 0,
+     duration_ms REAL NOT NULL DEFAULT 0,
+     PRIMARY KEY (mrun_id, mutant_id)
+   );
+   CREATE TABLE mutant_kills (
+     mrun_id INTEGER NOT NULL,
+     mutant_id TEXT NOT NULL,
+     killer TEXT NOT NULL,
+     test_id TEXT NOT NULL,
+     message TEXT,
+     PRIMARY KEY (mrun_id, mutant_id, killer),
+     FOREIGN KEY (mrun_id, mutant_id) REFERENCES mutants(mrun_id, mutant_id) ON DELETE CASCADE
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,15 @@
 /** The dashboards' read API: the read-only reader and the queries behind each view. */
+
+export {
+  type MutantKill,
+  type MutantOutcome,
+  type MutantRow,
+  type MutationScore,
+  mutantsOf,
+  mutationRuns,
+  mutationScore,
+  type StoredMutationRun,
+} from '../mutation.ts';
 export { openReadOnly, ResultsReader } from '../reader.ts';
 export { type CommitRow, commitShas, recentCommits, shardsOfCommit } from './commits.ts';
 export { type CoverageRow, coverageCounts, outcomesByCommit } from './coverage.ts';
