@@ -29,6 +29,7 @@ import { registerBcCommands } from './bc.ts';
 import { registerCoverageCommand } from './coverage.ts';
 import { registerFlakyCommands } from './flaky.ts';
 import { registerGoldenCommands } from './golden.ts';
+import { registerMutateCommand } from './mutate.ts';
 import { registerNumericsCommands } from './numerics.ts';
 import { intOption, listOption } from './options.ts';
 import { registerPerfCommands } from './perf.ts';
@@ -276,6 +277,7 @@ export function buildCli(): Command {
   registerBcCommands(program);
   registerCoverageCommand(program);
   registerGoldenCommands(program);
+  registerMutateCommand(program);
   registerFlakyCommands(program);
   registerPerfCommands(program);
   registerNumericsCommands(program);

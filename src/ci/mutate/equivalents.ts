@@ -1,0 +1,30 @@
+/**
+ * Equivalent mutants, declared with a reason: edits that cannot change any observable result (the mutant is
+ * not run and does not count in the score). Matched by file, operator and the text of the original and mutated
+ * lines, so a declaration survives lines moving. Each reason says why no input can tell the two apart.
+ */
+import type { Mutant } from './generate.ts';
+
+export interface Equivalent {
+  readonly file: string;
+  readonly operator: string;
+  /** A substring of the original line. */
+  readonly original: string;
+  /** A substring of the mutated line (absent: any mutant of that line by that operator). */
+  readonly mutated?: string;
+  readonly reason: string;
+}
+
+export const EQUIVALENTS: readonly Equivalent[] = [];
+
+/** The declared reason `m` is equivalent, or null. */
+export function equivalenceOf(m: Mutant, list: readonly Equivalent[] = EQUIVALENTS): string | null {
+  const e = list.find(
+    (x) =>
+      x.file === m.file &&
+      x.operator === m.operator &&
+      m.original.includes(x.original) &&
+      (x.mutated === undefined || m.mutated.includes(x.mutated)),
+  );
+  return e?.reason ?? null;
+}
