@@ -348,7 +348,7 @@ describe.runIf(run)('dashboards in Chromium', () => {
       await page.selectOption('[data-testid="commit-picker"]', older);
       await page.waitForSelector(`.view[data-view="shards"][data-ready=""] h1 code[title="${older}"]`);
       expect(await page.locator('.bar-row').count()).toBe(facts.jobs.length);
-      for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search', 'numerics', 'mutation']) {
+      for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search', 'mutation', 'numerics']) {
         await page.goto(`${site.url}#/${view}`);
         await page.waitForSelector(`.view[data-view="${view}"][data-ready=""]`);
       }
