@@ -3,7 +3,7 @@
  * tests and benchmark. It is built from the real matrix (real ids, skip/xfail rules and their reasons), through
  * the real store, with known events injected: a test that starts failing (its message carries HTML that must
  * render inert), flaky tests, quarantined tests, a shard still running, a perf regression, and a numerics drift
- * (one op's max ulp grows at the newest commit).
+ * (one op's max ulp grows at the newest commit), and mutation runs (seed_mutation.ts).
  */
 import {
   disabledMessage,
@@ -15,6 +15,7 @@ import {
   resultAxes,
   ruleMessage,
 } from '../src/ci/index.ts';
+import { type MutationFacts, seedMutationRuns } from './seed_mutation.ts';
 
 export interface SeedOptions {
   readonly commits: number;
@@ -60,6 +61,7 @@ export interface SeedFacts {
     readonly sha: string;
   } | null;
   readonly instances: number;
+  readonly mutation: MutationFacts;
 }
 
 /** Markup that would run if the page ever rendered test output as HTML. */
@@ -116,6 +118,7 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
   const message = `${failing.id}: sample #2 (broadcast) failed (seed 1234): mismatch at [0, 1]: got ${XSS}, expected 1\n  repro: npx opgate repro ${failing.id} --sample 2`;
   const regressionAt = o.regressionAt ?? Math.floor((o.commits * 2) / 3);
   const store = new ResultsStore(path);
+  let mutation: MutationFacts;
   const t0 = Date.parse('2026-11-01T00:00:00Z');
   try {
     // Like CI's matrix: one run per (device, shard), each with its own --device filter.
@@ -226,6 +229,7 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
       },
     ]);
     recordPerf(store, perf);
+    mutation = seedMutationRuns(store, shas, XSS);
   } finally {
     store.close();
   }
@@ -258,5 +262,6 @@ export function seedDemoDb(path: string, o: SeedOptions): SeedFacts {
           }
         : null,
     instances: insts.length,
+    mutation,
   };
 }

@@ -11,6 +11,7 @@ import {
   DOCUMENTS,
   isDocument,
   isPerCommit,
+  mutationRunDoc,
   openReadOnly,
   PER_COMMIT,
   type ReadDb,
@@ -73,6 +74,11 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
       if (perCommit && isPerCommit(perCommit[1])) {
         const sha = commitOfSlug(db, perCommit[2]);
         if (sha) return send(res, 200, 'application/json', JSON.stringify(PER_COMMIT[perCommit[1]](db, sha)));
+      }
+      const run = /^\/data\/mutation\/(\d{1,15})\.json$/.exec(path);
+      if (run) {
+        const found = mutationRunDoc(db, Number(run[1]));
+        if (found) return send(res, 200, 'application/json', JSON.stringify(found));
       }
       const cell = /^\/data\/cell\/(\w+)\/(\w+)\.json$/.exec(path);
       if (cell) {

@@ -19,6 +19,9 @@ export const cellPath = (sha: string, job: string): string => `data/cell/${slug(
 /** A per-commit document (coverage or shards at one commit), relative to the site root. */
 export const commitDocPath = (name: string, sha: string): string => `data/${name}/${slug(sha)}.json`;
 
+/** A mutation run's document (the mutation view at that run), relative to the site root. */
+export const mutationRunPath = (mrunId: number): string => `data/mutation/${mrunId}.json`;
+
 export interface Reason {
   readonly reason: string;
   readonly issue: string | null;

@@ -6,6 +6,7 @@ import { cellView } from './views/cell.ts';
 import { coverageView } from './views/coverage.ts';
 import { flakyView } from './views/flaky.ts';
 import { gridView } from './views/grid.ts';
+import { mutationView } from './views/mutation.ts';
 import { numericsView } from './views/numerics.ts';
 import { perfView } from './views/perf.ts';
 import { searchView } from './views/search.ts';
@@ -22,6 +23,7 @@ const VIEWS: Record<string, { title: string; view: View; nav: boolean }> = {
   shards: { title: 'Shards & time', view: shardsView, nav: true },
   search: { title: 'Test search', view: searchView, nav: true },
   numerics: { title: 'Numerics', view: numericsView, nav: true },
+  mutation: { title: 'Mutation', view: mutationView, nav: true },
 };
 
 let generation = 0;

@@ -4,11 +4,12 @@
  */
 
 import { recentCommits } from '../../src/ci/index.ts';
-import { cellPath, commitDocPath } from '../shared.ts';
+import { cellPath, commitDocPath, mutationRunPath } from '../shared.ts';
 import { coverageData } from './coverage.ts';
 import type { ReadDb } from './db.ts';
 import { flakyData } from './flaky.ts';
 import { cellData, gridData } from './grid.ts';
+import { type MutationData, mutationData, mutationRunIds } from './mutation.ts';
 import { numericsData } from './numerics.ts';
 import { perfData } from './perf.ts';
 import { schemaData } from './schema.ts';
@@ -19,6 +20,12 @@ export { recentCommits } from '../../src/ci/index.ts';
 export { DEVICE_TYPES as DEVICES } from '../../src/runtime/index.ts';
 export { openReadOnly, type ReadDb } from './db.ts';
 export { cellData } from './grid.ts';
+
+/** One mutation run's document (`data/mutation/<id>.json`); null for a run that does not exist. */
+export function mutationRunDoc(db: ReadDb, mrunId: number): MutationData | null {
+  const doc = mutationData(db, mrunId);
+  return doc.run ? doc : null;
+}
 
 export interface SiteMeta {
   /** `owner/name` on GitHub, for issue links; null when unknown. */
@@ -37,6 +44,7 @@ export const DOCUMENTS = {
   shards: (db: ReadDb) => shardsData(db),
   tests: (db: ReadDb) => testsData(db),
   numerics: (db: ReadDb) => numericsData(db),
+  mutation: (db: ReadDb) => mutationData(db),
   // Schema coverage: op_db and the runtime's, not the store's (the coverage view shows it under its matrix).
   schema: (_db: ReadDb) => schemaData(),
 } as const satisfies Record<string, (db: ReadDb) => unknown>;
@@ -58,8 +66,8 @@ export const STATIC_PER_COMMIT = 10;
 export const isDocument = (name: string): name is DocumentName => Object.hasOwn(DOCUMENTS, name);
 
 /**
- * Every file of the static site's data: the documents, the per-commit documents of the newest commits and the
- * failures of each non-green grid cell.
+ * Every file of the static site's data: the documents, the per-commit documents of the newest commits, each
+ * listed mutation run's document and the failures of each non-green grid cell.
  */
 export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map<string, unknown> {
   const perCommit = recentCommits(db, STATIC_PER_COMMIT).map((c) => c.sha);
@@ -67,6 +75,7 @@ export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map
   for (const sha of perCommit)
     for (const name of Object.keys(PER_COMMIT) as (keyof typeof PER_COMMIT)[])
       files.set(commitDocPath(name, sha), PER_COMMIT[name](db, sha));
+  for (const id of mutationRunIds(db)) files.set(mutationRunPath(id), mutationData(db, id));
   for (const name of Object.keys(DOCUMENTS) as DocumentName[]) {
     const doc = DOCUMENTS[name](db);
     files.set(`data/${name}.json`, doc);

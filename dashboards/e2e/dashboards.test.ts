@@ -3,7 +3,8 @@
  * The dashboards in a real browser: headless Debian Chromium via playwright-core against `opgate dashboard`
  * serving a seeded database. Each view loads; a red grid cell leads to the failure and its repro command; the
  * coverage matrix shows a skip's reason and the schema coverage its overloads; the perf chart marks the injected
- * regression; the numerics view lists the injected max-ulp drift first, flagged; and failure messages,
+ * regression; the numerics view lists the injected max-ulp drift first, flagged; the mutation view shows the
+ * seeded kill matrix, survivors' diffs and equivalents' reasons; and failure messages, mutated source lines,
  * test ids and issue titles carrying markup stay text (no dialog, no injected element, no script ran).
  * Screenshots of every view land in artifacts/dashboards/.
  */
@@ -223,6 +224,54 @@ describe.runIf(run)('dashboards in Chromium', () => {
     expect(await page.locator('[data-flag="drift"]').count()).toBe(0);
   });
 
+  test("mutation: the newest run's score, the seeded kill matrix, survivors' diffs as text, equivalents' reasons", async () => {
+    const mut = facts.mutation;
+    await open('#/mutation', 'mutation');
+    expect(await page.locator('h1 code').getAttribute('title')).toBe(mut.sha);
+    const score = page.locator('[data-testid="mutation-score"]');
+    for (const k of ['mutants', 'killed', 'survived', 'timeout', 'equivalent'] as const)
+      expect(await score.locator(`dd[data-key="${k}"]`).textContent(), k).toBe(String(mut.score[k]));
+    expect(await score.locator('dd[data-key="score"]').getAttribute('title')).toBe(String(mut.score.score));
+    await page.locator('.chart[data-label="score %"][data-drawn]').waitFor();
+    // Every seeded (killer, operator) cell, and each killer's "only" count; the unit tests are the last row.
+    const matrix = page.locator('table[data-testid="kill-matrix"]');
+    const killers = await matrix
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-killer')));
+    expect(new Set(killers)).toEqual(new Set(Object.keys(mut.kills)));
+    expect(killers.at(-1)).toBe('unit');
+    for (const [killer, ops] of Object.entries(mut.kills)) {
+      const row = matrix.locator(`tr[data-killer="${killer}"]`);
+      for (const [operator, n] of Object.entries(ops))
+        expect(
+          await row.locator(`td[data-operator="${operator}"]`).textContent(),
+          `${killer} ${operator}`,
+        ).toBe(String(n));
+      expect(await row.locator('td[data-col="only"]').textContent(), killer).toBe(String(mut.only[killer]));
+    }
+    expect(mut.only.golden).toBeGreaterThan(0);
+    expect(mut.multiKilled.killers.length).toBeGreaterThan(1);
+    // The survivor whose source line carries markup: file:line, operator and its diff, all text.
+    const survivor = page.locator(`article.survivor[data-id="${mut.survivor.mutantId}"]`);
+    expect(await survivor.locator('code.where').textContent()).toBe(
+      `${mut.survivor.file}:${mut.survivor.line}`,
+    );
+    expect(await survivor.locator('pre.diff').isVisible()).toBe(true);
+    expect(await survivor.locator('pre.diff .del').textContent()).toBe(`- ${mut.survivor.original}`);
+    expect(await survivor.locator('pre.diff .ins').textContent()).toBe(`+ ${mut.survivor.mutated}`);
+    expect(mut.survivor.original).toContain(XSS);
+    const equivalent = page.locator(`article.equivalent[data-id="${mut.equivalent.mutantId}"]`);
+    expect(await equivalent.locator('.reason-text').textContent()).toBe(mut.equivalent.reason);
+    await expectInert();
+    // The oldest run, from the picker: the gap only 'golden' closes later was still a survivor then.
+    expect(await page.locator(`article.survivor[data-id="${mut.onlyGolden}"]`).count()).toBe(0);
+    await page.selectOption('[data-testid="mutation-run-picker"]', { index: mut.runs - 1 });
+    await page.waitForSelector(
+      `.view[data-view="mutation"][data-ready=""] h1 code[title="${facts.shas[0]}"]`,
+    );
+    expect(await page.locator(`article.survivor[data-id="${mut.onlyGolden}"]`).count()).toBe(1);
+  });
+
   test('test search: by id pattern, with history across runs', async () => {
     await open(`#/search?q=${encodeURIComponent(facts.failing.id)}`, 'search');
     const row = page.locator(`tr[data-id="${facts.failing.id}"]`);
@@ -299,13 +348,20 @@ describe.runIf(run)('dashboards in Chromium', () => {
       await page.selectOption('[data-testid="commit-picker"]', older);
       await page.waitForSelector(`.view[data-view="shards"][data-ready=""] h1 code[title="${older}"]`);
       expect(await page.locator('.bar-row').count()).toBe(facts.jobs.length);
-      for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search', 'numerics']) {
+      for (const view of ['coverage', 'flaky', 'perf', 'shards', 'search', 'mutation', 'numerics']) {
         await page.goto(`${site.url}#/${view}`);
         await page.waitForSelector(`.view[data-view="${view}"][data-ready=""]`);
       }
       expect(
         await page.locator('table[data-testid="numerics"] tbody tr').first().getAttribute('data-change'),
       ).toBe('drift');
+      // A mutation run other than the newest: its own document.
+      await page.goto(`${site.url}#/mutation`);
+      await page.waitForSelector('.view[data-view="mutation"][data-ready=""]');
+      await page.selectOption('[data-testid="mutation-run-picker"]', { index: facts.mutation.runs - 1 });
+      await page.waitForSelector(
+        `.view[data-view="mutation"][data-ready=""] h1 code[title="${facts.shas[0]}"]`,
+      );
       await expectInert();
     } finally {
       await site.close();

@@ -102,6 +102,7 @@ export {
   type MutantRow,
   type MutationScore,
   maxUlpByCell,
+  mutantOutcomeCounts,
   mutantsOf,
   mutationRuns,
   mutationScore,

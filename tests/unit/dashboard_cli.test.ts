@@ -66,6 +66,8 @@ describe('opgate dashboard (CLI)', () => {
       'data/meta.json',
       'data/grid.json',
       'data/tests.json',
+      'data/mutation.json',
+      'data/mutation/1.json',
     ])
       expect(existsSync(join(out, f)), f).toBe(true);
     const grid = JSON.parse(readFileSync(join(out, 'data/grid.json'), 'utf8'));
@@ -127,6 +129,9 @@ describe('the server', () => {
       expect((await get(d.url, '//')).status).toBe(404);
       expect((await get(d.url, '/data/../../etc/passwd')).status).toBe(404);
       expect((await get(d.url, '/data/nope.json')).status).toBe(404);
+      // A mutation run's document exists for its id only.
+      expect(JSON.parse((await get(d.url, '/data/mutation/1.json')).body).run.mrunId).toBe(1);
+      expect((await get(d.url, '/data/mutation/999.json')).status).toBe(404);
       expect((await get(d.url, '/data/grid.json', 'POST')).status).toBe(405);
       const grid = await get(d.url, '/data/grid.json');
       expect(grid.status).toBe(200);

@@ -15,6 +15,7 @@ export { type CommitRow, commitShas, recentCommits, shardsOfCommit } from './com
 export { type CoverageRow, coverageCounts, outcomesByCommit } from './coverage.ts';
 export { disabledSkipsByCommit, everFailedIds, outcomesOf } from './flaky.ts';
 export { type CellFailureRow, cellFailures, failingResults, gridCounts, unfinishedRuns } from './grid.ts';
+export { mutantOutcomeCounts, type OutcomeCount } from './mutation.ts';
 export { maxUlpByCell, previousUlpCommit, type UlpRow } from './numerics.ts';
 export { perfSeriesPoints, type SeriesPoint } from './perf.ts';
 export { type CommitTimeRow, commitTimes, type ShardRunRow, shardRuns, slowestResults } from './shards.ts';
