@@ -207,6 +207,7 @@ async function cleanFailures(
 }
 
 export async function runMutants(mutants: readonly Mutant[], o: MutateOptions): Promise<MutantRow[]> {
+  if (mutants.length === 0) return [];
   const selector = new Selector(o.root, o.tier, o.maxInstances);
   const started = Date.now();
   const queue = [...mutants];

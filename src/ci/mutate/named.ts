@@ -19,6 +19,8 @@ export interface NamedMutant {
   readonly tests?: readonly string[];
   /** The matrix instances that must kill it (run instead of target determination's selection). */
   readonly instances: readonly string[];
+  /** The oracles (or 'unit') expected among its killers. */
+  readonly killers: readonly string[];
 }
 
 export const NAMED_MUTANTS: readonly NamedMutant[] = [
@@ -29,6 +31,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     find: '} - m); T[j] = e; s += e;',
     replace: '}); T[j] = e; s += e;',
     instances: ['test_reference_softmax_cpu_float64_contiguous_eager'],
+    killers: ['reference'],
   },
 ];
 
