@@ -21,6 +21,7 @@ export {
   Scalar,
   Storage,
   Tensor,
+  tensor,
   webgpuUnavailableReason,
 } from '../runtime/index.ts';
 
