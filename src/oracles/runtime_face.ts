@@ -20,6 +20,7 @@ export {
   operatorTable,
   Scalar,
   Storage,
+  stridePattern,
   Tensor,
   tensor,
   webgpuUnavailableReason,
