@@ -40,6 +40,8 @@ function catSamples(ctx: SampleContext): SampleInput[] {
     sample(L([make([0, 3]), make([2, 3])]), [0], {}, { name: 'zero-size member' }),
     sample(L([make([2, 0]), make([2, 0])]), [1], {}, { name: 'all zero-size' }),
     sample(L([make([0]), make([2, 3])]), [1], {}, { name: 'legacy 1-D empty is skipped' }),
+    // Nothing left to concatenate: the result is [0] and dim is never wrapped (1 is out of range for 1-D).
+    sample(L([make([0]), of('int64')([0])]), [1], {}, { name: 'only legacy 1-D empties, dim 1' }),
     sample(
       L([make([3, 2]).t(), sliced, make([2, 1]).expand([2, 3])]),
       [1],

@@ -2,13 +2,21 @@
  * Oracle 4, eager vs compile: for each sample, a function calling the op is compiled with every backend level
  * ('eager', 'aot_eager', 'fused') and its result compared with eager; a chain (op -> pointwise -> reduction) is
  * compiled 'fused' where the op gives one floating tensor; and a second call with fresh inputs of the same
- * metadata must not compile again (JAX's cache check). Each run gets its own copies of the inputs.
+ * metadata must not compile again (JAX's cache check), while a third with the same shapes in another layout must
+ * (its stride guard) and still equal eager. Each run gets its own copies of the inputs.
  */
 
-import { fromRuntime, type SampleInput, WEBGPU_DTYPES } from '../../op_db/index.ts';
+import { fromRuntime, type Layout, type SampleInput, WEBGPU_DTYPES } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
-import { type CompileBackend, callOp, compile, DTYPE_INFO, type Tensor } from './runtime_face.ts';
+import {
+  type CompileBackend,
+  callOp,
+  compile,
+  DTYPE_INFO,
+  stridePattern,
+  type Tensor,
+} from './runtime_face.ts';
 import {
   freshOn,
   mixesUnsupported,
@@ -37,6 +45,20 @@ function asFunction(op: string, s: SampleInput, then?: (r: unknown) => unknown) 
   };
 }
 
+/**
+ * The sample in a layout whose stride pattern differs from `layout`'s (the compile cache guards it), or null when
+ * no tensor's pattern changes (0/1-d samples). On cpu only: the guards are device-independent, and a webgpu
+ * compile costs several times a cpu one.
+ */
+function otherLayout(s0: SampleInput, layout: Layout, device: Instance['device']) {
+  if (device !== 'cpu') return null;
+  const other: Layout = layout === 'contiguous' ? 'transposed' : 'contiguous';
+  const sample = withLayout(s0, other);
+  const here = sampleTensors(withLayout(s0, layout)).map(stridePattern);
+  const there = sampleTensors(sample).map(stridePattern);
+  return here.every((p, i) => p === there[i]) ? null : { layout: other, sample };
+}
+
 export async function runCompile(inst: Instance, only?: number): Promise<OracleResult> {
   const { info, device } = inst;
   const samples = info.sampleInputs(sampleContext(inst));
@@ -46,12 +68,11 @@ export async function runCompile(inst: Instance, only?: number): Promise<OracleR
     const host = withLayout(s0, inst.layout);
     if (mixesUnsupported(host, device, WEBGPU_DTYPES)) continue;
     const fail = (what: string) => new OracleFailure(inst, k, s0.name, what);
-    const tensorsOf = () => sampleTensors(freshOn(host, device));
-    const run = async (f: (...ts: Tensor[]) => unknown, what: string): Promise<Tensor[]> => {
+    const run = async (f: (...ts: Tensor[]) => unknown, what: string, from = host): Promise<Tensor[]> => {
       try {
         // Before the call, so a compiled graph's replayed draws restart from the seed too.
         reseed(info, host.kwargs);
-        return await onHost(outputsOf(f(...tensorsOf())));
+        return await onHost(outputsOf(f(...sampleTensors(freshOn(from, device)))));
       } catch (e) {
         throw fail(`${what} raised ${describeError(e)}`);
       }
@@ -73,6 +94,7 @@ export async function runCompile(inst: Instance, only?: number): Promise<OracleR
       });
     };
     const fn = asFunction(info.op, host);
+    const relaid = otherLayout(s0, inst.layout, device);
     let raw: unknown;
     const eager = await run((...ts) => {
       raw = fn(...ts);
@@ -88,6 +110,17 @@ export async function runCompile(inst: Instance, only?: number): Promise<OracleR
           `compile(${backend}): a second call with inputs of the same metadata compiled again (${compiles} -> ${c.stats.compiles} compiles, ${c.stats.cacheHits} cache hits)`,
         );
       checks += 2;
+      if (backend === 'fused' && relaid) {
+        const { recompiles, cacheHits } = c.stats;
+        const what = `compile(fused) on the ${relaid.layout} layout`;
+        const got = await run(c, what, relaid.sample);
+        if (c.stats.recompiles !== recompiles + 1 || c.stats.cacheHits !== cacheHits)
+          throw fail(
+            `${what}: inputs of the same shapes in another stride pattern reused the ${inst.layout} layout's entry (${recompiles} -> ${c.stats.recompiles} recompiles, ${cacheHits} -> ${c.stats.cacheHits} cache hits)`,
+          );
+        compare(got, await run(fn, `eager on the ${relaid.layout} layout`, relaid.sample), what);
+        checks++;
+      }
     }
     // The chain needs one floating tensor result (not a list, like split's).
     if (!Array.isArray(raw) && eager.length === 1 && DTYPE_INFO[eager[0].dtype].kind === 'float') {

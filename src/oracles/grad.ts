@@ -7,6 +7,7 @@
 import type { OpInfo, SampleContext, SampleInput } from '../../op_db/index.ts';
 import { fromRuntime } from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
+import { calibrationFailure } from './grad_calibration.ts';
 import { GradcheckError, gradcheck, gradgradcheck } from './gradcheck.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
 import { callOp, grad, noGrad, type Tensor } from './runtime_face.ts';
@@ -66,6 +67,8 @@ function leaves(s: SampleInput, dense = false): SampleInput {
 }
 
 function runGradcheck(inst: Instance, only: number | undefined, second: boolean): OracleResult {
+  const miscalibrated = calibrationFailure();
+  if (miscalibrated) throw new OracleFailure(inst, null, undefined, miscalibrated);
   let checks = 0;
   gradSamples(inst).forEach((s0, k) => {
     if (only !== undefined && k !== only) return;
@@ -74,7 +77,12 @@ function runGradcheck(inst: Instance, only: number | undefined, second: boolean)
     if (inputs.length === 0 || !checkable(fn, inputs)) return;
     try {
       if (second) gradgradcheck(fn, inputs, { seed: inst.seed });
-      else gradcheck(fn, inputs, { seed: inst.seed });
+      else {
+        gradcheck(fn, inputs, { seed: inst.seed });
+        // Fast mode too, as PyTorch's test_ops runs it: its vᵀJu asks for one input's gradient at a time, which
+        // full mode never does. Once per sample (contiguous layout) keeps the cost to a few evaluations.
+        if (inst.layout === 'contiguous') gradcheck(fn, inputs, { seed: inst.seed, fastMode: true });
+      }
     } catch (e) {
       throw new OracleFailure(
         inst,

@@ -27,6 +27,12 @@ export class GradcheckError extends Error {
 
 type Fn = (...inputs: Tensor[]) => Tensor | readonly Tensor[];
 
+/**
+ * PyTorch's defaults, shared by full and fast mode. Mutable so a bite test can drift them in-process and see the
+ * matrix's calibration (grad_calibration.ts) fail.
+ */
+export const GRADCHECK_TOLERANCES = { atol: 1e-5, rtol: 1e-3 };
+
 const flat = (r: Tensor | readonly Tensor[]) => (r instanceof Tensor ? [r] : [...r]);
 const isFloat = (t: Tensor) => DTYPE_INFO[t.dtype].kind === 'float';
 
@@ -143,11 +149,20 @@ function compareJacobians(
   return null;
 }
 
+const draw = (r: () => number) => r() * 2 - 1;
+
 function randomLike(t: Tensor, r: () => number): Tensor {
   const u = noGrad(() => callOp('empty_like', [t], { memory_format: 'contiguous_format' }) as Tensor);
   const d = u.storage.data as Float64Array;
-  for (let i = 0; i < d.length; i++) d[i] = r() * 2 - 1;
+  for (let i = 0; i < d.length; i++) d[i] = draw(r);
   return u;
+}
+
+/** Fast mode's v and u for a function of one 1-element input to one 1-element output: vᵀJu = v·J·u. */
+export function fastModeDirections(seed: number): { v: number; u: number } {
+  const r = rng(seed);
+  const v = draw(r);
+  return { v, u: draw(r) };
 }
 
 /** Fast mode: vᵀ J u per (input, output) pair; returns a description of the first mismatch or null. */
@@ -201,7 +216,8 @@ function fastCheck(
 }
 
 export function gradcheck(fn: Fn, inputs: readonly Tensor[], o: GradcheckOptions = {}): true {
-  const { eps = 1e-6, atol = 1e-5, rtol = 1e-3, fastMode = false, nondetTol = 0, seed = 0 } = o;
+  const { eps = 1e-6, fastMode = false, nondetTol = 0, seed = 0 } = o;
+  const { atol = GRADCHECK_TOLERANCES.atol, rtol = GRADCHECK_TOLERANCES.rtol } = o;
   checkInputs(inputs);
   if (fastMode) {
     const why = fastCheck(fn, inputs, eps, atol, rtol, seed);

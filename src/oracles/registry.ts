@@ -68,7 +68,7 @@ const gradcheckAxes = (tier: Tier): readonly OracleAxis[] => [
     layouts: tier === 'full' ? LAYOUTS.filter((l) => l !== 'expanded') : ['contiguous', 'transposed'],
   },
 ];
-const GRAD_SOURCES = ['src/oracles/grad.ts', 'src/oracles/gradcheck.ts'];
+const GRAD_SOURCES = ['src/oracles/grad.ts', 'src/oracles/gradcheck.ts', 'src/oracles/grad_calibration.ts'];
 
 /** Keys in the order the matrix expands them (instance order in a run and its plan). */
 export const ORACLE_TABLE: { readonly [O in Oracle]: OracleRecord<O> } = {

@@ -20,7 +20,9 @@ export {
   operatorTable,
   Scalar,
   Storage,
+  stridePattern,
   Tensor,
+  tensor,
   webgpuUnavailableReason,
 } from '../runtime/index.ts';
 

@@ -60,6 +60,7 @@ export {
   type FusedGroup,
   formatGraph,
   fusionHooks,
+  stridePattern,
 } from './compile/index.ts';
 export {
   bool,

@@ -45,7 +45,7 @@ async function opgate(args: string[], extra: NodeJS.ProcessEnv = {}) {
 function statusOf(
   db: string,
   id: string,
-): { status: string; message: string | null; rerunPasses?: number | null } {
+): { status: string; message: string | null; attempts: number; rerunPasses?: number | null } {
   const s = new ResultsStore(db);
   const row = s.latestResult(id);
   s.close();
@@ -77,9 +77,9 @@ test('flaky -> DISABLED issue -> skipped -> rerun-disabled passes -> closed -> r
 
   // 1. Detection: failed on attempt 1, passed on the retry -> flaky; the broken one fails all 3 attempts.
   await run(['--retries', '2'], { OPGATE_FLAKY_FIXTURE: `${FLAKY}=0.5`, OPGATE_BROKEN_FIXTURE: BROKEN });
-  expect(statusOf(db, FLAKY)).toMatchObject({ status: 'flaky' });
+  expect(statusOf(db, FLAKY)).toMatchObject({ status: 'flaky', attempts: 2 });
   expect(statusOf(db, FLAKY).message).toMatch(/injected flaky failure .* on attempt 1/);
-  expect(statusOf(db, BROKEN)).toMatchObject({ status: 'fail' });
+  expect(statusOf(db, BROKEN)).toMatchObject({ status: 'fail', attempts: 3 });
   const list = JSON.parse((await opgate(['flaky', 'list', '--db', db, '--json'])).stdout);
   expect(JSON.stringify(list)).toContain(FLAKY);
 

@@ -128,6 +128,9 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
       }
     }
     const out = noGrad(() => redispatch(op, below, args));
+    // An op returning its input itself (`to` with nothing to convert, `contiguous` of a contiguous tensor) is
+    // no node, as in PyTorch: recording one would rewrite the input's own history (a leaf would stop being one).
+    if (!inplace && out instanceof Tensor && slots.some((s) => s.tensor === out)) return out;
     const outputs = outputsOf(out);
     const outMeta = outputs.map((t) => ({ shape: t.shape, dtype: t.dtype, device: t.device }));
     const results = d.saves.includes('result')

@@ -10,4 +10,5 @@ export {
 export { type Explanation, explain } from './explain.ts';
 export { type FusedGroup, fusionHooks, type Operand, type Step } from './fuse.ts';
 export { formatGraph, type Graph, type GraphNode, type Value } from './graph.ts';
+export { stridePattern } from './guards.ts';
 export { readDuringTrace } from './tracer.ts';
