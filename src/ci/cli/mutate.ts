@@ -35,6 +35,7 @@ interface MutateFlags {
   changed?: string;
   only?: string[];
   named?: boolean;
+  fast?: boolean;
   operator?: string[];
   file?: string[];
   list?: boolean;
@@ -82,7 +83,8 @@ function pick(o: MutateFlags, root: string): { mode: string; mutants: Mutant[] }
     (!o.operator || o.operator.includes(m.operator)) && (!o.file || o.file.some((f) => m.file.startsWith(f)));
   if (o.named || o.only) {
     const named = NAMED_MUTANTS.map((n) => resolveNamed(root, n));
-    if (o.named) return { mode: 'only', mutants: named.filter(keep) };
+    if (o.named)
+      return { mode: 'only', mutants: named.filter((m, i) => keep(m) && !(o.fast && NAMED_MUTANTS[i].slow)) };
     const all = [...named, ...generateMutants(root)];
     const wanted = o.only!;
     const found = wanted.map((w) => all.find((m) => m.id === w || m.name === w));
@@ -120,7 +122,8 @@ export function registerMutateCommand(program: Command): void {
     .option('--seed <n>', 'the sample seed', intOption('--seed', 0), 0)
     .option('--changed <range>', 'only mutants on lines a git range changed (a PR gate: main...HEAD)')
     .option('--only <ids>', 'only these mutant ids or named mutants', listOption)
-    .option('--named', "only the named mutants (the issue's gaps, kept as data)")
+    .option('--named', 'only the named mutants (bugs the matrix once missed, kept as data)')
+    .option('--fast', 'with --named: leave out those whose proof is an end-to-end run (minutes)')
     .option('--operator <ids>', 'only these operators', listOption)
     .option('--file <prefixes>', 'only files under these paths', listOption)
     .option('--list', 'list the mutants and exit')

@@ -123,7 +123,8 @@ export class Selector {
       ids: run.map((i) => i.id),
       ops: [...new Set(run.map((i) => i.info.name))],
       selected: all.length,
-      unitTests: [...new Set([...(this.testImports.get(file) ?? []), ...extraTests])].sort(),
+      // A named mutant (`only`) runs exactly its own tests.
+      unitTests: [...new Set([...(only ? [] : (this.testImports.get(file) ?? [])), ...extraTests])].sort(),
     };
   }
 }
