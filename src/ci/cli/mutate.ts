@@ -194,7 +194,9 @@ export function registerMutateCommand(program: Command): void {
           unit: o.unit,
           instanceTimeoutMs: o.timeout * 1000,
           budgetMs: o.budget === undefined ? null : o.budget * 60_000,
+          // Stored as each finishes (a run stopped midway keeps them), rewritten once kills are re-checked.
           onProgress: (r) => {
+            insertMutant(store, mrunId, r);
             if (!o.json) console.log(line(r));
           },
         });

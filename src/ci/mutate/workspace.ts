@@ -12,6 +12,19 @@ import { CiError } from '../errors.ts';
 /** Linked into a workspace, not copied: large and never mutated. */
 const LINKED = ['node_modules', 'op_db/goldens'];
 
+/** Live workspaces, removed if the process is interrupted (a finally block does not run on SIGINT). */
+const live = new Set<string>();
+let hooked = false;
+function removeLiveOnSignal(): void {
+  if (hooked) return;
+  hooked = true;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const)
+    process.once(sig, () => {
+      for (const d of live) rmSync(d, { recursive: true, force: true });
+      process.exit(130);
+    });
+}
+
 export class Workspace {
   readonly dir: string;
   private readonly root: string;
@@ -19,6 +32,8 @@ export class Workspace {
   constructor(root: string) {
     this.root = root;
     this.dir = mkdtempSync(join(tmpdir(), 'opgate-mutate-'));
+    live.add(this.dir);
+    removeLiveOnSignal();
     let files: string[];
     try {
       files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '-z'], {
@@ -65,6 +80,7 @@ export class Workspace {
   }
 
   dispose(): void {
+    live.delete(this.dir);
     rmSync(this.dir, { recursive: true, force: true });
   }
 
