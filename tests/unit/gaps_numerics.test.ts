@@ -1,0 +1,38 @@
+/**
+ * Issue 20's numerics gaps: each test injects the bug a hand-made mutant found (through the operator table) and
+ * runs the real matrix instance that must now catch it, which passes before the injection.
+ */
+import { describe, expect, test } from 'vitest';
+import { runOracle } from '../../src/oracles/index.ts';
+import { callOp, type Kernel, type Tensor } from '../../src/runtime/index.ts';
+import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
+
+const to = (t: unknown, dtype: string) => callOp('to', [t, dtype]) as Tensor;
+
+/** Runs `inst` clean (it must pass), then with `inject` applied (it must fail matching `pattern`). */
+async function catches(inst: ReturnType<typeof matrixInstance>, inject: () => void, pattern: RegExp) {
+  expect((await runOracle(inst)).checks).toBeGreaterThan(0);
+  inject();
+  const f = await oracleFailure(() => runOracle(inst));
+  expect(f.message).toMatch(pattern);
+  return f;
+}
+
+describe('numerics gaps the matrix now catches', () => {
+  test('int64 add computed through float64 fails the golden oracle beyond 2^53', async () => {
+    const throughFloat64 =
+      (real: Kernel): Kernel =>
+      (ks, args, op) => {
+        const { self, other } = args as { self: Tensor; other: Tensor };
+        if (self.dtype !== 'int64' || other.dtype !== 'int64') return real(ks, args, op);
+        const r = real(ks, { ...args, self: to(self, 'float64'), other: to(other, 'float64') }, op);
+        return to(r, 'int64');
+      };
+    const f = await catches(
+      matrixInstance('add', 'golden', 'int64', 'contiguous'),
+      () => swapKernel('add.Tensor', throughFloat64),
+      /int64 beyond 2\^53[\s\S]*differ from PyTorch/,
+    );
+    expect(f.message).toMatch(/PyTorch 9007199254740993/);
+  });
+});
