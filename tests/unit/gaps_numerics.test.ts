@@ -2,12 +2,20 @@
  * Issue 20's numerics gaps: each test injects the bug a hand-made mutant found (through the operator table) and
  * runs the real matrix instance that must now catch it, which passes before the injection.
  */
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { runOracle } from '../../src/oracles/index.ts';
-import { callOp, type Kernel, type Tensor } from '../../src/runtime/index.ts';
+import {
+  callOp,
+  getDefaultDType,
+  type Kernel,
+  setDefaultDType,
+  type Tensor,
+} from '../../src/runtime/index.ts';
 import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
 
 const to = (t: unknown, dtype: string) => callOp('to', [t, dtype]) as Tensor;
+
+afterEach(() => setDefaultDType('float32'));
 
 /** Runs `inst` clean (it must pass), then with `inject` applied (it must fail matching `pattern`). */
 async function catches(inst: ReturnType<typeof matrixInstance>, inject: () => void, pattern: RegExp) {
@@ -34,5 +42,17 @@ describe('numerics gaps the matrix now catches', () => {
       /int64 beyond 2\^53[\s\S]*differ from PyTorch/,
     );
     expect(f.message).toMatch(/PyTorch 9007199254740993/);
+  });
+
+  test('a Python float scalar promoting int32 to float64 fails the reference and golden oracles', async () => {
+    // The mutant's effect at its root: a wrapped Python float contributes float64 instead of the default dtype.
+    const promoteToDouble = () => setDefaultDType('float64');
+    expect(getDefaultDType()).toBe('float32');
+    for (const oracle of ['reference', 'golden'] as const)
+      await catches(
+        matrixInstance('add', oracle, 'int32', 'contiguous'),
+        promoteToDouble,
+        /python scalar rhs of another kind[\s\S]*float64, PyTorch gives float32/,
+      ).finally(() => setDefaultDType('float32'));
   });
 });
