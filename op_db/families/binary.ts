@@ -17,6 +17,33 @@ export interface BinaryOptions {
   /** Value ranges for gradient samples (ctx.requiresGrad), where the op is smooth (pow: positive bases). */
   readonly gradLhs?: MakeOptions;
   readonly gradRhs?: MakeOptions;
+  /**
+   * An int64 sample beyond 2^53 (webgpu does not compute int64), for ops whose float64 reference still agrees
+   * with the exact result on these pairs (add, sub, mul): a kernel that went through float64 rounds.
+   */
+  readonly beyondFloat64?: boolean;
+  /** A Python scalar of another kind than the tensor (int tensor + float), where result_type crosses kinds. */
+  readonly mixedScalar?: boolean;
+}
+
+const P53 = 2n ** 53n;
+const P62 = 2n ** 62n;
+/**
+ * Each pair's exact add, sub and mul rounds to float64 the way float64 arithmetic on the rounded inputs does (so
+ * the float64 reference agrees), while float64 arithmetic converted back differs from the exact int64 result.
+ */
+const BEYOND_FLOAT64: readonly [readonly bigint[], readonly bigint[]] = [
+  [P53 + 1n, -P62 - 3n, P62 + 3n],
+  [0n, 1n, -1n],
+];
+
+/**
+ * A Python scalar of another kind than the dtype: float for ints (int32 + 2.5 is float32, the default dtype, not
+ * float64), int for bool (-> int64), int for floats and complex (the tensor's dtype stays).
+ */
+function crossKindScalar(dtype: DType): unknown {
+  const kind = DTYPE_INFO[dtype].kind;
+  return kind === 'int' ? float(2.5) : 3;
 }
 
 /** A Python scalar of the dtype's kind (int for ints, float for floats, bool for bool). */
@@ -48,6 +75,14 @@ export const binarySamples =
       out.push(
         sample(make([3, 4], lhs), [pythonScalar(ctx.dtype)], { ...kw }, { name: 'python scalar rhs' }),
       );
+    }
+    if (o.mixedScalar) {
+      const scalar = crossKindScalar(ctx.dtype);
+      out.push(sample(make([3, 4], lhs), [scalar], { ...kw }, { name: 'python scalar rhs of another kind' }));
+    }
+    if (o.beyondFloat64 && ctx.dtype === 'int64') {
+      const [a, b] = BEYOND_FLOAT64.map((v) => tensor(v as bigint[], { dtype: 'int64' }));
+      out.push(sample(a, [b], { ...kw }, { name: 'int64 beyond 2^53' }));
     }
     if (!o.noSpecials && !ctx.requiresGrad && DTYPE_INFO[ctx.dtype].kind === 'float') {
       const n = SPECIAL_FLOATS.length;

@@ -117,6 +117,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   withKwargSamples(
     binary('add', (a, b, s) => a + alpha(s) * b, {
       dtypes: ALL,
+      samples: { beyondFloat64: true, mixedScalar: true },
       exact: true,
       // alpha * other is a complex product (alpha + 0i), as in c10::complex: 0 * inf gives NaN like PyTorch.
       complexRef: (ar, ai, br, bi, s) => [ar + (alpha(s) * br - 0 * bi), ai + (alpha(s) * bi + 0 * br)],
@@ -129,6 +130,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   withKwargSamples(
     binary('sub', (a, b, s) => a - alpha(s) * b, {
       dtypes: NO_BOOL,
+      samples: { beyondFloat64: true, mixedScalar: true },
       exact: true,
       complexRef: (ar, ai, br, bi, s) => [ar - (alpha(s) * br - 0 * bi), ai - (alpha(s) * bi + 0 * br)],
     }),
@@ -139,6 +141,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   ),
   binary('mul', (a, b) => a * b, {
     dtypes: ALL,
+    samples: { beyondFloat64: true, mixedScalar: true },
     exact: true,
     complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br],
   }),
@@ -156,6 +159,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
           dtypes: ALL,
           intToFloat: true,
           exact: true,
+          samples: { mixedScalar: true },
           zeroDivisor: [{ rounding_mode: 'trunc' }, { rounding_mode: 'floor' }],
           complexRef: (ar, ai, br, bi) => {
             const d = br * br + bi * bi;

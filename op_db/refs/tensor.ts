@@ -11,6 +11,11 @@ export interface RefTensor {
   readonly re: Float64Array;
   /** Imaginary parts for complex dtypes, else null. */
   readonly im: Float64Array | null;
+  /**
+   * An int64 tensor's exact values, where it came from the runtime (not from a float64 reference): beyond 2^53
+   * `re` rounds, and a kernel that computed through float64 would round the same way.
+   */
+  readonly int64?: readonly bigint[];
 }
 
 export const numelOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
@@ -30,6 +35,7 @@ export function fromRuntime(t: Tensor): RefTensor {
   const re = new Float64Array(n);
   const complex = DTYPE_INFO[t.dtype].kind === 'complex';
   const im = complex ? new Float64Array(n) : null;
+  const int64 = t.dtype === 'int64' ? (vals as bigint[]) : undefined;
   for (let i = 0; i < n; i++) {
     const v = vals[i];
     if (Array.isArray(v)) {
@@ -37,7 +43,7 @@ export function fromRuntime(t: Tensor): RefTensor {
       im![i] = v[1];
     } else re[i] = typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
   }
-  return { shape: [...t.shape], dtype: t.dtype, re, im };
+  return { shape: [...t.shape], dtype: t.dtype, re, im, ...(int64 && { int64 }) };
 }
 
 export function rowMajorStrides(shape: readonly number[]): number[] {

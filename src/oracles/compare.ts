@@ -1,8 +1,9 @@
 /**
  * Value comparison with PyTorch's assertEqual rules: |a - e| <= atol + rtol * |e|; NaN matches only NaN; ±Inf must
  * match exactly (tfjs's "both non-finite => close" is deliberately not copied); integer and bool outputs are
- * compared exactly after casting the reference to the output dtype (wrap-around). Ops flagged exactRounding
- * compare real floating outputs exactly against the reference rounded to the dtype.
+ * compared exactly after casting the reference to the output dtype (wrap-around), int64 as bigints where both
+ * sides came from tensors (golden, crossbackend). Ops flagged exactRounding compare real floating outputs
+ * exactly against the reference rounded to the dtype.
  */
 
 import type { Tolerance } from '../../op_db/index.ts';
@@ -12,8 +13,8 @@ import { DTYPE_INFO, type DType } from '../runtime/index.ts';
 export interface Mismatch {
   /** Logical (row-major) index of the first mismatching element. */
   readonly index: number;
-  readonly actual: number;
-  readonly expected: number;
+  readonly actual: number | bigint;
+  readonly expected: number | bigint;
   readonly part: 're' | 'im';
   readonly count: number;
   readonly total: number;
@@ -46,7 +47,13 @@ export function compareValues(
       if (!first) first = { index: i, actual: a, expected: want, part };
     }
   };
+  const big = actual.int64 && expected.int64;
   for (let i = 0; i < n; i++) {
+    if (big && actual.int64![i] !== expected.int64![i]) {
+      count++;
+      first ??= { index: i, actual: actual.int64![i], expected: expected.int64![i], part: 're' };
+      continue;
+    }
     check(i, actual.re[i], expected.re[i], 're');
     if (actual.im) check(i, actual.im[i], expected.im ? expected.im[i] : 0, 'im');
   }

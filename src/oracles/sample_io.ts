@@ -183,11 +183,21 @@ export async function onHost(ts: readonly Tensor[]): Promise<Tensor[]> {
 
 /**
  * Whether a sample mixes in a tensor of a dtype the device does not compute with (a float64 0-dim `other`,
- * an int64 operand promoting the result): such a sample is not applicable there, like PyTorch's MPS skips.
+ * an int64 operand or a Python int with bool tensors promoting the result): such a sample is not applicable there, like PyTorch's MPS skips.
  */
 export function mixesUnsupported(s: SampleInput, device: DeviceType, computes: readonly DType[]): boolean {
   if (device === 'cpu') return false;
-  if (sampleTensors(s).some((t) => !t.isWrappedNumber && !computes.includes(t.dtype))) return true;
+  const tensors = sampleTensors(s);
+  if (tensors.some((t) => !t.isWrappedNumber && !computes.includes(t.dtype))) return true;
+  // A Python int with bool tensors only promotes the result to int64 (bool + 3).
+  const pythonInt = s.args.some((v) => typeof v === 'number' && Number.isInteger(v));
+  if (
+    pythonInt &&
+    !computes.includes('int64') &&
+    tensors.length > 0 &&
+    tensors.every((t) => t.dtype === 'bool')
+  )
+    return true;
   // A dtype argument (`to(float64)`, `sum(dtype=int64)`) asking for an unsupported result.
   const named = [...s.args, ...Object.values(s.kwargs)];
   return named.some((v) => typeof v === 'string' && isDType(v) && !computes.includes(v));
