@@ -75,6 +75,37 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     killers: ['golden'],
   },
   {
+    // int64 beyond 2^53: the float64 reference rounds like the bug; PyTorch's recorded values (golden) do not.
+    name: 'int64-add-through-float64',
+    operator: 'narrow-accumulator',
+    file: 'src/runtime/ops/pointwise/binary.ts',
+    find: 'big: (a: bigint, b: bigint, alpha: bigint) => a + alpha * b,',
+    replace: 'big: (a: bigint, b: bigint, alpha: bigint) => BigInt(Number(a) + Number(alpha * b)),',
+    instances: ['test_golden_add_cpu_int64_contiguous_eager'],
+    killers: ['golden'],
+  },
+  {
+    // An int tensor with a Python float: the default dtype (float32), not float64.
+    name: 'python-float-promotes-to-float64',
+    operator: 'promotion-entry',
+    file: 'src/runtime/core/promotion.ts',
+    find: "if (kind === 'float') return defaultDType;",
+    replace: "if (kind === 'float') return 'float64';",
+    instances: ['test_reference_add_cpu_int32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
+    // The running sum rounded to bfloat16 each step; a long-k sample makes the rounding visible.
+    name: 'bf16-gemm-accumulates-in-bf16',
+    operator: 'narrow-accumulator',
+    file: 'src/runtime/ops/gemm.ts',
+    find: 'for (let j = 0; j < m; j++) acc[j] += x * read(b.arr, bp + j * b.cs);',
+    replace:
+      'for (let j = 0; j < m; j++) { const oj = o.off + i * o.rs + j * o.cs; write(o.arr, oj, acc[j] + x * read(b.arr, bp + j * b.cs)); acc[j] = read(o.arr, oj); }',
+    instances: ['test_reference_mm_cpu_bfloat16_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
     // A flaky result's row must say it took two attempts, a broken one all three (an `opgate run` end to end).
     name: 'results-row-attempts-lost',
     operator: 'remove-correction',
