@@ -1,15 +1,29 @@
 /** The opgate CLI end to end, as a user runs it (a child process; vitest runs inside `opgate run`). */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { ResultsStore } from '../../src/ci/store/store.ts';
+import { opgateBatch } from './run_helpers.ts';
 
 const bin = join(import.meta.dirname, '../../bin/opgate.mjs');
 const opgate = (args: string[]) => spawnSync('node', [bin, ...args], { encoding: 'utf8', timeout: 120_000 });
 
 describe('opgate CLI', () => {
+  // repro and ops need no `opgate run` of their own: one process answers them all (bin/main.mjs, as bin/opgate.mjs
+  // runs it), started at once so it overlaps the run below.
+  let quick: ReturnType<typeof opgateBatch>;
+  beforeAll(() => {
+    quick = opgateBatch(
+      [
+        ['repro', 'test_reference_add_cpu_float32_transposed_eager', '--sample', '1'],
+        ['repro', 'test_reference_nope_cpu_float32_contiguous_eager'],
+        ['ops', '--json'],
+      ].map((args) => ({ args, cwd: process.cwd() })),
+    );
+  });
+
   test('run --json stores results in SQLite and prints the summary; --junit writes XML', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opgate-cli-'));
     const db = join(dir, 'r.db');
@@ -45,21 +59,19 @@ describe('opgate CLI', () => {
     );
   }, 120_000);
 
-  test('repro runs one instance (and one sample) in-process', () => {
-    const out = execFileSync(
-      'node',
-      [bin, 'repro', 'test_reference_add_cpu_float32_transposed_eager', '--sample', '1'],
-      { encoding: 'utf8' },
+  test('repro runs one instance (and one sample) in-process', async () => {
+    const [good, bad] = await quick;
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toMatch(
+      /^PASS test_reference_add_cpu_float32_transposed_eager sample 1 \(\d+ checks\)/,
     );
-    expect(out).toMatch(/^PASS test_reference_add_cpu_float32_transposed_eager sample 1 \(\d+ checks\)/);
-    const bad = opgate(['repro', 'test_reference_nope_cpu_float32_contiguous_eager']);
-    expect(bad.status).toBe(2);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown instance id');
   }, 60_000);
 
-  test('ops --json lists OpInfos with dtypes per device and oracles', () => {
-    const r = opgate(['ops', '--json']);
-    expect(r.status).toBe(0);
+  test('ops --json lists OpInfos with dtypes per device and oracles', async () => {
+    const r = (await quick)[2];
+    expect(r.code).toBe(0);
     const ops = JSON.parse(r.stdout) as { name: string; dtypes: { cpu: string[] }; oracles: string[] }[];
     const add = ops.find((o) => o.name === 'add')!;
     expect(add.dtypes.cpu).toContain('complex128');

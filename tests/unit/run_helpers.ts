@@ -102,13 +102,13 @@ export function storedIds(db: string, runId: number): Set<string> {
   }
 }
 
-/** `opgate <args>` as a child process, concurrently with others (each takes seconds to start). */
+/** `opgate <args>` (or `script <args>`) as a child process, concurrently with others (each takes seconds to start). */
 export function opgate(
   args: readonly string[],
-  o: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  o: { cwd?: string; env?: NodeJS.ProcessEnv; script?: string } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn('node', [bin, ...args], {
+    const p = spawn('node', [o.script ?? bin, ...args], {
       cwd: o.cwd,
       env: { ...process.env, ...o.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -123,6 +123,18 @@ export function opgate(
     });
     p.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Many command lines in one node process (tests/unit/cli_batch.mjs: the same bin/main.mjs bin/opgate.mjs runs), for
+ * tests about what a command reports rather than about the process boundary: one start-up instead of one each.
+ */
+export async function opgateBatch(
+  cases: readonly { args: readonly string[]; cwd: string }[],
+): Promise<{ code: number | null; stdout: string; stderr: string }[]> {
+  const r = await opgate([JSON.stringify(cases)], { script: join(import.meta.dirname, 'cli_batch.mjs') });
+  if (r.code !== 0) throw new Error(`cli_batch.mjs exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
 }
 
 /** A pid that belonged to a process that has exited (its run reads aborted). */

@@ -1,5 +1,3 @@
-/** Sharding by history, merging shard databases, target determination and the Markdown summary. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,10 +11,9 @@ import { mergeDatabases } from '../../src/ci/store/merge.ts';
 import { perfSamples } from '../../src/ci/store/perf.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
 import { affectedBy, isAffected } from '../../src/ci/td/index.ts';
-import { passRow } from './run_helpers.ts';
+import { opgate, opgateBatch, passRow } from './run_helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const bin = join(ROOT, 'bin/opgate.mjs');
 const tmp = () => mkdtempSync(join(tmpdir(), 'opgate-shard-'));
 
 /** A deterministic heavy-tailed "history" (most instances fast, a few slow), like real matrix durations. */
@@ -71,7 +68,7 @@ describe('shard planning', () => {
       );
   });
 
-  test('opgate run --shard i/2 runs exactly its part: the two shards together are the unsharded run', () => {
+  test('opgate run --shard i/2 runs exactly its part: the two shards together are the unsharded run', async () => {
     const dir = tmp();
     const ids = (db: string) => {
       const s = new ResultsStore(db);
@@ -79,43 +76,39 @@ describe('shard planning', () => {
       s.close();
       return r;
     };
-    const run = (extra: string[], db: string) => {
-      const r = spawnSync(
-        'node',
-        [bin, 'run', '--op', 'neg,exp', '--device', 'cpu', '--db', db, '--json', ...extra],
-        { encoding: 'utf8', timeout: 120_000 },
-      );
-      expect(r.status, r.stderr).toBe(0);
+    const run = async (extra: string[], db: string) => {
+      const r = await opgate(['run', '--op', 'neg,exp', '--device', 'cpu', '--db', db, '--json', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
       return ids(db);
     };
-    const whole = run([], join(dir, 'all.db'));
-    const a = run(['--shard', '1/2', '--history', join(dir, 'all.db')], join(dir, 's1.db'));
+    const whole = await run([], join(dir, 'all.db'));
     const md2 = join(dir, 's2.md');
-    const b = run(
-      ['--tier', 'pull', '--shard', '2/2', '--history', join(dir, 'all.db'), '--summary-md', md2],
-      join(dir, 's2.db'),
-    );
+    // The shards only read all.db's history: side by side, as CI's shard jobs run.
+    const [a, b] = await Promise.all([
+      run(['--shard', '1/2', '--history', join(dir, 'all.db')], join(dir, 's1.db')),
+      run(
+        ['--tier', 'pull', '--shard', '2/2', '--history', join(dir, 'all.db'), '--summary-md', md2],
+        join(dir, 's2.db'),
+      ),
+    ]);
     expect(readFileSync(md2, 'utf8')).toContain('opgate pull tier — shard 2/2');
     expect(a.length).toBeGreaterThan(0);
     expect(b.length).toBeGreaterThan(0);
     expect([...a, ...b].sort()).toEqual([...whole].sort());
-    // merge the shards, twice: the second merge adds nothing.
+    // merge the shards, twice (in that order, in one process): the second merge adds nothing.
     const merged = join(dir, 'merged.db');
     const md = join(dir, 'merged.md');
-    const m1 = spawnSync(
-      'node',
-      [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged, '--summary-md', md],
-      { encoding: 'utf8' },
-    );
+    const shards = [join(dir, 's1.db'), join(dir, 's2.db')];
+    const [m1, m2] = await opgateBatch([
+      { args: ['merge', ...shards, '--into', merged, '--summary-md', md], cwd: dir },
+      { args: ['merge', ...shards, '--into', merged], cwd: dir },
+    ]);
     expect(m1.stdout).toMatch(
       /2 run\(s\), \d+ result\(s\) and 0 perf sample\(s\) added, 0 run\(s\) already there/,
     );
     const summary = readFileSync(md, 'utf8');
     expect(summary).toContain('## ✅ opgate — 2 shard(s) merged');
     expect(summary).toContain(`${whole.length} instances: **${whole.length} passed**`);
-    const m2 = spawnSync('node', [bin, 'merge', join(dir, 's1.db'), join(dir, 's2.db'), '--into', merged], {
-      encoding: 'utf8',
-    });
     expect(m2.stdout).toMatch(
       /0 run\(s\), 0 result\(s\) and 0 perf sample\(s\) added, 2 run\(s\) already there/,
     );
@@ -194,7 +187,7 @@ describe('merge', () => {
     expect(shardsSeen).toEqual(['1/2', '2/2']);
   });
 
-  test('merge --keep-commits keeps the newest commits (runs, results and perf samples) and drops the rest', () => {
+  test('merge --keep-commits keeps the newest commits (runs, results and perf samples) and drops the rest', async () => {
     const dir = tmp();
     const history = join(dir, 'history.db');
     const s = new ResultsStore(history);
@@ -214,15 +207,18 @@ describe('merge', () => {
       ]);
     }
     s.close();
-    const cli = (...args: string[]) =>
-      spawnSync('node', [bin, 'merge', history, '--into', join(dir, 'kept.db'), ...args], {
-        encoding: 'utf8',
-      });
-    const bad = cli('--keep-commits', '0');
-    expect(bad.status).not.toBe(0);
+    const [bad, ok] = await opgateBatch(
+      [
+        ['--keep-commits', '0'],
+        ['--keep-commits', '2'],
+      ].map((more) => ({
+        args: ['merge', history, '--into', join(dir, 'kept.db'), ...more],
+        cwd: dir,
+      })),
+    );
+    expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('got 0, expected a positive integer');
-    const ok = cli('--keep-commits', '2');
-    expect(ok.status).toBe(0);
+    expect(ok.code).toBe(0);
     expect(ok.stdout).toContain(
       'kept the newest 2 commit(s): dropped 1 commit(s), 1 run(s), 1 perf sample(s)',
     );

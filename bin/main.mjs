@@ -1,0 +1,23 @@
+// The opgate command line as a function (bin/opgate.mjs is its process): the CLI is composed here, above every
+// layer: ci's commands, then the dashboards' (which sit above ci). Expects tsx's loader to be registered.
+
+/**
+ * Parses and runs `argv` (process.argv's shape). A coded error (a bad flag, a missing or foreign file) is the
+ * user's to fix: one line on `stderr` and 2 is returned. Anything else is a bug and is thrown with its stack.
+ * OPGATE_DEBUG=1 throws in both cases. Returns undefined when the command ran (process.exitCode holds its verdict).
+ */
+export async function main(argv, stderr = process.stderr) {
+  const { buildCli } = await import('../src/ci/cli/main.ts');
+  const { registerDashboardCommands } = await import('../dashboards/index.ts');
+  const { isCodedError } = await import('../src/ci/errors.ts');
+  const program = buildCli();
+  registerDashboardCommands(program);
+  try {
+    await program.parseAsync(argv);
+    return undefined;
+  } catch (e) {
+    if (process.env.OPGATE_DEBUG === '1' || !isCodedError(e)) throw e;
+    stderr.write(`opgate: ${e.message.split('\n')[0]}\n`);
+    return 2;
+  }
+}
