@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { opDb } from '../../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
 import { affectedBy, isAffected } from '../td/index.ts';
 import { shuffled, sourceFiles } from './generate.ts';
@@ -50,21 +51,36 @@ function interleaveOracles(list: readonly MatrixInstance[]): MatrixInstance[] {
 /** How far from the mutated line an op's name may be to count as the op the line belongs to. */
 const NEAR = 40;
 
-/** OpInfo names (of `candidates`) quoted within NEAR lines of `line` in `text`, nearest above first. */
+/**
+ * Op names a line defines (not calls): `name: 'exp'`, a schema string `'conv2d(Tensor input, ...'`, an alias;
+ * as OpInfo names (an OpInfo's name or op).
+ */
+function definedOn(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(
+    /(?:name: |alias\(|declare\()'([\w.]+)'|'([\w.]+?)(?:\.\w+)?\((?:[A-Z]|int|float|bool|str|\))/g,
+  ))
+    out.push(...(OPINFO_OF.get(m[1] ?? m[2]) ?? []));
+  return out;
+}
+
+const OPINFO_OF = (() => {
+  const map = new Map<string, string[]>();
+  for (const o of opDb) for (const n of new Set([o.name, o.op])) map.set(n, [...(map.get(n) ?? []), o.name]);
+  return map;
+})();
+
+/** OpInfo names (of `candidates`) defined within NEAR lines of `line` in `text`, nearest above first. */
 function nearOps(text: string, line: number, candidates: ReadonlySet<string>): string[] {
   if (line <= 0) return [];
   const lines = text.split('\n');
   const dist = new Map<string, number>();
   for (let i = Math.max(0, line - 1 - NEAR); i < Math.min(lines.length, line + NEAR); i++)
-    for (const m of lines[i].matchAll(/'([\w.]+)'/g)) {
-      const name = candidates.has(m[1])
-        ? m[1]
-        : candidates.has(`nn.functional.${m[1]}`)
-          ? `nn.functional.${m[1]}`
-          : null;
-      // A definition names its op above its body: names on or below the line (calls) come after.
-      const d = i + 1 < line ? line - (i + 1) : NEAR + (i + 1 - line);
-      if (name) dist.set(name, Math.min(dist.get(name) ?? Infinity, d));
+    for (const name of definedOn(lines[i])) {
+      if (!candidates.has(name)) continue;
+      // A definition names its op above its body: names below the line (the next definition) come after.
+      const d = i + 1 <= line ? line - (i + 1) : NEAR + (i + 1 - line);
+      dist.set(name, Math.min(dist.get(name) ?? Infinity, d));
     }
   return [...dist.keys()].sort((a, b) => dist.get(a)! - dist.get(b)!);
 }
@@ -75,6 +91,7 @@ export class Selector {
   private readonly instances: MatrixInstance[];
   private readonly byFile = new Map<string, MatrixInstance[]>();
   private readonly testImports: Map<string, string[]>;
+  private readonly importers: Importers;
 
   constructor(
     private readonly root: string,
@@ -83,6 +100,7 @@ export class Selector {
   ) {
     this.instances = expandMatrix(tier).filter((i) => i.rule === null);
     this.testImports = testImportMap(root);
+    this.importers = new Importers(root);
   }
 
   /** The matrix instances TD maps to `file`, before any cap. */
@@ -108,17 +126,22 @@ export class Selector {
     only?: readonly string[],
   ): Selection {
     const all = only ? this.instances.filter((i) => only.includes(i.id)) : this.affected(file);
-    const near = nearOps(
-      readFileSync(join(this.root, file), 'utf8'),
-      line,
-      new Set(all.map((i) => i.info.name)),
-    );
+    const candidates = new Set(all.map((i) => i.info.name));
+    const near = nearOps(readFileSync(join(this.root, file), 'utf8'), line, candidates);
     const first = near.flatMap((op) => interleaveOracles(all.filter((i) => i.info.name === op)));
-    const rest = stratified(
-      all.filter((i) => !near.includes(i.info.name)),
+    // Then the ops of the op files that import this one (a kernel or helper file names no op itself).
+    const users = new Set(
+      this.importers.opsUsing(file).filter((op) => candidates.has(op) && !near.includes(op)),
+    );
+    const second = stratified(
+      all.filter((i) => users.has(i.info.name)),
       seedOf(mutantId),
     );
-    const run = [...first, ...rest].slice(0, this.maxInstances);
+    const rest = stratified(
+      all.filter((i) => !near.includes(i.info.name) && !users.has(i.info.name)),
+      seedOf(mutantId),
+    );
+    const run = [...first, ...second, ...rest].slice(0, this.maxInstances);
     return {
       ids: run.map((i) => i.id),
       ops: [...new Set(run.map((i) => i.info.name))],
@@ -126,6 +149,52 @@ export class Selector {
       // A named mutant (`only`) runs exactly its own tests.
       unitTests: [...new Set([...(only ? [] : (this.testImports.get(file) ?? [])), ...extraTests])].sort(),
     };
+  }
+}
+
+const IMPORT = /^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms;
+
+/** The runtime's import graph, reversed: which files import a file. */
+class Importers {
+  private readonly by = new Map<string, string[]>();
+  private readonly texts = new Map<string, string>();
+
+  constructor(root: string) {
+    for (const f of sourceFiles(root, 'src/runtime')) {
+      const text = readFileSync(join(root, f), 'utf8');
+      this.texts.set(f, text);
+      for (const m of text.matchAll(IMPORT)) {
+        const target = relative(root, resolve(root, dirname(f), m[1]))
+          .split('\\')
+          .join('/');
+        this.by.set(target, [...(this.by.get(target) ?? []), f]);
+      }
+    }
+  }
+
+  /**
+   * OpInfo names of the op files that use `file`: its importers that name ops, reached through importers that
+   * name none (helpers of helpers, faces), a few levels up at most.
+   */
+  opsUsing(file: string): string[] {
+    const ops = new Set<string>();
+    const seen = new Set([file]);
+    let frontier = [file];
+    for (let depth = 0; depth < 3 && frontier.length; depth++) {
+      const next: string[] = [];
+      for (const f of frontier)
+        for (const u of this.by.get(f) ?? []) {
+          if (seen.has(u)) continue;
+          seen.add(u);
+          const named = u.startsWith('src/runtime/ops/')
+            ? (this.texts.get(u) ?? '').split('\n').flatMap(definedOn)
+            : [];
+          if (named.length) for (const n of named) ops.add(n);
+          else next.push(u);
+        }
+      frontier = next;
+    }
+    return [...ops];
   }
 }
 
