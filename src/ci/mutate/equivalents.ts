@@ -15,7 +15,15 @@ export interface Equivalent {
   readonly reason: string;
 }
 
-export const EQUIVALENTS: readonly Equivalent[] = [];
+export const EQUIVALENTS: readonly Equivalent[] = [
+  {
+    file: 'src/runtime/ops/pointwise/round_decimals.ts',
+    operator: 'swap-comparison',
+    original: 'return decimals > 0',
+    mutated: 'return decimals >= 0',
+    reason: 'decimals === 0 returned two lines above (plain round), so decimals is never 0 here',
+  },
+];
 
 /** The declared reason `m` is equivalent, or null. */
 export function equivalenceOf(m: Mutant, list: readonly Equivalent[] = EQUIVALENTS): string | null {

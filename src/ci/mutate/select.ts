@@ -52,15 +52,15 @@ function interleaveOracles(list: readonly MatrixInstance[]): MatrixInstance[] {
 const NEAR = 40;
 
 /**
- * Op names a line defines (not calls): `name: 'exp'`, a schema string `'conv2d(Tensor input, ...'`, an alias;
- * as OpInfo names (an OpInfo's name or op).
+ * Op names a line defines (not calls): `name: 'exp'`, a schema string `'conv2d(Tensor input, ...'`, an alias,
+ * a derivative table's row (`expand: {`); as OpInfo names (an OpInfo's name or op).
  */
 function definedOn(line: string): string[] {
   const out: string[] = [];
   for (const m of line.matchAll(
-    /(?:name: |alias\(|declare\()'([\w.]+)'|'([\w.]+?)(?:\.\w+)?\((?:[A-Z]|int|float|bool|str|\))/g,
+    /(?:name: |alias\(|declare\()'([\w.]+)'|'([\w.]+?)(?:\.\w+)?\((?:[A-Z]|int|float|bool|str|\))|^\s*'?([\w.]+)'?: \{/g,
   ))
-    out.push(...(OPINFO_OF.get(m[1] ?? m[2]) ?? []));
+    out.push(...(OPINFO_OF.get(m[1] ?? m[2] ?? m[3]) ?? []));
   return out;
 }
 
