@@ -4,7 +4,6 @@
  * to its file plus the unit tests importing it, stores outcomes in the results database and prints a summary
  * (or `--json`). `--min-score` makes it a gate.
  */
-import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import { CiError } from '../errors.ts';
@@ -18,7 +17,7 @@ import {
   runMutants,
   sampleMutants,
 } from '../mutate/index.ts';
-import { PACKAGE_ROOT } from '../run/root.ts';
+import { gitOutput, PACKAGE_ROOT } from '../run/root.ts';
 import {
   beginMutationRun,
   endMutationRun,
@@ -49,16 +48,6 @@ interface MutateFlags {
   minScore?: string;
   db: string;
   json?: boolean;
-}
-
-function git(args: string[]): string {
-  try {
-    return execFileSync('git', args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  } catch {
-    return 'unknown';
-  }
 }
 
 function scoreOption(v: string): number {
@@ -172,8 +161,8 @@ export function registerMutateCommand(program: Command): void {
       const t0 = Date.now();
       try {
         const mrunId = beginMutationRun(store, {
-          commitSha: process.env.GITHUB_SHA ?? git(['rev-parse', 'HEAD']),
-          branch: process.env.GITHUB_REF_NAME ?? git(['rev-parse', '--abbrev-ref', 'HEAD']),
+          commitSha: process.env.GITHUB_SHA ?? gitOutput(['rev-parse', 'HEAD']),
+          branch: process.env.GITHUB_REF_NAME ?? gitOutput(['rev-parse', '--abbrev-ref', 'HEAD']),
           mode,
           args: {
             sample: o.sample,

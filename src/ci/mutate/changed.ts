@@ -1,6 +1,7 @@
 /** The lines a git range changed (`git diff -U0`), per file, in the new version: a PR gate mutates only these. */
 import { execFileSync } from 'node:child_process';
 import { CiError } from '../errors.ts';
+import { gitFailure } from '../run/root.ts';
 
 export function changedLines(range: string, root: string): Map<string, Set<number>> {
   let diff: string;
@@ -12,9 +13,7 @@ export function changedLines(range: string, root: string): Map<string, Set<numbe
       maxBuffer: 256 << 20,
     });
   } catch (e) {
-    const why = String((e as { stderr?: unknown }).stderr ?? (e as Error).message)
-      .trim()
-      .split('\n')[0];
+    const why = gitFailure(e);
     throw new CiError(
       'E_INVALID_ARGUMENT',
       `mutate --changed: got '${range}', expected a git range (git: ${why})`,

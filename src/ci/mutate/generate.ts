@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { rng } from '../../../op_db/index.ts';
 import { type MutationOperator, OPERATORS, type Site } from './catalogue.ts';
 
 export interface Mutant {
@@ -114,18 +115,6 @@ export function generateMutants(root: string, roots: readonly string[] = MUTATED
   return roots.flatMap((dir) =>
     sourceFiles(root, dir).flatMap((f) => mutantsOfText(f, readFileSync(join(root, f), 'utf8'))),
   );
-}
-
-/** A deterministic PRNG (mulberry32) for sampling. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function shuffled<T>(items: readonly T[], seed: number): T[] {

@@ -1,11 +1,3 @@
-/**
- * `opgate run`: records the caller's plan as the run's, gives it to vitest's workers through `provide` (see
- * channel.ts) with the OpgateReporter, stores results in SQLite and returns the summary. SIGINT and SIGTERM end
- * the run as 'interrupted' with everything reported so far; `resume` continues an aborted or interrupted run
- * instead of starting one (see resume.ts). The matrix is expanded once, by the caller: nothing here expands it
- * again, and nothing here writes a file besides the database.
- */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ORACLE_TABLE } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
@@ -16,7 +8,7 @@ import { PLAN_KEY, type RunPlan } from './channel.ts';
 import { toRunPlan } from './plan.ts';
 import { OpgateReporter } from './reporter.ts';
 import { resumePoint } from './resume.ts';
-import { PACKAGE_ROOT } from './root.ts';
+import { gitOutput, PACKAGE_ROOT } from './root.ts';
 import { type Summary, summarize } from './summary.ts';
 
 /** A run's filters as stored with it: they identify the job `--resume` continues. */
@@ -51,16 +43,6 @@ export interface RunOutcome {
   readonly runId: number;
   readonly summary: Summary;
   readonly reporter: OpgateReporter;
-}
-
-function git(args: string[]): string {
-  try {
-    return execFileSync('git', args, { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  } catch {
-    return 'unknown';
-  }
 }
 
 const EXIT_CODE: Record<'SIGINT' | 'SIGTERM', number> = { SIGINT: 130, SIGTERM: 143 };
@@ -128,8 +110,8 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     started = startOrResume(
       store,
       {
-        commitSha: process.env.GITHUB_SHA ?? git(['rev-parse', 'HEAD']),
-        branch: process.env.GITHUB_REF_NAME ?? git(['rev-parse', '--abbrev-ref', 'HEAD']),
+        commitSha: process.env.GITHUB_SHA ?? gitOutput(['rev-parse', 'HEAD']),
+        branch: process.env.GITHUB_REF_NAME ?? gitOutput(['rev-parse', '--abbrev-ref', 'HEAD']),
         platform: `${process.platform}-${process.arch} node${process.versions.node}`,
         shard: o.shard,
         tier: o.tier,

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CiError } from '../errors.ts';
+import { gitFailure } from '../run/root.ts';
 
 export function changedFiles(spec: string, root: string): string[] {
   const parts = spec
@@ -22,9 +23,7 @@ export function changedFiles(spec: string, root: string): string[] {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   } catch (e) {
-    const why = String((e as { stderr?: unknown }).stderr ?? (e as Error).message)
-      .trim()
-      .split('\n')[0];
+    const why = gitFailure(e);
     throw new CiError(
       'E_INVALID_ARGUMENT',
       `changed files: got '${spec}', expected existing files (comma-separated) or a git range (git: ${why})`,
