@@ -49,15 +49,10 @@ export interface OperatorRow {
 }
 
 /** A survivor or an equivalent, as listed: where, which operator, the one-line diff and why. */
-export interface ListedMutant {
-  readonly mutantId: string;
-  readonly file: string;
-  readonly line: number;
-  readonly operator: string;
-  readonly original: string;
-  readonly mutated: string;
-  readonly reason: string | null;
-}
+export type ListedMutant = Pick<
+  MutantRow,
+  'mutantId' | 'file' | 'line' | 'operator' | 'original' | 'mutated' | 'reason'
+>;
 
 export interface MutationData {
   /** The run shown; null when there is none. */
