@@ -24,7 +24,15 @@ export interface BinaryOptions {
   readonly beyondFloat64?: boolean;
   /** A Python scalar of another kind than the tensor (int tensor + float), where result_type crosses kinds. */
   readonly mixedScalar?: boolean;
+  /** float16 operands and results below 2^-14 (subnormals), whose rounding takes a path of its own. */
+  readonly subnormals?: boolean;
 }
+
+/** float16 subnormal operand pairs (the smallest is 2^-24 ~ 6e-8): sums, differences, products round there. */
+const SUBNORMALS: readonly (readonly number[])[] = [
+  [3.05e-5, 1.2e-6, -4.1e-7, 2.4e-7, 5.0e-5, 6.1e-5],
+  [2.9e-5, 3.3e-7, 1.5e-7, -6.0e-8, 1.7e-5, 0.25],
+];
 
 const P53 = 2n ** 53n;
 const P62 = 2n ** 62n;
@@ -83,6 +91,10 @@ export const binarySamples =
     if (o.beyondFloat64 && ctx.dtype === 'int64') {
       const [a, b] = BEYOND_FLOAT64.map((v) => tensor(v as bigint[], { dtype: 'int64' }));
       out.push(sample(a, [b], { ...kw }, { name: 'int64 beyond 2^53' }));
+    }
+    if (o.subnormals && ctx.dtype === 'float16') {
+      const [a, b] = SUBNORMALS.map((v) => tensor([...v], { dtype: 'float16' }));
+      out.push(sample(a, [b], { ...kw }, { name: 'float16 subnormals' }));
     }
     if (!o.noSpecials && !ctx.requiresGrad && DTYPE_INFO[ctx.dtype].kind === 'float') {
       const n = SPECIAL_FLOATS.length;

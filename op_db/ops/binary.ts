@@ -117,7 +117,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   withKwargSamples(
     binary('add', (a, b, s) => a + alpha(s) * b, {
       dtypes: ALL,
-      samples: { beyondFloat64: true, mixedScalar: true },
+      samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
       exact: true,
       // alpha * other is a complex product (alpha + 0i), as in c10::complex: 0 * inf gives NaN like PyTorch.
       complexRef: (ar, ai, br, bi, s) => [ar + (alpha(s) * br - 0 * bi), ai + (alpha(s) * bi + 0 * br)],
@@ -130,7 +130,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   withKwargSamples(
     binary('sub', (a, b, s) => a - alpha(s) * b, {
       dtypes: NO_BOOL,
-      samples: { beyondFloat64: true, mixedScalar: true },
+      samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
       exact: true,
       complexRef: (ar, ai, br, bi, s) => [ar - (alpha(s) * br - 0 * bi), ai - (alpha(s) * bi + 0 * br)],
     }),
@@ -141,7 +141,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
   ),
   binary('mul', (a, b) => a * b, {
     dtypes: ALL,
-    samples: { beyondFloat64: true, mixedScalar: true },
+    samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
     exact: true,
     complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br],
   }),
