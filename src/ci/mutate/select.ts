@@ -53,14 +53,15 @@ const NEAR = 40;
 
 /**
  * Op names a line defines (not calls): `name: 'exp'`, a schema string `'conv2d(Tensor input, ...'`, an alias,
- * a derivative table's row (`expand: {`); as OpInfo names (an OpInfo's name or op).
+ * a derivative table's row (`expand: {`), a name alone on its line or first to an op factory (`floatOp('exp2'`);
+ * as OpInfo names (an OpInfo's name or op).
  */
 function definedOn(line: string): string[] {
   const out: string[] = [];
   for (const m of line.matchAll(
-    /(?:name: |alias\(|declare\()'([\w.]+)'|'([\w.]+?)(?:\.\w+)?\((?:[A-Z]|int|float|bool|str|\))|^\s*'?([\w.]+)'?: \{/g,
+    /(?:name: |alias\(|declare\()'([\w.]+)'|'([\w.]+?)(?:\.\w+)?\((?:[A-Z]|int|float|bool|str|\))|^\s*'?([\w.]+)'?: \{|^\s*'([\w.]+)',?\s*$|\w+Op\(\s*'([\w.]+)'/g,
   ))
-    out.push(...(OPINFO_OF.get(m[1] ?? m[2] ?? m[3]) ?? []));
+    out.push(...(OPINFO_OF.get(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]) ?? []));
   return out;
 }
 
