@@ -12,6 +12,8 @@ export interface Equivalent {
   readonly original: string;
   /** A substring of the mutated line (absent: any mutant of that line by that operator). */
   readonly mutated?: string;
+  /** A substring the mutant removed (the original has it, the mutated line no longer does). */
+  readonly dropped?: string;
   readonly reason: string;
 }
 
@@ -23,6 +25,15 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     mutated: 'return decimals >= 0',
     reason: 'decimals === 0 returned two lines above (plain round), so decimals is never 0 here',
   },
+  {
+    file: 'src/runtime/ops/nn/conv_cpu.ts',
+    operator: 'drop-offset',
+    original: 'out.storageOffset',
+    dropped: 'out.storageOffset',
+    reason:
+      "convForward / convTransposed write only convolution's own fresh output (outputTensor: offset 0); there is " +
+      'no convolution.out to hand them a view',
+  },
 ];
 
 /** The declared reason `m` is equivalent, or null. */
@@ -32,7 +43,8 @@ export function equivalenceOf(m: Mutant, list: readonly Equivalent[] = EQUIVALEN
       x.file === m.file &&
       x.operator === m.operator &&
       m.original.includes(x.original) &&
-      (x.mutated === undefined || m.mutated.includes(x.mutated)),
+      (x.mutated === undefined || m.mutated.includes(x.mutated)) &&
+      (x.dropped === undefined || (m.original.includes(x.dropped) && !m.mutated.includes(x.dropped))),
   );
   return e?.reason ?? null;
 }
