@@ -28,7 +28,7 @@ export function registerDashboardCommands(program: Command): void {
   const dashboard = program
     .command('dashboard')
     .description(
-      'the dashboards: grid, coverage, flaky & disabled, perf, shards & time, test search, numerics',
+      'the dashboards: grid, coverage, flaky & disabled, perf, shards & time, test search, numerics, mutation',
     );
   dashboard
     .command('serve', { isDefault: true })
