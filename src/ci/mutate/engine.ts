@@ -287,7 +287,14 @@ export async function runMutants(mutants: readonly Mutant[], o: MutateOptions): 
       if (r.outcome !== 'killed') return r;
       const kills = r.kills.filter((k) => !failing.has(k.testId) && !failing.has(testFileOf(k)));
       if (kills.length) return { ...r, kills, killedBy: kills[0].killer };
-      return { ...r, outcome: 'error', reason: `${r.kills[0].testId} fails without the mutant too` };
+      // Not a kill: nothing is stored as one (the kill matrix counts kills).
+      return {
+        ...r,
+        outcome: 'error',
+        killedBy: null,
+        kills: [],
+        reason: `${r.kills[0].testId} fails without the mutant too`,
+      };
     });
   } finally {
     for (const s of slots) s.dispose();
