@@ -3,9 +3,10 @@
  * each a one-line edit with a stable id (file, operator, the line's text and the edit: line numbers may move).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { rng } from '../../../op_db/index.ts';
+import { sourceFiles } from '../td/index.ts';
 import { type MutationOperator, OPERATORS, type Site } from './catalogue.ts';
 
 export interface Mutant {
@@ -27,18 +28,6 @@ export interface Mutant {
 
 /** Where mutation applies by default: the runtime, plus where tolerances live (the oracles and op_db). */
 export const MUTATED_ROOTS = ['src/runtime', 'src/oracles', 'op_db'] as const;
-
-export function sourceFiles(root: string, dir: string): string[] {
-  const abs = join(root, dir);
-  if (!existsSync(abs)) return [];
-  const out: string[] = [];
-  for (const e of readdirSync(abs).sort()) {
-    const p = join(abs, e);
-    if (statSync(p).isDirectory()) out.push(...sourceFiles(root, relative(root, p)));
-    else if (e.endsWith('.ts')) out.push(relative(root, p).split('\\').join('/'));
-  }
-  return out;
-}
 
 export function mutantId(
   file: string,

@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
-import { affectedBy, isAffected } from '../td/index.ts';
-import { shuffled, sourceFiles } from './generate.ts';
+import { affectedBy, isAffected, sourceFiles } from '../td/index.ts';
+import { shuffled } from './generate.ts';
 
 export interface Selection {
   /** Instance ids in run order. */
@@ -153,7 +153,14 @@ export class Selector {
   }
 }
 
-const IMPORT = /^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms;
+/** The repository paths `file`'s relative imports and re-exports name. */
+function relativeImports(root: string, file: string, text: string): string[] {
+  return [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
+    relative(root, resolve(root, dirname(file), m[1]))
+      .split('\\')
+      .join('/'),
+  );
+}
 
 /** The runtime's import graph, reversed: which files import a file. */
 class Importers {
@@ -164,12 +171,8 @@ class Importers {
     for (const f of sourceFiles(root, 'src/runtime')) {
       const text = readFileSync(join(root, f), 'utf8');
       this.texts.set(f, text);
-      for (const m of text.matchAll(IMPORT)) {
-        const target = relative(root, resolve(root, dirname(f), m[1]))
-          .split('\\')
-          .join('/');
+      for (const target of relativeImports(root, f, text))
         this.by.set(target, [...(this.by.get(target) ?? []), f]);
-      }
     }
   }
 
@@ -263,12 +266,7 @@ function testImportMap(root: string): Map<string, string[]> {
         byName.set(n, [...(byName.get(n) ?? []), f]);
   for (const t of tests) {
     const text = readFileSync(join(root, t), 'utf8');
-    for (const m of text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)) {
-      const target = relative(root, resolve(root, dirname(t), m[1]))
-        .split('\\')
-        .join('/');
-      if (existsSync(join(root, target))) add(target, t);
-    }
+    for (const target of relativeImports(root, t, text)) if (existsSync(join(root, target))) add(target, t);
     for (const { spec, names } of importedNames(text)) {
       if (!spec.endsWith('index.ts')) continue;
       for (const n of names) for (const f of byName.get(n) ?? []) add(f, t);

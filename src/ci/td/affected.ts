@@ -21,14 +21,15 @@ export interface Affected {
   readonly reasons: readonly string[];
 }
 
-function sourceFiles(root: string, dir: string): string[] {
+/** The .ts files under `dir` (repository paths, '/'-separated, in a stable order). */
+export function sourceFiles(root: string, dir: string): string[] {
   const abs = join(root, dir);
   if (!existsSync(abs)) return [];
   const out: string[] = [];
-  for (const e of readdirSync(abs)) {
+  for (const e of readdirSync(abs).sort()) {
     const p = join(abs, e);
     if (statSync(p).isDirectory()) out.push(...sourceFiles(root, relative(root, p)));
-    else if (e.endsWith('.ts')) out.push(relative(root, p));
+    else if (e.endsWith('.ts')) out.push(relative(root, p).split('\\').join('/'));
   }
   return out;
 }
