@@ -109,6 +109,7 @@ export {
   roundToBinary,
   unravel,
 } from './refs/tensor.ts';
+export { PYTORCH_TOLERANCES } from './refs/tolerances.ts';
 export {
   type ErrorInput,
   type FactoryInput,

@@ -106,6 +106,8 @@ export interface GoldenDeviation {
   readonly sample?: string;
   /** Only this kind of golden request: outputs, error inputs or gradients (all when absent). */
   readonly kind?: 'sample' | 'error' | 'grad';
+  /** Only these layouts (all when absent): the expanded layout changes a sample's values. */
+  readonly layouts?: readonly Layout[];
 }
 
 /** A skip or expected failure, as data. `reason` is mandatory; `issue` links the tracker. */

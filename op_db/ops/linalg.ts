@@ -17,18 +17,6 @@ import type { ErrorInput, OpInfo, SampleContext, SampleInput, Tolerance } from '
  */
 const LINALG_CPU: readonly DType[] = DTYPE_GROUPS.all.filter((d) => d !== 'bool' && d !== 'float16');
 
-/**
- * Sums of k <= 8 products of samples drawn from [-3, 3], so sum |a*b| <= 72 (complex: |a*b| <= 18, 144).
- * A kernel that accumulates in the output precision (PyTorch's float32 / complex64 BLAS) may be off by about
- * k * 2^-24 * 72 = 3.4e-5 (complex: twice that over 144) where the sum cancels, beyond the default atol 1e-5.
- * bfloat16 keeps the default: the runtime accumulates in float64 and rounds once (PyTorch's own bfloat16 loops,
- * less accurate, get a golden tolerance in deviations.ts). float64 and integers keep the defaults.
- */
-const PRODUCT_TOLERANCES: Readonly<Partial<Record<DType, Tolerance>>> = {
-  float32: { rtol: 1.3e-6, atol: 5e-5 },
-  complex64: { rtol: 1.3e-6, atol: 2e-4 },
-};
-
 /** Names the long-k samples (deviations.ts matches it). */
 export const LONG_K = 'long k';
 
@@ -108,7 +96,6 @@ function product(
     errorInputs: productErrors(errors),
     ref: productRef,
     resultDType: (s) => (s.input as Tensor).dtype,
-    tolerances: PRODUCT_TOLERANCES,
   });
 }
 

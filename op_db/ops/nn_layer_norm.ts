@@ -1,12 +1,6 @@
 /** OpInfos for layer norm (F.layer_norm and aten's native_layer_norm), group norm and local response norm. */
 import { DTYPE_GROUPS, tensor } from '../../src/runtime/index.ts';
-import {
-  BF16_STATS,
-  F32_STATS,
-  ofInput,
-  raises,
-  STATS_NOT_DIFFERENTIABLE,
-} from '../families/normalization.ts';
+import { bf16Stats, ofInput, raises, STATS_NOT_DIFFERENTIABLE } from '../families/normalization.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
@@ -173,8 +167,7 @@ function lrnErrors(ctx: SampleContext): ErrorInput[] {
 export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.layer_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
+    goldenTolerances: bf16Stats(1.6e-2, 0.25),
     op: 'layer_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -185,8 +178,10 @@ export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'native_layer_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
+    // mean, x - mean, its square's mean and rsqrt each round to float32 (the composite's steps): a channels_last
+    // input's rows, summed in another order, come out some 4 float32 ulps off.
+    tolerances: { float32: { rtol: 1e-5, atol: 1e-5 } },
+    goldenTolerances: bf16Stats(1.6e-2, 0.25),
     op: 'native_layer_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -197,8 +192,7 @@ export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'nn.functional.group_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
+    goldenTolerances: bf16Stats(1.6e-2, 0.25),
     op: 'group_norm',
     family: 'normalization',
     dtypes: FLOATS,

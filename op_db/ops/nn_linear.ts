@@ -16,15 +16,14 @@ import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput, Toleran
 const PRODUCT_DTYPES: readonly DType[] = DTYPE_GROUPS.all.filter((d) => d !== 'bool' && d !== 'float16');
 
 /**
- * Sums of a few products of values in [-3, 3] (bilinear: [-2, 2], three factors): float32 / complex64 kernels
- * accumulating in single precision may be some 1e-5 off where a sum cancels; bfloat16 results are rounded
- * between the products (PyTorch's bmm steps, the runtime's outer products) by 2^-9 of terms up to ~30.
+ * Sums of a few products of values in [-3, 3] (bilinear: [-2, 2], three factors): bfloat16 results are rounded
+ * between the products (the runtime's outer products) by 2^-9 of terms up to ~30, an absolute error where a sum
+ * cancels; atol per op, a few times the largest the samples show (ten times looser fails the reference oracle).
+ * Other dtypes keep the defaults.
  */
-const TOLERANCES: Readonly<Partial<Record<DType, Tolerance>>> = {
-  float32: { rtol: 1.3e-6, atol: 5e-5 },
-  complex64: { rtol: 1.3e-6, atol: 2e-4 },
-  bfloat16: { rtol: 1.6e-2, atol: 1.5e-1 },
-};
+const bf16Atol = (atol: number): Readonly<Partial<Record<DType, Tolerance>>> => ({
+  bfloat16: { rtol: 1.6e-2, atol },
+});
 
 const range = (ctx: SampleContext, high: number): MakeOptions => ({
   low: ctx.dtype === 'uint8' ? 0 : -high,
@@ -268,7 +267,7 @@ export const NN_LINEAR_OPINFOS: readonly OpInfo[] = [
     errorInputs: linearErrors,
     ref: linearRef,
     resultDType: (s) => (s.input as Tensor).dtype,
-    tolerances: TOLERANCES,
+    tolerances: bf16Atol(2.5e-2),
   }),
   opInfo({
     name: 'nn.functional.bilinear',
@@ -279,6 +278,6 @@ export const NN_LINEAR_OPINFOS: readonly OpInfo[] = [
     errorInputs: bilinearErrors,
     ref: bilinearRef,
     resultDType: (s) => (s.input as Tensor).dtype,
-    tolerances: TOLERANCES,
+    tolerances: bf16Atol(4e-2),
   }),
 ];

@@ -22,8 +22,8 @@ const CE_DTYPES: readonly DType[] = ['bfloat16', 'float32', 'float64'];
 const ofInput = (s: SampleInput) => (s.input as Tensor).dtype;
 /** log_softmax and several roundings per element, then a sum that may cancel. */
 const ROUNDED_STEPS = {
-  float16: { rtol: 5e-3, atol: 2e-3 },
-  bfloat16: { rtol: 4e-2, atol: 8e-3 },
+  float16: { rtol: 5e-3, atol: 1e-5 },
+  bfloat16: { rtol: 4e-2, atol: 1e-5 },
 } as const;
 
 /** Samples shared by nll_loss and cross_entropy (class-index targets); `extra` adds each op's own arguments. */
@@ -183,7 +183,7 @@ export const NN_LOSS_CLASS_OPINFOS: readonly OpInfo[] = [
     errorInputs: classErrors,
     ref: nllRef,
     resultDType: ofInput,
-    tolerances: ROUNDED_STEPS,
+    tolerances: { ...ROUNDED_STEPS, float16: { rtol: 5e-3, atol: 6e-4 } },
   }),
   opInfo({
     name: 'nn.functional.cross_entropy',
@@ -219,6 +219,7 @@ export const NN_LOSS_CLASS_OPINFOS: readonly OpInfo[] = [
     errorInputs: bceLogitsErrors,
     ref: bceWithLogitsRef,
     resultDType: ofInput,
-    tolerances: ROUNDED_STEPS,
+    // Its weighted sum of rounded terms cancels (a result near 0 from terms near 1): atol too.
+    tolerances: { bfloat16: { rtol: 4e-2, atol: 8e-3 } },
   }),
 ];

@@ -28,8 +28,8 @@ const INTS: readonly DType[] = ['uint8', 'int8', 'int16', 'int32', 'int64'];
  * the sums can cancel: a few ulps of the (smaller) result against the exact float64 loss.
  */
 const ROUNDED_STEPS = {
-  float16: { rtol: 5e-3, atol: 2e-3 },
-  bfloat16: { rtol: 4e-2, atol: 8e-3 },
+  float16: { rtol: 5e-3, atol: 1e-5 },
+  bfloat16: { rtol: 4e-2, atol: 1e-5 },
 } as const;
 const ARG = 'E_INVALID_ARGUMENT';
 const DTYPE = 'E_DTYPE_UNSUPPORTED';
@@ -199,7 +199,7 @@ export const NN_LOSS_REGRESSION_OPINFOS: readonly OpInfo[] = [
     ],
     ref: l1Ref,
     resultDType: l1DType,
-    tolerances: ROUNDED_STEPS,
+    // |a - b| rounds once: the default tolerances hold.
   }),
   opInfo({
     name: 'nn.functional.mse_loss',
@@ -251,7 +251,7 @@ export const NN_LOSS_REGRESSION_OPINFOS: readonly OpInfo[] = [
     ],
     ref: huberRef,
     resultDType: ofInput,
-    tolerances: ROUNDED_STEPS,
+    tolerances: { float16: ROUNDED_STEPS.float16 },
   }),
   opInfo({
     name: 'nn.functional.kl_div',
@@ -282,7 +282,8 @@ export const NN_LOSS_REGRESSION_OPINFOS: readonly OpInfo[] = [
     },
     ref: klDivRef,
     resultDType: ofInput,
-    tolerances: ROUNDED_STEPS,
+    // A batchmean of rounded terms that cancel: float16 results a few ulps off.
+    tolerances: { ...ROUNDED_STEPS, float16: { rtol: 1e-2, atol: 1e-5 } },
   }),
   opInfo({
     name: 'nn.functional.poisson_nll_loss',

@@ -6,9 +6,8 @@
  */
 import { DTYPE_GROUPS, type DType, type Tensor, tensor } from '../../src/runtime/index.ts';
 import {
-  BF16_STATS,
+  bf16Stats,
   EXPANDED_STATS,
-  F32_STATS,
   makers,
   type Opt,
   ofInput,
@@ -244,8 +243,7 @@ function instanceNormSamples(ctx: SampleContext): SampleInput[] {
 export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.batch_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
+    goldenTolerances: bf16Stats(2e-2, 0.25),
     op: '_functional_batch_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -258,8 +256,7 @@ export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'native_batch_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
+    goldenTolerances: bf16Stats(2e-2, 5e-3),
     op: 'native_batch_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -271,8 +268,7 @@ export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'nn.functional.instance_norm',
-    goldenTolerances: BF16_STATS,
-    tolerances: F32_STATS,
+    goldenTolerances: bf16Stats(2e-2, 1e-5),
     op: '_functional_instance_norm',
     family: 'normalization',
     dtypes: FLOATS,

@@ -14,9 +14,10 @@ import {
   opDb,
   type SkipRule,
 } from '../../op_db/index.ts';
-import { type Instance, ORACLE_TABLE, oracleRecords, type Tier } from '../oracles/index.ts';
+import { type Instance, instanceId, ORACLE_TABLE, oracleRecords, type Tier } from '../oracles/index.ts';
 
 export type { Tier };
+export { instanceId };
 
 /**
  * `OPGATE_TRACE_EXPANSIONS=<file>`: every expansion appends a line (pid, tier, filters) to the file, in the main
@@ -50,17 +51,6 @@ export interface Filters {
   readonly mode?: readonly string[];
   /** Substring or /regex/ matched against the id. */
   readonly pattern?: string;
-}
-
-export function instanceId(
-  oracle: Oracle,
-  opName: string,
-  device: string,
-  dtype: string,
-  layout: Layout,
-  mode: Mode,
-): string {
-  return `test_${oracle}_${opName.replace(/\./g, '_')}_${device}_${dtype}_${layout}_${mode}`;
 }
 
 /**

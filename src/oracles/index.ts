@@ -52,6 +52,7 @@ export { GradcheckError, type GradcheckOptions, gradcheck, gradgradcheck } from 
 export {
   describeError,
   type Instance,
+  instanceId,
   OracleFailure,
   type OracleResult,
   reproCommand,

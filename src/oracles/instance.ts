@@ -48,6 +48,18 @@ export class OracleFailure extends Error {
   }
 }
 
+/** An instance's stable id: `test_<oracle>_<op>_<device>_<dtype>_<layout>_<mode>` (its seed is a hash of it). */
+export function instanceId(
+  oracle: Oracle,
+  opName: string,
+  device: string,
+  dtype: string,
+  layout: Layout,
+  mode: Mode,
+): string {
+  return `test_${oracle}_${opName.replace(/\./g, '_')}_${device}_${dtype}_${layout}_${mode}`;
+}
+
 /** The command that reruns one instance (one sample of it when `sample` is given). */
 export function reproCommand(id: string, sample: number | null): string {
   return `npx opgate repro ${id}${sample === null ? '' : ` --sample ${sample}`}`;

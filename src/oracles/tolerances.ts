@@ -1,22 +1,9 @@
-/** Default tolerances per dtype, PyTorch's assertEqual defaults (DESIGN.md §6). */
+/** Default tolerances per dtype: PyTorch's assert_close defaults, recorded from PyTorch 1.13 (DESIGN.md §6). */
 
-import type { Tolerance } from '../../op_db/index.ts';
+import { PYTORCH_TOLERANCES, type Tolerance } from '../../op_db/index.ts';
 import type { DeviceType, DType } from '../runtime/index.ts';
 
-export const DEFAULT_TOLERANCES: Record<DType, Tolerance> = {
-  bool: { rtol: 0, atol: 0 },
-  uint8: { rtol: 0, atol: 0 },
-  int8: { rtol: 0, atol: 0 },
-  int16: { rtol: 0, atol: 0 },
-  int32: { rtol: 0, atol: 0 },
-  int64: { rtol: 0, atol: 0 },
-  float16: { rtol: 1e-3, atol: 1e-5 },
-  bfloat16: { rtol: 1.6e-2, atol: 1e-5 },
-  float32: { rtol: 1.3e-6, atol: 1e-5 },
-  float64: { rtol: 1e-7, atol: 1e-7 },
-  complex64: { rtol: 1.3e-6, atol: 1e-5 },
-  complex128: { rtol: 1e-7, atol: 1e-7 },
-};
+export const DEFAULT_TOLERANCES: Readonly<Record<DType, Tolerance>> = PYTORCH_TOLERANCES;
 
 /**
  * Per-device floors (PyTorch's MPS/CUDA toleranceOverride practice): WGSL only bounds its builtins' error in

@@ -6,8 +6,15 @@
  * ops); for float64 gradient samples, the gradients of the weighted-sum loss. References written by the same hands
  * as the kernels can share a misreading of PyTorch; this oracle cannot.
  */
-import { fromRuntime, type GoldenDeviation, type RefTensor, WEBGPU_DTYPES } from '../../../op_db/index.ts';
+import {
+  fromRuntime,
+  type GoldenDeviation,
+  LAYOUTS,
+  type RefTensor,
+  WEBGPU_DTYPES,
+} from '../../../op_db/index.ts';
 import { compareValues } from '../compare.ts';
+import { ToleranceUse, unearnedTolerance } from '../earned.ts';
 import { gradientsOf } from '../grad.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from '../instance.ts';
 import { contiguousStrides, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
@@ -41,10 +48,19 @@ interface Ctx {
   readonly inst: Instance;
   readonly golden: GoldenFile;
   maxUlp: number;
+  /** How much of a declared golden tolerance the comparisons use (cpu, all of an instance's samples). */
+  readonly use?: ToleranceUse;
 }
 
 function fail(c: Ctx, r: GoldenRequest, detail: string): never {
   throw new OracleFailure(c.inst, r.k, `${r.kind} ${r.sample.name ?? ''}`.trim(), detail);
+}
+
+/** The tolerance a golden comparison of `dtype` uses: the instance's, loosened by the OpInfo's goldenTolerances. */
+function goldenTolerance(inst: Instance, dtype: DType) {
+  const loose = inst.info.goldenTolerances[dtype];
+  const base = toleranceFor(dtype, inst.info.tolerances, inst.device);
+  return loose ? { rtol: Math.max(loose.rtol, base.rtol), atol: Math.max(loose.atol, base.atol) } : base;
 }
 
 /**
@@ -61,10 +77,9 @@ function compareTo(
 ): void {
   const { inst } = c;
   const dtype = got.dtype;
-  const loose = inst.info.goldenTolerances[dtype];
-  const base = toleranceFor(dtype, inst.info.tolerances, inst.device);
-  const tol = loose ? { rtol: Math.max(loose.rtol, base.rtol), atol: Math.max(loose.atol, base.atol) } : base;
-  const exact = exactOk && !loose && inst.info.flags.exactRounding && inst.device === 'cpu';
+  const tol = goldenTolerance(inst, dtype);
+  const exact =
+    exactOk && !inst.info.goldenTolerances[dtype] && inst.info.flags.exactRounding && inst.device === 'cpu';
   const actual = fromRuntime(got);
   const m = compareValues(actual, want, dtype, tol, exact);
   if (m)
@@ -73,6 +88,7 @@ function compareTo(
       r,
       `${what} (${dtype}): ${m.count}/${m.total} elements differ from PyTorch; first at index ${m.index} (${m.part}): got ${m.actual}, PyTorch ${m.expected} (rtol ${tol.rtol}, atol ${tol.atol})`,
     );
+  if (dtype === inst.dtype) c.use?.add(actual, want, dtype, tol);
   // The fingerprint is the outputs' error: gradients depend on each side's own loss weights (linspace's last bits).
   if (exactOk) c.maxUlp = Math.max(c.maxUlp, ulpError(actual, want, dtype));
 }
@@ -172,12 +188,14 @@ function deviationOf(inst: Instance, r: GoldenRequest): GoldenDeviation | undefi
   return inst.info.goldenDeviations.find(
     (d) =>
       (!d.dtypes || d.dtypes.includes(inst.dtype)) &&
+      (!d.layouts || d.layouts.includes(inst.layout)) &&
       (!d.kind || d.kind === r.kind) &&
       (!d.sample || (r.sample.name ?? '').includes(d.sample)),
   );
 }
 
-export async function runGolden(inst: Instance, only?: number): Promise<OracleResult> {
+/** One golden pass over an instance's requests; `use` collects how much of its tolerance they use. */
+async function goldenPass(inst: Instance, only?: number, use?: ToleranceUse): Promise<OracleResult> {
   const op = inst.info.name;
   const golden = readGolden(op);
   if (!golden)
@@ -187,7 +205,7 @@ export async function runGolden(inst: Instance, only?: number): Promise<OracleRe
       undefined,
       `no goldens recorded for ${op}: run \`${recordCommand(op)}\``,
     );
-  const c: Ctx = { inst, golden, maxUlp: 0 };
+  const c: Ctx = { inst, golden, maxUlp: 0, use };
   let checks = 0;
   let unrecorded = 0;
   /** Declared deviations: whether each was seen to differ on a sample it covers. */
@@ -232,4 +250,43 @@ export async function runGolden(inst: Instance, only?: number): Promise<OracleRe
       ]
     : undefined;
   return { checks, maxUlp: c.maxUlp, notes };
+}
+
+const goldenUses = new Map<string, Promise<ToleranceUse>>();
+
+/**
+ * How much of the OpInfo's golden tolerance for the instance's dtype PyTorch's recorded results use: every cpu
+ * layout's requests, so that each instance judges it by the same evidence, all of the matrix's (memoized per
+ * process). A layout that fails its own comparison adds what it compared before the failure.
+ */
+function goldenUse(inst: Instance): Promise<ToleranceUse> {
+  const { info, dtype } = inst;
+  const key = `${info.name} ${dtype} ${JSON.stringify([info.goldenTolerances[dtype], info.tolerances[dtype]])}`;
+  let use = goldenUses.get(key);
+  if (!use) {
+    use = (async () => {
+      const u = new ToleranceUse();
+      for (const layout of LAYOUTS)
+        await goldenPass({ ...inst, device: 'cpu', layout }, undefined, u).catch(() => null);
+      return u;
+    })();
+    goldenUses.set(key, use);
+  }
+  return use;
+}
+
+export async function runGolden(inst: Instance, only?: number): Promise<OracleResult> {
+  const result = await goldenPass(inst, only);
+  // A declared golden tolerance must be earned (earned.ts), judged where the values are PyTorch's: cpu.
+  if (only === undefined && inst.info.goldenTolerances[inst.dtype] && inst.device === 'cpu') {
+    const why = unearnedTolerance(
+      'golden tolerance (goldenTolerances)',
+      inst.dtype,
+      goldenTolerance(inst, inst.dtype),
+      toleranceFor(inst.dtype, inst.info.tolerances, inst.device),
+      await goldenUse(inst),
+    );
+    if (why) throw new OracleFailure(inst, null, undefined, why);
+  }
+  return result;
 }
