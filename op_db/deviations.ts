@@ -6,7 +6,7 @@
  */
 import type { DType } from '../src/runtime/index.ts';
 import { LONG_K } from './ops/linalg.ts';
-import { type GoldenDeviation, type GoldenTolerance, LAYOUTS, type OpInfo } from './types.ts';
+import { type GoldenDeviation, type GoldenTolerance, LAYOUTS, type OpInfo, type Tolerance } from './types.ts';
 
 interface Declared {
   readonly deviations?: readonly GoldenDeviation[];
@@ -217,10 +217,9 @@ const noResampleKernel = (byDType: Partial<Record<DType, readonly string[]>>): D
  * PyTorch's bfloat16 linear kernels round each weighted term and the sum to bfloat16 (the runtime: once): atol per
  * op, a few times what its recorded samples need.
  */
-const bf16ResampleSums = (atol: number): Declared['tolerances'] => ({
+const bf16ResampleSums = (tol: Tolerance): Declared['tolerances'] => ({
   bfloat16: {
-    rtol: 1.6e-2,
-    atol,
+    ...tol,
     reason:
       "PyTorch 1.13's CPU bfloat16 linear interpolation rounds each weighted term and their sum to bfloat16 (8 " +
       'terms in trilinear), so a result that cancels is off by up to an ulp of the terms (0.06 at 9); the runtime ' +
@@ -361,12 +360,12 @@ const DECLARED: Readonly<Record<string, Declared>> = {
           'arithmetic (each step rounded), up to 25% off; the runtime computes them in float32 and rounds once',
       },
     ],
-    tolerances: bf16ResampleSums(1.5e-2),
+    tolerances: bf16ResampleSums({ rtol: 1.6e-2, atol: 1.5e-2 }),
   },
   'nn.functional.upsample_nearest': noResampleKernel({ float16: ['nearest'] }),
   'nn.functional.upsample_bilinear': {
     ...noResampleKernel({ float16: ['bilinear'] }),
-    tolerances: bf16ResampleSums(1.2e-2),
+    tolerances: bf16ResampleSums({ rtol: 1.6e-2, atol: 1.2e-2 }),
   },
   // mm's and mv's k <= 8 samples happen to round like PyTorch's within the default tolerance.
   mm: { deviations: BF16_PRODUCTS.deviations },

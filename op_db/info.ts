@@ -31,6 +31,15 @@ export type OpInfoSpec = Partial<Omit<OpInfo, 'variants' | 'flags' | 'dtypes' | 
  */
 export const WEBGPU_DTYPES: readonly DType[] = ['float32', 'int32', 'uint8', 'bool'];
 
+/** The first op_db/ops file on the call stack: the file declaring the OpInfo being built (through any helper). */
+function declaringFile(): string | undefined {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 30;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  return /op_db[\\/]ops[\\/][\w.]+\.ts/.exec(stack)?.[0].replace(/\\/g, '/');
+}
+
 export function opInfo(spec: OpInfoSpec): OpInfo {
   const { dtypes, dtypesIf, backwardDtypes, untestedVariants, flags, unsupported, ...rest } = spec;
   const exists = opVariants(rest.op ?? spec.name);
@@ -41,6 +50,7 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
   const floats = DTYPE_GROUPS.floatingAndComplex;
   return {
     op: spec.name,
+    declaredIn: declaringFile(),
     aliases: [],
     referenceInputs: () => [],
     errorInputs: () => [],

@@ -5,7 +5,7 @@
 import type { Tensor } from '../../src/runtime/index.ts';
 import { maker } from '../make.ts';
 import type { RefTensor } from '../refs/tensor.ts';
-import type { ErrorInput, SampleContext, SampleInput, SkipRule } from '../types.ts';
+import type { ErrorInput, SampleContext, SampleInput, SkipRule, Tolerance } from '../types.ts';
 
 export type Opt = RefTensor | null;
 export const ofInput = (s: SampleInput) => (s.input as Tensor).dtype;
@@ -21,10 +21,9 @@ export const EXPANDED_STATS: SkipRule = {
 };
 
 /** The golden tolerance for bfloat16 (rtol, atol per op: a few times what its recorded samples need). */
-export const bf16Stats = (rtol: number, atol: number) => ({
+export const bf16Stats = (tol: Tolerance) => ({
   bfloat16: {
-    rtol,
-    atol,
+    ...tol,
     reason:
       "PyTorch 1.13's CPU normalization kernels round a bfloat16 input's mean, 1/std and the folded affine " +
       'coefficients (x * rstd * weight + (bias - mean * rstd * weight)) to bfloat16, so the result is off by a ' +

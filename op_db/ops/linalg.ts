@@ -9,7 +9,7 @@ import { opInfo } from '../info.ts';
 import type { MakeOptions } from '../make.ts';
 import { productRef } from '../refs/linalg.ts';
 import { numelOf } from '../refs/tensor.ts';
-import type { ErrorInput, OpInfo, SampleContext, SampleInput, Tolerance } from '../types.ts';
+import type { ErrorInput, OpInfo, SampleContext, SampleInput } from '../types.ts';
 
 /**
  * PyTorch 1.13 CPU: addmm_impl_cpu_ / bmm / addmv_impl_cpu / dot have no bool or half kernels. The meta functions

@@ -43,19 +43,14 @@ const BACKWARD: readonly DType[] = ['float16', 'bfloat16', 'float32', 'float64']
  * leaves an absolute error. atol per op and dtype, calibrated to a few times the largest such error the samples
  * show (the reference oracle fails a tolerance ten times looser than that); float32 and complex keep the defaults.
  */
-const HALF_ATOL: Readonly<Record<string, { float16: number; bfloat16: number }>> = {
-  conv1d: { float16: 1e-3, bfloat16: 1.5e-2 },
-  conv2d: { float16: 1.5e-3, bfloat16: 6e-3 },
-  conv3d: { float16: 2e-3, bfloat16: 1.5e-2 },
-  conv_transpose1d: { float16: 5e-4, bfloat16: 1e-2 },
-  conv_transpose2d: { float16: 6e-3, bfloat16: 5e-2 },
-  conv_transpose3d: { float16: 2.5e-3, bfloat16: 2.5e-2 },
+const TOLERANCES: Readonly<Record<string, Readonly<Partial<Record<DType, Tolerance>>>>> = {
+  conv1d: { float16: { rtol: 1e-3, atol: 1e-3 }, bfloat16: { rtol: 1.6e-2, atol: 1.5e-2 } },
+  conv2d: { float16: { rtol: 1e-3, atol: 1.5e-3 }, bfloat16: { rtol: 1.6e-2, atol: 6e-3 } },
+  conv3d: { float16: { rtol: 1e-3, atol: 2e-3 }, bfloat16: { rtol: 1.6e-2, atol: 1.5e-2 } },
+  conv_transpose1d: { float16: { rtol: 1e-3, atol: 5e-4 }, bfloat16: { rtol: 1.6e-2, atol: 1e-2 } },
+  conv_transpose2d: { float16: { rtol: 1e-3, atol: 6e-3 }, bfloat16: { rtol: 1.6e-2, atol: 5e-2 } },
+  conv_transpose3d: { float16: { rtol: 1e-3, atol: 2.5e-3 }, bfloat16: { rtol: 1.6e-2, atol: 2.5e-2 } },
 };
-
-function tolerancesOf(name: string): Readonly<Partial<Record<DType, Tolerance>>> {
-  const atol = HALF_ATOL[name];
-  return { float16: { rtol: 1e-3, atol: atol.float16 }, bfloat16: { rtol: 1.6e-2, atol: atol.bfloat16 } };
-}
 
 type Mk = (shape: number[]) => Tensor;
 
@@ -185,7 +180,7 @@ function convInfo(dims: number, transposed: boolean): OpInfo {
     errorInputs: transposed ? transposedErrors(dims) : convErrors(dims),
     ref: convRef(dims, transposed),
     resultDType: (x) => (x.input as Tensor).dtype,
-    tolerances: tolerancesOf(name),
+    tolerances: TOLERANCES[name],
   });
 }
 

@@ -167,7 +167,18 @@ function lrnErrors(ctx: SampleContext): ErrorInput[] {
 export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.layer_norm',
-    goldenTolerances: bf16Stats(1.6e-2, 0.25),
+    goldenTolerances: bf16Stats({ rtol: 1.6e-2, atol: 0.25 }),
+    skips: [
+      {
+        kind: 'skip',
+        oracle: 'crossbackend',
+        layout: 'expanded',
+        reason:
+          'the expanded layout makes every normalized row constant: the output is the float32 rounding noise of ' +
+          'the mean amplified by 1/sqrt(eps) (316x), which differs between summation orders (webgpu vs cpu); the ' +
+          'float64 reference gives exactly the bias, and the reference oracle holds each backend to it',
+      },
+    ],
     op: 'layer_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -181,7 +192,7 @@ export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
     // mean, x - mean, its square's mean and rsqrt each round to float32 (the composite's steps): a channels_last
     // input's rows, summed in another order, come out some 4 float32 ulps off.
     tolerances: { float32: { rtol: 1e-5, atol: 1e-5 } },
-    goldenTolerances: bf16Stats(1.6e-2, 0.25),
+    goldenTolerances: bf16Stats({ rtol: 1.6e-2, atol: 0.25 }),
     op: 'native_layer_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -192,7 +203,7 @@ export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'nn.functional.group_norm',
-    goldenTolerances: bf16Stats(1.6e-2, 0.25),
+    goldenTolerances: bf16Stats({ rtol: 1.6e-2, atol: 0.25 }),
     op: 'group_norm',
     family: 'normalization',
     dtypes: FLOATS,

@@ -10,7 +10,7 @@ import { opInfo } from '../info.ts';
 import { type MakeOptions, maker } from '../make.ts';
 import { matmulRef } from '../refs/linalg.ts';
 import { broadcastIndex, numelOf, type RefTensor, unravel } from '../refs/tensor.ts';
-import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput, Tolerance } from '../types.ts';
+import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 /** PyTorch 1.13 CPU: addmm_impl_cpu_ and bmm have no bool or half kernels. */
 const PRODUCT_DTYPES: readonly DType[] = DTYPE_GROUPS.all.filter((d) => d !== 'bool' && d !== 'float16');
@@ -21,9 +21,6 @@ const PRODUCT_DTYPES: readonly DType[] = DTYPE_GROUPS.all.filter((d) => d !== 'b
  * cancels; atol per op, a few times the largest the samples show (ten times looser fails the reference oracle).
  * Other dtypes keep the defaults.
  */
-const bf16Atol = (atol: number): Readonly<Partial<Record<DType, Tolerance>>> => ({
-  bfloat16: { rtol: 1.6e-2, atol },
-});
 
 const range = (ctx: SampleContext, high: number): MakeOptions => ({
   low: ctx.dtype === 'uint8' ? 0 : -high,
@@ -267,7 +264,7 @@ export const NN_LINEAR_OPINFOS: readonly OpInfo[] = [
     errorInputs: linearErrors,
     ref: linearRef,
     resultDType: (s) => (s.input as Tensor).dtype,
-    tolerances: bf16Atol(2.5e-2),
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 2.5e-2 } },
   }),
   opInfo({
     name: 'nn.functional.bilinear',
@@ -278,6 +275,6 @@ export const NN_LINEAR_OPINFOS: readonly OpInfo[] = [
     errorInputs: bilinearErrors,
     ref: bilinearRef,
     resultDType: (s) => (s.input as Tensor).dtype,
-    tolerances: bf16Atol(4e-2),
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 4e-2 } },
   }),
 ];

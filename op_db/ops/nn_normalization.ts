@@ -243,7 +243,7 @@ function instanceNormSamples(ctx: SampleContext): SampleInput[] {
 export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.batch_norm',
-    goldenTolerances: bf16Stats(2e-2, 0.25),
+    goldenTolerances: bf16Stats({ rtol: 2e-2, atol: 0.25 }),
     op: '_functional_batch_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -256,7 +256,7 @@ export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'native_batch_norm',
-    goldenTolerances: bf16Stats(2e-2, 5e-3),
+    goldenTolerances: bf16Stats({ rtol: 2e-2, atol: 5e-3 }),
     op: 'native_batch_norm',
     family: 'normalization',
     dtypes: FLOATS,
@@ -268,7 +268,7 @@ export const NN_NORMALIZATION_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'nn.functional.instance_norm',
-    goldenTolerances: bf16Stats(2e-2, 1e-5),
+    goldenTolerances: bf16Stats({ rtol: 2e-2, atol: 1e-5 }),
     op: '_functional_instance_norm',
     family: 'normalization',
     dtypes: FLOATS,

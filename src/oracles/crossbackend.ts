@@ -1,14 +1,15 @@
 /**
  * Oracle 3, cross-backend: the op on webgpu against the same op on cpu, same inputs (layouts included) and
- * dtype (PyTorch's test_compare_cpu). Floats within atol = rtol = 1e-3, integers and bool exactly, NaN only
- * matches NaN and ±Inf must match; shapes, dtypes, strides and storage offsets must agree too. Inputs not
+ * dtype (PyTorch's test_compare_cpu). Floats within the sum of the two backends' tolerances, integers and bool
+ * exactly, NaN only matches NaN and ±Inf must match; shapes, dtypes, strides and storage offsets must agree too. Inputs not
  * declared mutable must come back unchanged from the device.
  */
 
-import { fromRuntime, type SampleInput } from '../../op_db/index.ts';
+import { fromRuntime, type OpInfo, type SampleInput, type Tolerance } from '../../op_db/index.ts';
+import type { DeviceType } from '../runtime/index.ts';
 import { compareValues } from './compare.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult, sampleContext } from './instance.ts';
-import { DTYPE_INFO, type Tensor } from './runtime_face.ts';
+import type { DType, Tensor } from './runtime_face.ts';
 import {
   callOnDevice,
   callSample,
@@ -18,8 +19,18 @@ import {
   snapshot,
   withLayout,
 } from './sample_io.ts';
+import { toleranceFor } from './tolerances.ts';
 
-export const CROSS_BACKEND_TOLERANCE = { rtol: 1e-3, atol: 1e-3 } as const;
+/**
+ * How far the device's result may be from cpu's: each backend may be off from the exact result by its own tolerance
+ * (the reference oracle holds each to it), so together by their sum. No constant of its own: the tolerances are
+ * PyTorch's defaults, the OpInfo's earned overrides and the device's floor.
+ */
+export function crossBackendTolerance(dtype: DType, info: OpInfo, device: DeviceType): Tolerance {
+  const cpu = toleranceFor(dtype, info.tolerances, 'cpu');
+  const dev = toleranceFor(dtype, info.tolerances, device);
+  return { rtol: cpu.rtol + dev.rtol, atol: cpu.atol + dev.atol };
+}
 
 function run(inst: Instance, k: number, s: SampleInput, where: string): Tensor[] {
   try {
@@ -66,8 +77,7 @@ export async function runCrossBackend(inst: Instance, only?: number): Promise<Or
           `${what}: strides (${a.strides}) offset ${a.storageOffset} vs cpu (${e.strides}) offset ${e.storageOffset}`,
         );
       if (info.flags.nondeterministicValues) return;
-      const kind = DTYPE_INFO[a.dtype].kind;
-      const tol = kind === 'float' || kind === 'complex' ? CROSS_BACKEND_TOLERANCE : { rtol: 0, atol: 0 };
+      const tol = crossBackendTolerance(a.dtype, info, inst.device);
       const m = compareValues(fromRuntime(a), fromRuntime(e), a.dtype, tol);
       if (m)
         throw new OracleFailure(

@@ -24,7 +24,7 @@ export function sampleCount(inst: Instance): number | null {
 
 export { close, compareValues, type Mismatch } from './compare.ts';
 export { runCompile } from './compile.ts';
-export { CROSS_BACKEND_TOLERANCE, runCrossBackend } from './crossbackend.ts';
+export { crossBackendTolerance, runCrossBackend } from './crossbackend.ts';
 export { runDtypes } from './dtypes.ts';
 export { runErrors } from './errors.ts';
 export {

@@ -151,7 +151,9 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
       continue;
     }
     if (f.startsWith('op_db/ops/')) {
-      const names = opsNamedIn(text(f));
+      // The OpInfos built by that file's declarations (through any helper), else the ones its text names.
+      const declared = opDb.filter((o) => o.declaredIn === f).map((o) => o.name);
+      const names = declared.length ? declared : opsNamedIn(text(f));
       addOps(names, null);
       reasons.push(`${f}: OpInfos ${names.join(', ') || '(none found)'}`);
       if (!names.length) everything(f, 'no OpInfo recognised');
