@@ -48,6 +48,64 @@ function interleaveOracles(list: readonly MatrixInstance[]): MatrixInstance[] {
   return out;
 }
 
+const VALUE_ORACLES = new Set(['reference', 'golden', 'crossbackend']);
+const GRADIENT_ORACLES = new Set(['gradcheck', 'gradgradcheck', 'backward']);
+const HALF = new Set(['float16', 'bfloat16']);
+
+/**
+ * The instances a mutant can show on, when its file serves far more than the cap (core/ and the cpu iterator
+ * map to the whole matrix): per mutation operator (and the mutated line), the dtype / layout / oracle the
+ * mutated code serves. Those run first, the others after; a predicate only reorders, it never drops.
+ */
+export const PREFERRED: readonly {
+  readonly why: string;
+  readonly applies: (operator: string, line: string) => boolean;
+  readonly prefers: (i: MatrixInstance) => boolean;
+}[] = [
+  {
+    why: 'a derivative formula (or its sum-to-size) shows only in a gradient',
+    applies: (_o, l) => /\bc\.grad\b|\bGrads\b|\bsumToSize\(|\bgrad\w*\b/.test(l),
+    prefers: (i) => GRADIENT_ORACLES.has(i.oracle),
+  },
+  {
+    why: 'a dropped guard shows as a missing error: the errors and dtypes oracles call what must raise',
+    applies: (o, l) => o === 'drop-guard' || (o === 'swap-comparison' && /\bthrow\b/.test(l)),
+    prefers: (i) => i.oracle === 'errors' || i.oracle === 'dtypes',
+  },
+  {
+    // exactRounding ops compare 16-bit results bit for bit: PyTorch's half tolerance is wider than an ulp.
+    why: 'a 16-bit rounding bug shows only in float16 / bfloat16 values, bit for bit',
+    applies: (o) => o === 'round-toward-zero',
+    prefers: (i) => HALF.has(i.dtype) && VALUE_ORACLES.has(i.oracle) && i.info.flags.exactRounding,
+  },
+  {
+    why: 'a dropped storage offset shows only on a tensor that starts inside its storage',
+    applies: (o) => o === 'drop-offset',
+    prefers: (i) => i.layout === 'offset' && VALUE_ORACLES.has(i.oracle),
+  },
+  {
+    why: 'a dropped stride term shows only on a non-contiguous operand',
+    applies: (o) => o === 'drop-stride-term',
+    prefers: (i) => i.layout !== 'contiguous' && VALUE_ORACLES.has(i.oracle),
+  },
+  {
+    why: 'a narrowed accumulator shows only where float32 rounding is wider than the tolerance',
+    applies: (o) => o === 'narrow-accumulator',
+    prefers: (i) => (i.dtype === 'float64' || i.dtype === 'int64') && VALUE_ORACLES.has(i.oracle),
+  },
+];
+
+/** `list` split into the instances some applicable preference picks and the others (each keeps its order). */
+export function splitPreferred<T extends MatrixInstance>(
+  list: readonly T[],
+  operator: string,
+  lineText: string,
+): [T[], T[]] {
+  const rules = PREFERRED.filter((p) => p.applies(operator, lineText));
+  const hit = (i: T) => rules.some((r) => r.prefers(i));
+  return [list.filter(hit), list.filter((i) => !hit(i))];
+}
+
 /** How far from the mutated line an op's name may be to count as the op the line belongs to. */
 const NEAR = 40;
 
@@ -104,6 +162,20 @@ export class Selector {
     this.importers = new Importers(root);
   }
 
+  /**
+   * TD's instances for `file`, plus those of the ops whose op files import it: TD maps a helper by the op names
+   * it mentions (pointwise/define.ts names only `add.Tensor`, in a comment), while every op built on it can
+   * show its mutant.
+   */
+  private withUsers(file: string): MatrixInstance[] {
+    const a = this.affected(file);
+    if (a.length === this.instances.length) return a;
+    const users = new Set(this.importers.opsUsing(file));
+    if (users.size === 0) for (const op of this.importers.opsBeside(file)) users.add(op);
+    const have = new Set(a.map((i) => i.id));
+    return [...a, ...this.instances.filter((i) => users.has(i.info.name) && !have.has(i.id))];
+  }
+
   /** The matrix instances TD maps to `file`, before any cap. */
   affected(file: string): MatrixInstance[] {
     let list = this.byFile.get(file);
@@ -125,10 +197,14 @@ export class Selector {
     extraTests: readonly string[] = [],
     line = 0,
     only?: readonly string[],
+    operator = '',
   ): Selection {
-    const all = only ? this.instances.filter((i) => only.includes(i.id)) : this.affected(file);
+    const text = readFileSync(join(this.root, file), 'utf8');
+    const all = only ? this.instances.filter((i) => only.includes(i.id)) : this.withUsers(file);
     const candidates = new Set(all.map((i) => i.info.name));
-    const near = nearOps(readFileSync(join(this.root, file), 'utf8'), line, candidates);
+    const near = nearOps(text, line, candidates);
+    const lineText = text.split('\n')[line - 1] ?? '';
+    const seed = seedOf(mutantId);
     const first = near.flatMap((op) => interleaveOracles(all.filter((i) => i.info.name === op)));
     // Then the ops of the op files that import this one (a kernel or helper file names no op itself).
     const users = new Set(
@@ -136,13 +212,16 @@ export class Selector {
     );
     const second = stratified(
       all.filter((i) => users.has(i.info.name)),
-      seedOf(mutantId),
+      seed,
     );
     const rest = stratified(
       all.filter((i) => !near.includes(i.info.name) && !users.has(i.info.name)),
-      seedOf(mutantId),
+      seed,
     );
-    const run = [...first, ...second, ...rest].slice(0, this.maxInstances);
+    // The instances the mutated code serves (PREFERRED) before all others, each part in the order above.
+    const run = splitPreferred([...first, ...second, ...rest], operator, lineText)
+      .flat()
+      .slice(0, this.maxInstances);
     return {
       ids: run.map((i) => i.id),
       ops: [...new Set(run.map((i) => i.info.name))],
@@ -174,6 +253,24 @@ class Importers {
       for (const target of relativeImports(root, f, text))
         this.by.set(target, [...(this.by.get(target) ?? []), f]);
     }
+  }
+
+  /**
+   * For an op helper no op file imports by name (pointwise/define.ts: ops/index.ts hands it every row), that
+   * defines no op itself: the ops its sibling files define (its family's).
+   */
+  opsBeside(file: string): string[] {
+    if (
+      !file.startsWith('src/runtime/ops/') ||
+      (this.texts.get(file) ?? '').split('\n').some((l) => definedOn(l).length)
+    )
+      return [];
+    const dir = file.slice(0, file.lastIndexOf('/') + 1);
+    const ops = new Set<string>();
+    for (const [f, text] of this.texts)
+      if (f !== file && f.startsWith(dir) && !f.slice(dir.length).includes('/'))
+        for (const n of text.split('\n').flatMap(definedOn)) ops.add(n);
+    return [...ops];
   }
 
   /**
