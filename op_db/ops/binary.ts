@@ -88,13 +88,44 @@ function withSamples(info: OpInfo, extra: (ctx: SampleContext) => SampleInput[])
 }
 
 /**
+ * The cpu iterator walks two dims in 64-element square tiles when operands disagree on the fastest dim and both
+ * dims span two tiles (a + b.t() at 128 x 128): the one sample big enough to take that path. float32 only, small
+ * integers (exact, and the golden file compresses them); the in-place variant catches a tile that writes a
+ * column twice.
+ */
+const tiledSamples = (ctx: SampleContext): SampleInput[] => {
+  if (ctx.dtype !== 'float32' || ctx.requiresGrad) return [];
+  const n = 128;
+  const ints = (k: number) => Array.from({ length: n * n }, (_, i) => ((i * k) % 13) - 6);
+  const make = maker(ctx);
+  return [
+    sample(
+      make.values(ints(5), [n, n]),
+      [make.values(ints(3), [n, n]).t()],
+      {},
+      { name: 'tiled walk (other transposed, 128 x 128)' },
+    ),
+  ];
+};
+
+/**
  * maximum / minimum on ties, with gradients: the gradient splits evenly between equal operands (what a central
  * difference measures there too), so a tie is where a wrong split or sign shows.
  */
 const tieSamples = (ctx: SampleContext): SampleInput[] => {
   if (DTYPE_INFO[ctx.dtype].kind !== 'float') return [];
   const make = maker(ctx);
-  return [sample(make.values([1, 2, -3, 4]), [make.values([1, 5, -3, 0])], {}, { name: 'ties' })];
+  return [
+    sample(
+      make.values([1, 2, -3, 4]),
+      [make.values([1, 5, -3, 0])],
+      {},
+      {
+        name: 'ties',
+        firstOrderOnly: 'the gradient jumps from half to all of it on either side of a tie',
+      },
+    ),
+  ];
 };
 
 /**
@@ -152,18 +183,21 @@ function cPow(a: number, b: number): number {
 }
 
 export const BINARY_OPINFOS: readonly OpInfo[] = [
-  withKwargSamples(
-    binary('add', (a, b, s) => a + alpha(s) * b, {
-      dtypes: ALL,
-      samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
-      exact: true,
-      // alpha * other is a complex product (alpha + 0i), as in c10::complex: 0 * inf gives NaN like PyTorch.
-      complexRef: (ar, ai, br, bi, s) => [ar + (alpha(s) * br - 0 * bi), ai + (alpha(s) * bi + 0 * br)],
-    }),
-    [
-      { kwargs: { alpha: 2 }, when: intAlpha },
-      { kwargs: { alpha: float(0.5) }, when: floatAlpha },
-    ],
+  withSamples(
+    withKwargSamples(
+      binary('add', (a, b, s) => a + alpha(s) * b, {
+        dtypes: ALL,
+        samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
+        exact: true,
+        // alpha * other is a complex product (alpha + 0i), as in c10::complex: 0 * inf gives NaN like PyTorch.
+        complexRef: (ar, ai, br, bi, s) => [ar + (alpha(s) * br - 0 * bi), ai + (alpha(s) * bi + 0 * br)],
+      }),
+      [
+        { kwargs: { alpha: 2 }, when: intAlpha },
+        { kwargs: { alpha: float(0.5) }, when: floatAlpha },
+      ],
+    ),
+    tiledSamples,
   ),
   withKwargSamples(
     binary('sub', (a, b, s) => a - alpha(s) * b, {

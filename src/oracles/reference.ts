@@ -219,6 +219,21 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       if (single.dtype === target.dtype) checkOutputs(inst, k, s, await onHost([r]), asRef, 'in-place');
       checks++;
     }
+    // An op that is itself in-place (copy_, fill_, zero_) bumps its self's version counter like any in-place
+    // variant: PyTorch does (resize_ excepted: flags.keepsVersion).
+    if (info.flags.mutates && info.op.endsWith('_') && !info.flags.keepsVersion && input) {
+      const target = writableInput();
+      const version = target.version;
+      call(inst, k, s, info.op, [target, ...s.args], { ...s.kwargs });
+      if (target.version <= version)
+        throw new OracleFailure(
+          inst,
+          k,
+          s.name,
+          `${info.op} did not bump its self's version counter (still ${target.version})`,
+        );
+      checks++;
+    }
     const outForm = info.variants.out && (info.outApplies?.(s) ?? true);
     if (outForm && single) {
       const out = callOp('empty', [[0]], { dtype: single.dtype, device: inst.device }) as Tensor;
