@@ -245,6 +245,16 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       checkOutputs(inst, k, s, await onHost([r]), asRef, 'out=');
       checks++;
     }
+    // out= a view that starts inside its storage (offset 1) with too little storage after it for the result:
+    // the resize must count the offset (PyTorch's resize_output grows the storage from there).
+    if (outForm && single && single.numel >= 2) {
+      const base = callOp('empty', [[single.numel]], { dtype: single.dtype, device: inst.device }) as Tensor;
+      const out = base.narrow(0, 1, 1);
+      const r = call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs, out }) as Tensor;
+      if (r !== out) throw new OracleFailure(inst, k, s.name, 'out= variant did not return `out`');
+      checkOutputs(inst, k, s, await onHost([r]), asRef, 'out= at a storage offset');
+      checks++;
+    }
     // out= aliasing the input (`op(x, out=x)`): a kernel must not read what it already wrote.
     if (outForm && shapedLikeInput && single.dtype === input.dtype) {
       const target = writableInput();

@@ -144,6 +144,17 @@ function nearOps(text: string, line: number, candidates: ReadonlySet<string>): s
   return [...dist.keys()].sort((a, b) => dist.get(a)! - dist.get(b)!);
 }
 
+/** The name of the top-level function (or const) whose body holds `line`, if any. */
+export function enclosingFunction(text: string, line: number): string | null {
+  const lines = text.split('\n');
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const m = /^(?:export )?(?:async )?(?:function\*? |const |let )(\w+)/.exec(lines[i]);
+    if (m) return m[1];
+    if (i < line - 1 && /^\}/.test(lines[i])) return null;
+  }
+  return null;
+}
+
 const seedOf = (s: string) => Number.parseInt(s.slice(0, 8), 16) || 1;
 
 export class Selector {
@@ -202,7 +213,10 @@ export class Selector {
     const text = readFileSync(join(this.root, file), 'utf8');
     const all = only ? this.instances.filter((i) => only.includes(i.id)) : this.withUsers(file);
     const candidates = new Set(all.map((i) => i.info.name));
-    const near = nearOps(text, line, candidates);
+    const near = [...nearOps(text, line, candidates)];
+    // A helper's line (binary_math's floorDivFloat): the ops defined where its function is used.
+    for (const op of this.importers.opsNearUses(file, enclosingFunction(text, line), candidates))
+      if (!near.includes(op)) near.push(op);
     const lineText = text.split('\n')[line - 1] ?? '';
     const seed = seedOf(mutantId);
     const first = near.flatMap((op) => interleaveOracles(all.filter((i) => i.info.name === op)));
@@ -253,6 +267,21 @@ class Importers {
       for (const target of relativeImports(root, f, text))
         this.by.set(target, [...(this.by.get(target) ?? []), f]);
     }
+  }
+
+  /** The ops defined near (NEAR lines) each use of function `name` of `file` in the other runtime files. */
+  opsNearUses(file: string, name: string | null, candidates: ReadonlySet<string>): string[] {
+    if (!name) return [];
+    const re = new RegExp(`\\b${name}\\b`);
+    const ops: string[] = [];
+    for (const [f, text] of this.texts) {
+      if (f === file || !re.test(text)) continue;
+      text.split('\n').forEach((l, i) => {
+        if (!re.test(l) || /^\s*import\b|^\s*\w+,$/.test(l)) return;
+        for (const op of nearOps(text, i + 1, candidates)) if (!ops.includes(op)) ops.push(op);
+      });
+    }
+    return ops;
   }
 
   /**
