@@ -123,6 +123,16 @@ function definedOn(line: string): string[] {
   return out;
 }
 
+/**
+ * Op names an op file serves, more loosely than definedOn: also any quoted op name (a list of kinds a template
+ * schema takes, `for (const kind of ['cumsum', 'cumprod'])`), as OpInfo names.
+ */
+function servedBy(text: string): string[] {
+  const out = text.split('\n').flatMap(definedOn);
+  for (const m of text.matchAll(/'([\w.]+)'/g)) out.push(...(OPINFO_OF.get(m[1]) ?? []));
+  return [...new Set(out)];
+}
+
 const OPINFO_OF = (() => {
   const map = new Map<string, string[]>();
   for (const o of opDb) for (const n of new Set([o.name, o.op])) map.set(n, [...(map.get(n) ?? []), o.name]);
@@ -298,7 +308,7 @@ class Importers {
     const ops = new Set<string>();
     for (const [f, text] of this.texts)
       if (f !== file && f.startsWith(dir) && !f.slice(dir.length).includes('/'))
-        for (const n of text.split('\n').flatMap(definedOn)) ops.add(n);
+        for (const n of servedBy(text)) ops.add(n);
     return [...ops];
   }
 
@@ -316,9 +326,7 @@ class Importers {
         for (const u of this.by.get(f) ?? []) {
           if (seen.has(u)) continue;
           seen.add(u);
-          const named = u.startsWith('src/runtime/ops/')
-            ? (this.texts.get(u) ?? '').split('\n').flatMap(definedOn)
-            : [];
+          const named = u.startsWith('src/runtime/ops/') ? servedBy(this.texts.get(u) ?? '') : [];
           if (named.length) for (const n of named) ops.add(n);
           else next.push(u);
         }
