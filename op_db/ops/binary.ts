@@ -15,7 +15,7 @@ import { maker } from '../make.ts';
 import { binaryRef } from '../refs/pointwise.ts';
 import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
 import { intPowWrap } from '../refs/special.ts';
-import type { OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
+import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
 const NO_COMPLEX = DTYPE_GROUPS.allButComplex;
@@ -83,8 +83,16 @@ const cmp = (f: (a: number, b: number) => boolean) => (a: number, b: number) => 
 const truthy = (x: number) => x !== 0;
 
 /** An OpInfo with extra samples appended (values a generated sample would hit only by chance). */
-function withSamples(info: OpInfo, extra: (ctx: SampleContext) => SampleInput[]): OpInfo {
-  return { ...info, sampleInputs: (ctx) => [...info.sampleInputs(ctx), ...extra(ctx)] };
+function withSamples(
+  info: OpInfo,
+  extra: (ctx: SampleContext) => SampleInput[],
+  errors?: (ctx: SampleContext) => ErrorInput[],
+): OpInfo {
+  return {
+    ...info,
+    sampleInputs: (ctx) => [...info.sampleInputs(ctx), ...extra(ctx)],
+    errorInputs: errors ? (ctx) => [...info.errorInputs(ctx), ...errors(ctx)] : info.errorInputs,
+  };
 }
 
 /**
@@ -105,6 +113,22 @@ const tiledSamples = (ctx: SampleContext): SampleInput[] => {
       {},
       { name: 'tiled walk (other transposed, 128 x 128)' },
     ),
+  ];
+};
+
+/**
+ * out= the transpose of the other operand, 2 x 2: the same memory with other strides is a partial overlap
+ * (PyTorch's assert_no_partial_overlap); dims of size 2 are where a `< 2` size test told apart from `<= 2`.
+ */
+const transposedOutErrors = (ctx: SampleContext): ErrorInput[] => {
+  const make = maker(ctx);
+  const x = make([2, 2]);
+  return [
+    {
+      sample: sample(make([2, 2]), [x.t()], { out: x }, { name: 'out= the transpose of other' }),
+      code: 'E_INTERNAL_OVERLAP',
+      regex: /some elements of the input tensor and the written-to tensor refer to a single memory location/,
+    },
   ];
 };
 
@@ -198,6 +222,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       ],
     ),
     tiledSamples,
+    transposedOutErrors,
   ),
   withKwargSamples(
     binary('sub', (a, b, s) => a - alpha(s) * b, {
