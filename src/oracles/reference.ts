@@ -128,6 +128,20 @@ async function checkOverrideEarned(inst: Instance): Promise<void> {
   if (why) throw new OracleFailure(inst, null, undefined, why);
 }
 
+/** Why a tensor's elements reach outside its storage (offset + extent past its capacity), or null. */
+function outsideStorage(t: Tensor): string | null {
+  if (!(t instanceof Tensor) || t.numel === 0 || t.device === 'meta') return null;
+  let lo = t.storageOffset;
+  let hi = t.storageOffset;
+  t.shape.forEach((n, d) => {
+    const step = (n - 1) * t.strides[d];
+    if (step < 0) lo += step;
+    else hi += step;
+  });
+  if (lo >= 0 && hi < t.storage.numel) return null;
+  return `elements at storage indices [${lo}, ${hi}] lie outside its storage of ${t.storage.numel} elements`;
+}
+
 function call(
   inst: Instance,
   k: number,
@@ -163,6 +177,11 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
     const { ran, result, expected } = out;
     const s = ran.s;
     ranCount++;
+    // Values or not (resize_'s new elements are uninitialized), every output element lies in its storage.
+    ran.out.forEach((t, j) => {
+      const outside = outsideStorage(t);
+      if (outside) throw new OracleFailure(inst, k, s.name, `output ${j}: ${outside}`);
+    });
     if (info.resultDType && result.length === 1) {
       const want = info.resultDType(sCpu);
       if (result[0].dtype !== want)
