@@ -80,6 +80,7 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
       promotesIntToFloat: false,
       isView: false,
       mutates: false,
+      keepsVersion: false,
       nondeterministicValues: false,
       randomized: false,
       exactRounding: false,

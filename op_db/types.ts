@@ -64,6 +64,12 @@ export interface SampleInput {
    * and gradients, which come from PyTorch's own stream; the other oracles replay the runtime's (`randomized`).
    */
   readonly draws?: boolean;
+  /**
+   * Why gradgradcheck skips this gradient sample: the first derivative itself jumps there (maximum at a tie
+   * splits the gradient in half, one side of it takes all), so a second derivative is not defined; gradcheck
+   * and backward still check it.
+   */
+  readonly firstOrderOnly?: string;
 }
 
 /** The first argument of a factory: a size list (`zeros([2, 3])`) or a scalar (`arange(5)`, `arange(float(2.5))`). */
@@ -133,6 +139,12 @@ export interface OpFlags {
   readonly isView: boolean;
   /** The function variant writes to one of its inputs (e.g. fill_). */
   readonly mutates: boolean;
+  /**
+   * An in-place op (name ending in `_`) whose self's version counter PyTorch leaves as it was: resize_ changes
+   * metadata, not values. Every other in-place op bumps it (the reference oracle checks), or autograd's
+   * saved-tensor check misses the write.
+   */
+  readonly keepsVersion: boolean;
   /** The op's output values are not a function of the inputs alone (empty, empty_like). */
   readonly nondeterministicValues: boolean;
   /**

@@ -5,14 +5,17 @@ import {
   type DType,
   float,
   takesNumbersAsTensors,
+  tensor,
 } from '../../src/runtime/index.ts';
 import { binaryArbitrary } from '../families/arbitraries.ts';
 import { type BinaryOptions, binaryErrors, binarySamples } from '../families/binary.ts';
+import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
+import { maker } from '../make.ts';
 import { binaryRef } from '../refs/pointwise.ts';
 import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
 import { intPowWrap } from '../refs/special.ts';
-import type { OpInfo, RefSample } from '../types.ts';
+import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
 const NO_COMPLEX = DTYPE_GROUPS.allButComplex;
@@ -64,8 +67,12 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
 
 const alpha = (s: RefSample) => (s.kwargs.alpha === undefined ? 1 : Number(s.kwargs.alpha));
 const nonZeroRhs = { rhs: { excludeZero: true } };
-/** remainder/fmod jump where self/other crosses an integer: gradient samples keep self/other in (0.03, 0.6). */
-const AWAY_FROM_JUMPS = { gradLhs: { low: 0.1, high: 0.9 }, gradRhs: { low: 1.5, high: 3 } };
+/**
+ * remainder/fmod jump where self/other crosses an integer: gradient samples keep self/other in (1.27, 1.92),
+ * away from the jumps but not below 1, where floor / trunc(self/other) would be 0 and other's gradient
+ * (-grad * floor(self/other)) 0 whatever its sign.
+ */
+const AWAY_FROM_JUMPS = { gradLhs: { low: 3.3, high: 4.4 }, gradRhs: { low: 2.3, high: 2.6 } };
 const nanAware = (f: (a: number, b: number) => number) => (a: number, b: number) =>
   Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : f(a, b);
 const pyRemainder = (a: number, b: number) => {
@@ -74,6 +81,92 @@ const pyRemainder = (a: number, b: number) => {
 };
 const cmp = (f: (a: number, b: number) => boolean) => (a: number, b: number) => (f(a, b) ? 1 : 0);
 const truthy = (x: number) => x !== 0;
+
+/** An OpInfo with extra samples appended (values a generated sample would hit only by chance). */
+function withSamples(
+  info: OpInfo,
+  extra: (ctx: SampleContext) => SampleInput[],
+  errors?: (ctx: SampleContext) => ErrorInput[],
+): OpInfo {
+  return {
+    ...info,
+    sampleInputs: (ctx) => [...info.sampleInputs(ctx), ...extra(ctx)],
+    errorInputs: errors ? (ctx) => [...info.errorInputs(ctx), ...errors(ctx)] : info.errorInputs,
+  };
+}
+
+/**
+ * The cpu iterator walks two dims in 64-element square tiles when operands disagree on the fastest dim and both
+ * dims span two tiles (a + b.t() at 128 x 128): the one sample big enough to take that path. float32 only, small
+ * integers (exact, and the golden file compresses them); the in-place variant catches a tile that writes a
+ * column twice.
+ */
+const tiledSamples = (ctx: SampleContext): SampleInput[] => {
+  if (ctx.dtype !== 'float32' || ctx.requiresGrad) return [];
+  const n = 128;
+  const ints = (k: number) => Array.from({ length: n * n }, (_, i) => ((i * k) % 13) - 6);
+  const make = maker(ctx);
+  return [
+    sample(
+      make.values(ints(5), [n, n]),
+      [make.values(ints(3), [n, n]).t()],
+      {},
+      { name: 'tiled walk (other transposed, 128 x 128)' },
+    ),
+  ];
+};
+
+/**
+ * out= the transpose of the other operand, 2 x 2: the same memory with other strides is a partial overlap
+ * (PyTorch's assert_no_partial_overlap); dims of size 2 are where a `< 2` size test told apart from `<= 2`.
+ */
+const transposedOutErrors = (ctx: SampleContext): ErrorInput[] => {
+  const make = maker(ctx);
+  const x = make([2, 2]);
+  return [
+    {
+      sample: sample(make([2, 2]), [x.t()], { out: x }, { name: 'out= the transpose of other' }),
+      code: 'E_INTERNAL_OVERLAP',
+      regex: /some elements of the input tensor and the written-to tensor refer to a single memory location/,
+    },
+  ];
+};
+
+/**
+ * maximum / minimum on ties, with gradients: the gradient splits evenly between equal operands (what a central
+ * difference measures there too), so a tie is where a wrong split or sign shows.
+ */
+const tieSamples = (ctx: SampleContext): SampleInput[] => {
+  if (DTYPE_INFO[ctx.dtype].kind !== 'float') return [];
+  const make = maker(ctx);
+  return [
+    sample(
+      make.values([1, 2, -3, 4]),
+      [make.values([1, 5, -3, 0])],
+      {},
+      {
+        name: 'ties',
+        firstOrderOnly: 'the gradient jumps from half to all of it on either side of a tie',
+      },
+    ),
+  ];
+};
+
+/**
+ * float64 floor division where (a - fmod(a, b)) / b lands below or above the integer (-5 // 0.2 is -25, with
+ * (a - mod) / b = -25.000000000000004) or exactly halfway (c10's div_floor_floating rounds only above 0.5).
+ */
+const floorDivSamples = (ctx: SampleContext): SampleInput[] =>
+  ctx.dtype === 'float64' && !ctx.requiresGrad
+    ? [
+        sample(
+          tensor([-5, -5, -4.8, -4018752086352627.5], { dtype: 'float64' }),
+          [tensor([0.2, -1.4, -0.7, 0.9124473271018474], { dtype: 'float64' })],
+          { rounding_mode: 'floor' },
+          { name: 'floor division rounding (fmod quotient off the integer, and halfway)' },
+        ),
+      ]
+    : [];
 
 /** Extra sample sets with keyword arguments, appended to an OpInfo's samples where the dtype allows them. */
 function withKwargSamples(
@@ -114,18 +207,22 @@ function cPow(a: number, b: number): number {
 }
 
 export const BINARY_OPINFOS: readonly OpInfo[] = [
-  withKwargSamples(
-    binary('add', (a, b, s) => a + alpha(s) * b, {
-      dtypes: ALL,
-      samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
-      exact: true,
-      // alpha * other is a complex product (alpha + 0i), as in c10::complex: 0 * inf gives NaN like PyTorch.
-      complexRef: (ar, ai, br, bi, s) => [ar + (alpha(s) * br - 0 * bi), ai + (alpha(s) * bi + 0 * br)],
-    }),
-    [
-      { kwargs: { alpha: 2 }, when: intAlpha },
-      { kwargs: { alpha: float(0.5) }, when: floatAlpha },
-    ],
+  withSamples(
+    withKwargSamples(
+      binary('add', (a, b, s) => a + alpha(s) * b, {
+        dtypes: ALL,
+        samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
+        exact: true,
+        // alpha * other is a complex product (alpha + 0i), as in c10::complex: 0 * inf gives NaN like PyTorch.
+        complexRef: (ar, ai, br, bi, s) => [ar + (alpha(s) * br - 0 * bi), ai + (alpha(s) * bi + 0 * br)],
+      }),
+      [
+        { kwargs: { alpha: 2 }, when: intAlpha },
+        { kwargs: { alpha: float(0.5) }, when: floatAlpha },
+      ],
+    ),
+    tiledSamples,
+    transposedOutErrors,
   ),
   withKwargSamples(
     binary('sub', (a, b, s) => a - alpha(s) * b, {
@@ -146,31 +243,34 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
     complexRef: (ar, ai, br, bi) => [ar * br - ai * bi, ar * bi + ai * br],
   }),
   withDivRule(
-    withKwargSamples(
-      binary(
-        'div',
-        (a, b, s) => {
-          const q = a / b;
-          if (s.kwargs.rounding_mode === 'trunc') return Math.trunc(q);
-          if (s.kwargs.rounding_mode === 'floor') return b === 0 ? q : Math.floor(q);
-          return q;
-        },
-        {
-          dtypes: ALL,
-          intToFloat: true,
-          exact: true,
-          samples: { mixedScalar: true },
-          zeroDivisor: [{ rounding_mode: 'trunc' }, { rounding_mode: 'floor' }],
-          complexRef: (ar, ai, br, bi) => {
-            const d = br * br + bi * bi;
-            return [(ar * br + ai * bi) / d, (ai * br - ar * bi) / d];
+    withSamples(
+      withKwargSamples(
+        binary(
+          'div',
+          (a, b, s) => {
+            const q = a / b;
+            if (s.kwargs.rounding_mode === 'trunc') return Math.trunc(q);
+            if (s.kwargs.rounding_mode === 'floor') return b === 0 ? q : Math.floor(q);
+            return q;
           },
-        },
+          {
+            dtypes: ALL,
+            intToFloat: true,
+            exact: true,
+            samples: { mixedScalar: true },
+            zeroDivisor: [{ rounding_mode: 'trunc' }, { rounding_mode: 'floor' }],
+            complexRef: (ar, ai, br, bi) => {
+              const d = br * br + bi * bi;
+              return [(ar * br + ai * bi) / d, (ai * br - ar * bi) / d];
+            },
+          },
+        ),
+        [
+          { kwargs: { rounding_mode: 'trunc' }, opts: { rhs: { excludeZero: true } }, when: roundable },
+          { kwargs: { rounding_mode: 'floor' }, opts: { rhs: { excludeZero: true } }, when: roundable },
+        ],
       ),
-      [
-        { kwargs: { rounding_mode: 'trunc' }, opts: { rhs: { excludeZero: true } }, when: roundable },
-        { kwargs: { rounding_mode: 'floor' }, opts: { rhs: { excludeZero: true } }, when: roundable },
-      ],
+      floorDivSamples,
     ),
   ),
   binary('remainder', pyRemainder, {
@@ -204,8 +304,8 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       },
     },
   ),
-  binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, exact: true }),
-  binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, exact: true }),
+  withSamples(binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, exact: true }), tieSamples),
+  withSamples(binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, exact: true }), tieSamples),
   binary('atan2', Math.atan2, { dtypes: NO_COMPLEX, intToFloat: true }),
   binary('hypot', (a, b) => Math.hypot(a, b), { dtypes: FLOATS }),
   binary('copysign', (a, b) => (b < 0 || Object.is(b, -0) ? -Math.abs(a) : Math.abs(a)), {

@@ -52,6 +52,16 @@ function gatherErrors(ctx: SampleContext): ErrorInput[] {
         /index 5 is out of bounds for dimension 1 with size 3/,
       ),
     ),
+    // An index equal to the size: the first one past the end (a `>` for `>=` bound check lets it through).
+    onValues(
+      errorCase(
+        f([2, 3]),
+        [1, i64(ctx, [3], [1, 1])],
+        {},
+        'E_INDEX_OUT_OF_RANGE',
+        /index 3 is out of bounds for dimension 1 with size 3/,
+      ),
+    ),
     onValues(
       errorCase(
         f([2, 3]),

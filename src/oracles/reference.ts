@@ -128,6 +128,20 @@ async function checkOverrideEarned(inst: Instance): Promise<void> {
   if (why) throw new OracleFailure(inst, null, undefined, why);
 }
 
+/** Why a tensor's elements reach outside its storage (offset + extent past its capacity), or null. */
+function outsideStorage(t: Tensor): string | null {
+  if (!(t instanceof Tensor) || t.numel === 0 || t.device === 'meta') return null;
+  let lo = t.storageOffset;
+  let hi = t.storageOffset;
+  t.shape.forEach((n, d) => {
+    const step = (n - 1) * t.strides[d];
+    if (step < 0) lo += step;
+    else hi += step;
+  });
+  if (lo >= 0 && hi < t.storage.numel) return null;
+  return `elements at storage indices [${lo}, ${hi}] lie outside its storage of ${t.storage.numel} elements`;
+}
+
 function call(
   inst: Instance,
   k: number,
@@ -163,6 +177,11 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
     const { ran, result, expected } = out;
     const s = ran.s;
     ranCount++;
+    // Values or not (resize_'s new elements are uninitialized), every output element lies in its storage.
+    ran.out.forEach((t, j) => {
+      const outside = outsideStorage(t);
+      if (outside) throw new OracleFailure(inst, k, s.name, `output ${j}: ${outside}`);
+    });
     if (info.resultDType && result.length === 1) {
       const want = info.resultDType(sCpu);
       if (result[0].dtype !== want)
@@ -219,6 +238,21 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       if (single.dtype === target.dtype) checkOutputs(inst, k, s, await onHost([r]), asRef, 'in-place');
       checks++;
     }
+    // An op that is itself in-place (copy_, fill_, zero_) bumps its self's version counter like any in-place
+    // variant: PyTorch does (resize_ excepted: flags.keepsVersion).
+    if (info.flags.mutates && info.op.endsWith('_') && !info.flags.keepsVersion && input) {
+      const target = writableInput();
+      const version = target.version;
+      call(inst, k, s, info.op, [target, ...s.args], { ...s.kwargs });
+      if (target.version <= version)
+        throw new OracleFailure(
+          inst,
+          k,
+          s.name,
+          `${info.op} did not bump its self's version counter (still ${target.version})`,
+        );
+      checks++;
+    }
     const outForm = info.variants.out && (info.outApplies?.(s) ?? true);
     if (outForm && single) {
       const out = callOp('empty', [[0]], { dtype: single.dtype, device: inst.device }) as Tensor;
@@ -228,6 +262,16 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       if (r.version <= outVersion)
         throw new OracleFailure(inst, k, s.name, 'out= variant did not bump the version counter');
       checkOutputs(inst, k, s, await onHost([r]), asRef, 'out=');
+      checks++;
+    }
+    // out= a view that starts inside its storage (offset 1) with too little storage after it for the result:
+    // the resize must count the offset (PyTorch's resize_output grows the storage from there).
+    if (outForm && single && single.numel >= 2) {
+      const base = callOp('empty', [[single.numel]], { dtype: single.dtype, device: inst.device }) as Tensor;
+      const out = base.narrow(0, 1, 1);
+      const r = call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs, out }) as Tensor;
+      if (r !== out) throw new OracleFailure(inst, k, s.name, 'out= variant did not return `out`');
+      checkOutputs(inst, k, s, await onHost([r]), asRef, 'out= at a storage offset');
       checks++;
     }
     // out= aliasing the input (`op(x, out=x)`): a kernel must not read what it already wrote.

@@ -215,7 +215,7 @@ export async function runMutants(mutants: readonly Mutant[], o: MutateOptions): 
   const rows: MutantRow[] = [];
   const runOne = async (slot: Slot, m: Mutant): Promise<MutantRow> => {
     const t0 = Date.now();
-    const sel = selector.select(m.file, m.id, m.tests, m.line, m.instances);
+    const sel = selector.select(m.file, m.id, m.tests, m.line, m.instances, m.operator);
     for (const op of sel.ops) usedOps.add(op);
     const row = (
       outcome: MutantRow['outcome'],

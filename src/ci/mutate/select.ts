@@ -48,6 +48,64 @@ function interleaveOracles(list: readonly MatrixInstance[]): MatrixInstance[] {
   return out;
 }
 
+const VALUE_ORACLES = new Set(['reference', 'golden', 'crossbackend']);
+const GRADIENT_ORACLES = new Set(['gradcheck', 'gradgradcheck', 'backward']);
+const HALF = new Set(['float16', 'bfloat16']);
+
+/**
+ * The instances a mutant can show on, when its file serves far more than the cap (core/ and the cpu iterator
+ * map to the whole matrix): per mutation operator (and the mutated line), the dtype / layout / oracle the
+ * mutated code serves. Those run first, the others after; a predicate only reorders, it never drops.
+ */
+export const PREFERRED: readonly {
+  readonly why: string;
+  readonly applies: (operator: string, line: string) => boolean;
+  readonly prefers: (i: MatrixInstance) => boolean;
+}[] = [
+  {
+    why: 'a derivative formula (or its sum-to-size) shows only in a gradient',
+    applies: (_o, l) => /\bc\.grad\b|\bGrads\b|\bsumToSize\(|\bgrad\w*\b/.test(l),
+    prefers: (i) => GRADIENT_ORACLES.has(i.oracle),
+  },
+  {
+    why: 'a dropped guard shows as a missing error: the errors and dtypes oracles call what must raise',
+    applies: (o, l) => o === 'drop-guard' || (o === 'swap-comparison' && /\bthrow\b/.test(l)),
+    prefers: (i) => i.oracle === 'errors' || i.oracle === 'dtypes',
+  },
+  {
+    // exactRounding ops compare 16-bit results bit for bit: PyTorch's half tolerance is wider than an ulp.
+    why: 'a 16-bit rounding bug shows only in float16 / bfloat16 values, bit for bit',
+    applies: (o) => o === 'round-toward-zero',
+    prefers: (i) => HALF.has(i.dtype) && VALUE_ORACLES.has(i.oracle) && i.info.flags.exactRounding,
+  },
+  {
+    why: 'a dropped storage offset shows only on a tensor that starts inside its storage',
+    applies: (o) => o === 'drop-offset',
+    prefers: (i) => i.layout === 'offset' && VALUE_ORACLES.has(i.oracle),
+  },
+  {
+    why: 'a dropped stride term shows only on a non-contiguous operand',
+    applies: (o) => o === 'drop-stride-term',
+    prefers: (i) => i.layout !== 'contiguous' && VALUE_ORACLES.has(i.oracle),
+  },
+  {
+    why: 'a narrowed accumulator shows only where float32 rounding is wider than the tolerance',
+    applies: (o) => o === 'narrow-accumulator',
+    prefers: (i) => (i.dtype === 'float64' || i.dtype === 'int64') && VALUE_ORACLES.has(i.oracle),
+  },
+];
+
+/** `list` split into the instances some applicable preference picks and the others (each keeps its order). */
+export function splitPreferred<T extends MatrixInstance>(
+  list: readonly T[],
+  operator: string,
+  lineText: string,
+): [T[], T[]] {
+  const rules = PREFERRED.filter((p) => p.applies(operator, lineText));
+  const hit = (i: T) => rules.some((r) => r.prefers(i));
+  return [list.filter(hit), list.filter((i) => !hit(i))];
+}
+
 /** How far from the mutated line an op's name may be to count as the op the line belongs to. */
 const NEAR = 40;
 
@@ -63,6 +121,16 @@ function definedOn(line: string): string[] {
   ))
     out.push(...(OPINFO_OF.get(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5]) ?? []));
   return out;
+}
+
+/**
+ * Op names an op file serves, more loosely than definedOn: also any quoted op name (a list of kinds a template
+ * schema takes, `for (const kind of ['cumsum', 'cumprod'])`), as OpInfo names.
+ */
+function servedBy(text: string): string[] {
+  const out = text.split('\n').flatMap(definedOn);
+  for (const m of text.matchAll(/'([\w.]+)'/g)) out.push(...(OPINFO_OF.get(m[1]) ?? []));
+  return [...new Set(out)];
 }
 
 const OPINFO_OF = (() => {
@@ -86,6 +154,17 @@ function nearOps(text: string, line: number, candidates: ReadonlySet<string>): s
   return [...dist.keys()].sort((a, b) => dist.get(a)! - dist.get(b)!);
 }
 
+/** The name of the top-level function (or const) whose body holds `line`, if any. */
+export function enclosingFunction(text: string, line: number): string | null {
+  const lines = text.split('\n');
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const m = /^(?:export )?(?:async )?(?:function\*? |const |let )(\w+)/.exec(lines[i]);
+    if (m) return m[1];
+    if (i < line - 1 && /^\}/.test(lines[i])) return null;
+  }
+  return null;
+}
+
 const seedOf = (s: string) => Number.parseInt(s.slice(0, 8), 16) || 1;
 
 export class Selector {
@@ -102,6 +181,20 @@ export class Selector {
     this.instances = expandMatrix(tier).filter((i) => i.rule === null);
     this.testImports = testImportMap(root);
     this.importers = new Importers(root);
+  }
+
+  /**
+   * TD's instances for `file`, plus those of the ops whose op files import it: TD maps a helper by the op names
+   * it mentions (pointwise/define.ts names only `add.Tensor`, in a comment), while every op built on it can
+   * show its mutant.
+   */
+  private withUsers(file: string): MatrixInstance[] {
+    const a = this.affected(file);
+    if (a.length === this.instances.length) return a;
+    const users = new Set(this.importers.opsUsing(file));
+    if (users.size === 0) for (const op of this.importers.opsBeside(file)) users.add(op);
+    const have = new Set(a.map((i) => i.id));
+    return [...a, ...this.instances.filter((i) => users.has(i.info.name) && !have.has(i.id))];
   }
 
   /** The matrix instances TD maps to `file`, before any cap. */
@@ -125,10 +218,17 @@ export class Selector {
     extraTests: readonly string[] = [],
     line = 0,
     only?: readonly string[],
+    operator = '',
   ): Selection {
-    const all = only ? this.instances.filter((i) => only.includes(i.id)) : this.affected(file);
+    const text = readFileSync(join(this.root, file), 'utf8');
+    const all = only ? this.instances.filter((i) => only.includes(i.id)) : this.withUsers(file);
     const candidates = new Set(all.map((i) => i.info.name));
-    const near = nearOps(readFileSync(join(this.root, file), 'utf8'), line, candidates);
+    const near = [...nearOps(text, line, candidates)];
+    // A helper's line (binary_math's floorDivFloat): the ops defined where its function is used.
+    for (const op of this.importers.opsNearUses(file, enclosingFunction(text, line), candidates))
+      if (!near.includes(op)) near.push(op);
+    const lineText = text.split('\n')[line - 1] ?? '';
+    const seed = seedOf(mutantId);
     const first = near.flatMap((op) => interleaveOracles(all.filter((i) => i.info.name === op)));
     // Then the ops of the op files that import this one (a kernel or helper file names no op itself).
     const users = new Set(
@@ -136,13 +236,16 @@ export class Selector {
     );
     const second = stratified(
       all.filter((i) => users.has(i.info.name)),
-      seedOf(mutantId),
+      seed,
     );
     const rest = stratified(
       all.filter((i) => !near.includes(i.info.name) && !users.has(i.info.name)),
-      seedOf(mutantId),
+      seed,
     );
-    const run = [...first, ...second, ...rest].slice(0, this.maxInstances);
+    // The instances the mutated code serves (PREFERRED) before all others, each part in the order above.
+    const run = splitPreferred([...first, ...second, ...rest], operator, lineText)
+      .flat()
+      .slice(0, this.maxInstances);
     return {
       ids: run.map((i) => i.id),
       ops: [...new Set(run.map((i) => i.info.name))],
@@ -176,6 +279,39 @@ class Importers {
     }
   }
 
+  /** The ops defined near (NEAR lines) each use of function `name` of `file` in the other runtime files. */
+  opsNearUses(file: string, name: string | null, candidates: ReadonlySet<string>): string[] {
+    if (!name) return [];
+    const re = new RegExp(`\\b${name}\\b`);
+    const ops: string[] = [];
+    for (const [f, text] of this.texts) {
+      if (f === file || !re.test(text)) continue;
+      text.split('\n').forEach((l, i) => {
+        if (!re.test(l) || /^\s*import\b|^\s*\w+,$/.test(l)) return;
+        for (const op of nearOps(text, i + 1, candidates)) if (!ops.includes(op)) ops.push(op);
+      });
+    }
+    return ops;
+  }
+
+  /**
+   * For an op helper no op file imports by name (pointwise/define.ts: ops/index.ts hands it every row), that
+   * defines no op itself: the ops its sibling files define (its family's).
+   */
+  opsBeside(file: string): string[] {
+    if (
+      !file.startsWith('src/runtime/ops/') ||
+      (this.texts.get(file) ?? '').split('\n').some((l) => definedOn(l).length)
+    )
+      return [];
+    const dir = file.slice(0, file.lastIndexOf('/') + 1);
+    const ops = new Set<string>();
+    for (const [f, text] of this.texts)
+      if (f !== file && f.startsWith(dir) && !f.slice(dir.length).includes('/'))
+        for (const n of servedBy(text)) ops.add(n);
+    return [...ops];
+  }
+
   /**
    * OpInfo names of the op files that use `file`: its importers that name ops, reached through importers that
    * name none (helpers of helpers, faces), a few levels up at most.
@@ -190,9 +326,7 @@ class Importers {
         for (const u of this.by.get(f) ?? []) {
           if (seen.has(u)) continue;
           seen.add(u);
-          const named = u.startsWith('src/runtime/ops/')
-            ? (this.texts.get(u) ?? '').split('\n').flatMap(definedOn)
-            : [];
+          const named = u.startsWith('src/runtime/ops/') ? servedBy(this.texts.get(u) ?? '') : [];
           if (named.length) for (const n of named) ops.add(n);
           else next.push(u);
         }
