@@ -34,6 +34,24 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       "convForward / convTransposed write only convolution's own fresh output (outputTensor: offset 0); there is " +
       'no convolution.out to hand them a view',
   },
+  {
+    file: 'src/runtime/core/storage.ts',
+    operator: 'swap-comparison',
+    original: 'numel < 0) checkStorageSize(',
+    mutated: 'numel <= 0) checkStorageSize(',
+    reason:
+      'the mutant adds only numel = 0, where checkStorageSize(dtype, device, 0, false) re-tests the same ' +
+      'condition (false for 0) and, not allocating, checks nothing else: it returns without effect',
+  },
+  {
+    file: 'src/runtime/ops/view_helpers.ts',
+    operator: 'swap-comparison',
+    original: 'i < ndim; i++) if (order[i] < 0)',
+    mutated: 'i <= ndim; i++)',
+    reason:
+      'the extra pass reads order[ndim], undefined in an array of length ndim: undefined < 0 is false, so ' +
+      'nothing is assigned and the array does not grow',
+  },
 ];
 
 /** The declared reason `m` is equivalent, or null. */
