@@ -167,6 +167,14 @@ function ctcErrors(ctx: SampleContext): ErrorInput[] {
       /Expected tensor to have size 4 at dimension 0, but got size 3 for argument #2 'targets'/,
     ),
     errorCase(
+      lp(),
+      [indexOf(ctx, [1, 2, 3, 3], [2, 2, 1]), [5, 4], [2, 2]],
+      {},
+      'E_SHAPE_MISMATCH',
+      new RegExp(`Expected 1 to 2 dimensions, but got 3-dimensional tensor for argument #2 'targets' ${C}`),
+      '3-d targets',
+    ),
+    errorCase(
       f([1, T, N, L]),
       [tg, [5, 4], [2, 2]],
       {},
