@@ -59,8 +59,22 @@ function multiMarginSamples(ctx: SampleContext): SampleInput[] {
     ...(ctx.requiresGrad || !claims(ctx, DTYPES)
       ? []
       : [sample(make([0, 4]), [classes(ctx, 0, 4)], { reduction: 'none' }, { name: 'no frames' })]),
+    ...(ctx.dtype === 'float64' && !ctx.requiresGrad ? [hugeFrames(ctx, indexOf(ctx, [0, 1], [2]))] : []),
   ];
 }
+
+/**
+ * float64 frames whose losses (~1e300) only float64 holds: a per-frame loss kept in float32 would be inf. Frame 0's
+ * target 0 is below both other classes, frame 1's target 1 above one of them. No gradient: a step of 1e-6 is lost
+ * in values this large.
+ */
+const hugeFrames = (ctx: SampleContext, target: Tensor): SampleInput =>
+  sample(
+    exact(ctx, [-1e300, 2e300, 5e299, 3e300, 1e299, -2e300], [2, 3], 'float64'),
+    [target],
+    { reduction: 'none' },
+    { name: 'losses beyond float32' },
+  );
 
 /** Each row: some distinct targets, then -1 (when fewer than C), then filler the kernel never reads. */
 function labelRows(ctx: SampleContext, n: number, c: number, shape: number[] = [n, c]): Tensor {
@@ -102,6 +116,9 @@ function multilabelSamples(ctx: SampleContext): SampleInput[] {
     ...(ctx.requiresGrad || !claims(ctx, DTYPES)
       ? []
       : [sample(make([0, 3]), [labelRows(ctx, 0, 3)], { reduction: 'none' }, { name: 'no frames' })]),
+    ...(ctx.dtype === 'float64' && !ctx.requiresGrad
+      ? [hugeFrames(ctx, indexOf(ctx, [0, -1, 0, 1, -1, 0], [2, 3]))]
+      : []),
   ];
 }
 
