@@ -19,14 +19,14 @@ const DTYPES: readonly DType[] = ['float32', 'float64'];
 const [T, N, L] = [5, 2, 4];
 
 /** log_softmax over the last dim of random values, computed here in float64 (any sample dtype can hold them). */
-function logProbs(ctx: SampleContext, shape: number[]): Tensor {
+function logProbs(ctx: SampleContext, shape: number[], shift = 0): Tensor {
   const r = rng(ctx.seed ^ 0xc7c);
   const width = shape[shape.length - 1];
   const values: number[] = [];
   for (let row = 0; row < shape.reduce((a, b) => a * b, 1) / width; row++) {
     const x = Array.from({ length: width }, () => 4 * r() - 2);
     const lse = Math.log(x.reduce((s, v) => s + Math.exp(v), 0));
-    values.push(...x.map((v) => v - lse));
+    values.push(...x.map((v) => v - lse + shift));
   }
   return exact(ctx, values, shape, ctx.dtype);
 }
@@ -66,6 +66,14 @@ function ctcSamples(ctx: SampleContext): SampleInput[] {
       {
         name: 'int32, empty target',
       },
+    ),
+    // log_probs 50 below a distribution (aten takes them unnormalised): every path loses 250, so the loss is ~250
+    // and the gradient a ratio of alpha beta products that large, which float32 alphas or betas would lose ~1e-5 of.
+    sample(
+      logProbs(ctx, [T, N, L], -50),
+      [long([1, 1, 2, 3]), [5, 4], [2, 2]],
+      { reduction: 'none' },
+      { name: 'unnormalised log_probs, loss ~250' },
     ),
     sample(
       logProbs(ctx, [T, L]),
@@ -165,6 +173,14 @@ function ctcErrors(ctx: SampleContext): ErrorInput[] {
       {},
       'E_SHAPE_MISMATCH',
       /Expected tensor to have size 4 at dimension 0, but got size 3 for argument #2 'targets'/,
+    ),
+    errorCase(
+      lp(),
+      [indexOf(ctx, [1, 2, 3, 3], [2, 2, 1]), [5, 4], [2, 2]],
+      {},
+      'E_SHAPE_MISMATCH',
+      new RegExp(`Expected 1 to 2 dimensions, but got 3-dimensional tensor for argument #2 'targets' ${C}`),
+      '3-d targets',
     ),
     errorCase(
       f([1, T, N, L]),

@@ -212,6 +212,13 @@ function embeddingBagSamples(ctx: SampleContext): SampleInput[] {
   if (ctx.requiresGrad) return grad;
   return [
     ...grad,
+    // weight is not the primary input (the layouts leave it contiguous): rows 1-5 of a [6, 3] tensor.
+    sample(
+      idx([4, 0, 2, 1]),
+      [make([6, 3]).narrow(0, 1, 5), idx([0, 1])],
+      { mode: 'sum' },
+      { name: 'weight with a storage offset' },
+    ),
     sample(
       idx([1, 1, 3, 0]),
       [make([5, 3]), idx([0, 2])],

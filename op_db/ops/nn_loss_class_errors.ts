@@ -47,6 +47,15 @@ export function classErrors(ctx: SampleContext): ErrorInput[] {
       DTYPE,
       /expected scalar type Float but found Double/,
     ),
+    // aten's nll_loss has no derivative for weight: autograd refuses a weight that requires grad.
+    errorCase(
+      f([3, 4]),
+      [idx([0, 1, 2], [3])],
+      { weight: f([4]).requiresGrad_(true) },
+      'E_AUTOGRAD',
+      /The function 'nll_loss_forward' is not differentiable with respect to argument 'weight'/,
+      'weight requires grad',
+    ),
     errorCase(
       f([3, 4]),
       [idx([0, 1, 2], [3])],

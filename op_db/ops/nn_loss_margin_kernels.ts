@@ -48,11 +48,33 @@ function multiMarginSamples(ctx: SampleContext): SampleInput[] {
       { name: '0-dim target, none' },
     ),
     sample(make([]), [classes(ctx, 1, 1, [])], { reduction: 'mean' }, { name: '0-dim' }),
+    // Targets [2, 0, 3] read through their own offset and stride (column 1 of a [3, 2] matrix): the layouts
+    // re-stride only the input, and the other column holds other classes.
+    sample(
+      make([3, 4]),
+      [indexOf(ctx, [1, 2, 3, 0, 0, 3], [3, 2]).select(1, 1)],
+      { reduction: 'none' },
+      { name: 'target with offset and stride' },
+    ),
     ...(ctx.requiresGrad || !claims(ctx, DTYPES)
       ? []
       : [sample(make([0, 4]), [classes(ctx, 0, 4)], { reduction: 'none' }, { name: 'no frames' })]),
+    ...(ctx.dtype === 'float64' && !ctx.requiresGrad ? [hugeFrames(ctx, indexOf(ctx, [0, 1], [2]))] : []),
   ];
 }
+
+/**
+ * float64 frames whose losses (~1e300) only float64 holds: a per-frame loss kept in float32 would be inf. Frame 0's
+ * target 0 is below both other classes, frame 1's target 1 above one of them. No gradient: a step of 1e-6 is lost
+ * in values this large.
+ */
+const hugeFrames = (ctx: SampleContext, target: Tensor): SampleInput =>
+  sample(
+    exact(ctx, [-1e300, 2e300, 5e299, 3e300, 1e299, -2e300], [2, 3], 'float64'),
+    [target],
+    { reduction: 'none' },
+    { name: 'losses beyond float32' },
+  );
 
 /** Each row: some distinct targets, then -1 (when fewer than C), then filler the kernel never reads. */
 function labelRows(ctx: SampleContext, n: number, c: number, shape: number[] = [n, c]): Tensor {
@@ -83,9 +105,20 @@ function multilabelSamples(ctx: SampleContext): SampleInput[] {
       { name: 'reduce=False' },
     ),
     sample(make([]), [indexOf(ctx, [0], [])], { size_average: false }, { name: '0-dim' }),
+    // Rows [2, 0, -1] and [1, -1, 0] through their own offset and strides (rows 1-2 of the transpose of a
+    // [3, 3] matrix whose row 0 is [0, 1, 2]): every stride term and the offset select other values.
+    sample(
+      make([2, 3]),
+      [indexOf(ctx, [0, 2, 1, 1, 0, -1, 2, -1, 0], [3, 3]).t().narrow(0, 1, 2)],
+      { reduction: 'none' },
+      { name: 'target with offset and strides' },
+    ),
     ...(ctx.requiresGrad || !claims(ctx, DTYPES)
       ? []
       : [sample(make([0, 3]), [labelRows(ctx, 0, 3)], { reduction: 'none' }, { name: 'no frames' })]),
+    ...(ctx.dtype === 'float64' && !ctx.requiresGrad
+      ? [hugeFrames(ctx, indexOf(ctx, [0, -1, 0, 1, -1, 0], [2, 3]))]
+      : []),
   ];
 }
 
@@ -104,6 +137,14 @@ function multiMarginErrors(ctx: SampleContext): ErrorInput[] {
     errorCase(f([2, 3, 4]), [indexOf(ctx, [0, 1], [2])], {}, SHAPE, nonEmpty),
     errorCase(f([3, 4]), [indexOf(ctx, [0, 1], [2])], {}, SHAPE, /inconsistent target size, got: \[2\]/),
     onValues(errorCase(f([3, 4]), [indexOf(ctx, [0, 4, 1], [3])], {}, RANGE, /target out of range/)),
+    errorCase(
+      f([3, 4]),
+      [y],
+      { weight: f([5]) },
+      SHAPE,
+      /inconsistent weight size, expected 4 but got \[5\]/,
+      'weight of 5 for 4 classes',
+    ),
     errorCase(f([3, 4]), [y.to('int32')], {}, DTYPE, /expected scalar type Long but found Int/),
     errorCase(
       f([3, 4]),

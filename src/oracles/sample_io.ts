@@ -163,9 +163,12 @@ export function onDevice(s: SampleInput, device: DeviceType): SampleInput {
   if (device === 'cpu') return s;
   if (device === 'meta') return withDeviceKeyword(s, device);
   const storages = new Map<Storage, Storage>();
-  const moved = mapSample(s, (t) =>
-    t.device === 'cpu' && !t.isWrappedNumber ? uploadTensor(t, storages) : t,
-  );
+  // A tensor that requires grad keeps requiring it (an error input for an argument autograd refuses).
+  const moved = mapSample(s, (t) => {
+    if (t.device !== 'cpu' || t.isWrappedNumber) return t;
+    const up = uploadTensor(t, storages);
+    return t.requiresGrad ? up.requiresGrad_(true) : up;
+  });
   return withDeviceKeyword(moved, device);
 }
 

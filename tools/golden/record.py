@@ -64,10 +64,12 @@ def build_tensors(call):
         dt = DTYPES[st["dtype"]]
         # A copy: frombuffer's storage is not resizable (resize_ would raise where a normal tensor grows).
         bases.append(torch.frombuffer(raw, dtype=dt).clone() if len(raw) else torch.empty(0, dtype=dt))
-    return [
-        torch.as_strided(bases[t["storage"]], t["shape"], t["strides"], t["offset"])
-        for t in call["tensors"]
-    ], bases
+    def tensor(t):
+        x = torch.as_strided(bases[t["storage"]], t["shape"], t["strides"], t["offset"])
+        # A leaf that requires grad (an error input for an argument autograd refuses), on the same storage.
+        return x.detach().requires_grad_(True) if t.get("requires_grad") else x
+
+    return [tensor(t) for t in call["tensors"]], bases
 
 
 def decode(v, tensors, leaf):

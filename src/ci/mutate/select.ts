@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
-import { affectedBy, isAffected, sourceFiles } from '../td/index.ts';
+import { affectedBy, isAffected, runtimeNamesOf, sourceFiles } from '../td/index.ts';
 import { shuffled } from './generate.ts';
 
 export interface Selection {
@@ -135,7 +135,7 @@ function servedBy(text: string): string[] {
 
 const OPINFO_OF = (() => {
   const map = new Map<string, string[]>();
-  for (const o of opDb) for (const n of new Set([o.name, o.op])) map.set(n, [...(map.get(n) ?? []), o.name]);
+  for (const o of opDb) for (const n of runtimeNamesOf(o)) map.set(n, [...(map.get(n) ?? []), o.name]);
   return map;
 })();
 

@@ -6,7 +6,7 @@
  * Unrelated files (unit tests, docs, benches) select nothing.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
 import { oracleRecords } from '../../oracles/index.ts';
 import type { MatrixInstance } from '../matrix.ts';
@@ -36,16 +36,33 @@ export function sourceFiles(root: string, dir: string): string[] {
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The names an OpInfo's op goes by in the runtime: its name, the op callOp resolves and, for torch.nn.functional's
+ * ops, the aten op F.x calls ('nn.functional.multi_margin_loss' / '_functional_multi_margin_loss' call aten's
+ * 'multi_margin_loss', whose kernel file names only that).
+ */
+export function runtimeNamesOf(info: { readonly name: string; readonly op: string }): string[] {
+  const wrapped = [/^nn\.functional\.(\w+)$/.exec(info.name)?.[1], /^_functional_(\w+)$/.exec(info.op)?.[1]];
+  return [...new Set([info.name, info.op, ...wrapped.filter((n): n is string => n !== undefined)])];
+}
+
 /** OpInfo names whose op name appears quoted in `text` ('exp', 'sum(Tensor ...', name: 'add', ...). */
 function opsNamedIn(text: string): string[] {
   return opDb
     .filter((info) =>
       // 'exp', name: 'add', 'sum(Tensor self ...', 'add.Tensor', 'add_': but not a WGSL call like 'max(a, b)'.
-      [...new Set([info.name, info.op])].some((n) =>
+      runtimeNamesOf(info).some((n) =>
         new RegExp(`(['"\`])${esc(n)}(\\1|[._]|\\((?:[A-Z]|int|float|bool|str|\\)))`).test(text),
       ),
     )
     .map((i) => i.name);
+}
+
+/** The repository paths `file`'s relative imports name. */
+function importsOf(file: string, text: string): string[] {
+  return [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
+    posix.join(posix.dirname(file), m[1]),
+  );
 }
 
 /** Names a file exports (functions, consts, classes). */
@@ -113,10 +130,17 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
       continue;
     }
     if (f.startsWith('src/runtime/ops/')) {
-      const names = opsNamedIn(text(f));
+      // A kernel or helper file's own ops are defined by the op files that import it (ctc_loss_kernels.ts by
+      // ctc_loss.ts): their ops are affected too (one level; index.ts / api.ts only register everything).
+      const importers = opsFiles.filter(
+        (u) => u !== f && !/\/(index|api)\.ts$/.test(u) && importsOf(u, text(u)).includes(f),
+      );
+      const names = [...new Set([text(f), ...importers.map(text)].flatMap(opsNamedIn))];
       if (names.length) {
         addOps(names, null);
-        reasons.push(`${f}: defines ${names.length} op(s) -> ${names.join(', ')}`);
+        reasons.push(
+          `${f}: ${importers.length ? `with its importers ${importers.join(', ')} ` : ''}defines ${names.length} op(s) -> ${names.join(', ')}`,
+        );
       } else everything(f, 'op machinery shared by many ops');
       continue;
     }

@@ -1,2 +1,2 @@
-export { type Affected, affectedBy, isAffected, sourceFiles } from './affected.ts';
+export { type Affected, affectedBy, isAffected, runtimeNamesOf, sourceFiles } from './affected.ts';
 export { changedFiles } from './changed.ts';

@@ -30,6 +30,8 @@ export interface GoldenCall {
     readonly shape: readonly number[];
     readonly strides: readonly number[];
     readonly offset: number;
+    /** Set only on a tensor that requires grad (an error input for a non-differentiable argument). */
+    readonly requires_grad?: true;
   }[];
   readonly input: GoldenValue;
   readonly args: readonly GoldenValue[];
@@ -78,7 +80,13 @@ export function serializeCall(s: SampleInput): { call: GoldenCall; storageIndex:
         }
         t = tensors.length;
         tensorIndex.set(v, t);
-        tensors.push({ storage: st, shape: [...v.shape], strides: [...v.strides], offset: v.storageOffset });
+        tensors.push({
+          storage: st,
+          shape: [...v.shape],
+          strides: [...v.strides],
+          offset: v.storageOffset,
+          ...(v.requiresGrad ? { requires_grad: true as const } : {}),
+        });
       }
       return { T: t };
     }
