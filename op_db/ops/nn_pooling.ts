@@ -60,6 +60,13 @@ function maxPool2dSamples(ctx: SampleContext): SampleInput[] {
       { name: 'nan and -inf' },
     ),
     sample(make([0, 2, 4, 4]), [2], {}, { name: 'empty batch' }),
+    // Each batch's maxima at other places: batch 1's indices written over batch 0's would show.
+    sample(
+      make.values([1, 5, 2, 0, 3, 4, 8, 6, 7, 0, 0, 1, 2, 3, 4, 9], [2, 1, 2, 4]),
+      [2],
+      { return_indices: true },
+      { name: 'batch 2, indices differ per batch' },
+    ),
   ];
 }
 

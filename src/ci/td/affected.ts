@@ -125,7 +125,12 @@ function importsOf(root: string, file: string, text: string): string[] {
  * own (max_pool2d_with_indices is tested only through F.max_pool2d) — an op with its own OpInfo is tested
  * directly and is not followed, or a change to sum would select every op calling sum.
  */
-function reachedThroughUsers(root: string, f: string, files: readonly string[], text: (f: string) => string) {
+export function reachedThroughUsers(
+  root: string,
+  f: string,
+  files: readonly string[],
+  text: (f: string) => string,
+) {
   const registered = new Set(operatorTable.names());
   const tested = new Set(opDb.flatMap((i) => [i.name, i.op]));
   const reached = new Set([f]);
@@ -246,7 +251,12 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
         everything(f, `${dev} kernels used by shared op machinery`);
         continue;
       }
-      const opNames = [...new Set(found.flatMap(([, n]) => n))];
+      // ... and the ops reaching those definitions by name (F.interpolate -> upsample_nearest2d in upsample.ts).
+      const served = defining.flatMap((d) => {
+        const u = reachedThroughUsers(root, d, opsFiles, text);
+        return u.files > SHARED_USERS ? [] : u.ops;
+      });
+      const opNames = [...new Set([...found.flatMap(([, n]) => n), ...served])];
       // A cpu kernel is also the baseline the webgpu cross-backend oracle compares with: every device.
       addOps(opNames, dev === 'webgpu' ? 'webgpu' : null);
       reasons.push(`${f}: ${dev} kernels of ${defining.join(', ')} -> ${opNames.join(', ')}`);
@@ -285,4 +295,20 @@ export function isAffected(i: MatrixInstance, a: Affected): boolean {
   if (!a.ops.has(i.info.name)) return false;
   const devices = a.ops.get(i.info.name);
   return devices === null || devices === undefined || devices.has(i.device);
+}
+
+/** The OpInfos a file under src/runtime/ops serves through its users (mutate runs them first). */
+export function opsServedBy(file: string, root: string): string[] {
+  const cache = new Map<string, string>();
+  const text = (f: string) => {
+    let t = cache.get(f);
+    if (t === undefined) {
+      t = existsSync(join(root, f)) ? readFileSync(join(root, f), 'utf8') : '';
+      cache.set(f, t);
+    }
+    return t;
+  };
+  if (!file.startsWith('src/runtime/ops/')) return [];
+  const served = reachedThroughUsers(root, file, sourceFiles(root, 'src/runtime/ops'), text);
+  return served.files > SHARED_USERS ? [] : served.ops;
 }

@@ -1,2 +1,2 @@
-export { type Affected, affectedBy, isAffected, sourceFiles } from './affected.ts';
+export { type Affected, affectedBy, isAffected, opsServedBy, sourceFiles } from './affected.ts';
 export { changedFiles } from './changed.ts';
