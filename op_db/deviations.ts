@@ -309,6 +309,8 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       noCpuKernel('float16', 'bfloat16'),
     ]),
   ),
+  // aten::max_unpool2d itself (its OpInfo reaches the out= kernel), the same missing kernel.
+  max_unpool2d: noCpuKernel('float16', 'bfloat16'),
   'nn.functional.pad': {
     deviations: ['reflect 1-d', 'reflect 2-d', 'replicate'].flatMap((sample) =>
       (['float16', 'bfloat16'] as const).map((dtype) => ({

@@ -45,6 +45,13 @@ function samples2d(ctx: SampleContext): SampleInput[] {
       { output_ratio: [0.9, 0.1], _random_samples: u([2, 1, 2]) },
       { name: 'samples given, one window of the whole plane (output_size wins)' },
     ),
+    // The golden oracle runs contiguous layouts only: a slice gives _random_samples a storage offset itself.
+    sample(
+      make([1, 2, 5, 7]),
+      [2],
+      { output_size: [3, 4], _random_samples: u([2, 2, 2]).narrow(0, 1, 1) },
+      { name: 'samples given as a slice (storage offset)' },
+    ),
     sample(make([2, 2, 5, 5]), [2, 3], { return_indices: true }, { name: 'drawn samples', draws: true }),
     sample(
       make([0, 2, 4, 4]),

@@ -11,7 +11,7 @@ import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
 import type { SampleContext, SampleInput } from '../types.ts';
 import { poolErrors, unpoolErrors } from './nn_pooling_errors.ts';
-import { avgPoolRef, maxPoolRef, maxUnpoolRef } from './nn_pooling_refs.ts';
+import { avgPoolRef, maxPoolRef, maxUnpoolAtenRef, maxUnpoolRef } from './nn_pooling_refs.ts';
 
 const FLOATS = ['float16', 'bfloat16', 'float32', 'float64'] as const satisfies readonly DType[];
 
@@ -60,6 +60,13 @@ function maxPool2dSamples(ctx: SampleContext): SampleInput[] {
       { name: 'nan and -inf' },
     ),
     sample(make([0, 2, 4, 4]), [2], {}, { name: 'empty batch' }),
+    // Each batch's maxima at other places: batch 1's indices written over batch 0's would show.
+    sample(
+      make.values([1, 5, 2, 0, 3, 4, 8, 6, 7, 0, 0, 1, 2, 3, 4, 9], [2, 1, 2, 4]),
+      [2],
+      { return_indices: true },
+      { name: 'batch 2, indices differ per batch' },
+    ),
   ];
 }
 
@@ -211,6 +218,25 @@ function maxUnpool3dSamples(ctx: SampleContext): SampleInput[] {
   return grad;
 }
 
+/**
+ * aten::max_unpool2d itself: F's path is a scatter, but its out= variant runs the strided cpu kernel, which the
+ * reference oracle's out= check reaches with every layout of self and indices (their storage offsets included).
+ */
+function atenMaxUnpool2dSamples(ctx: SampleContext): SampleInput[] {
+  const make = maker(ctx);
+  const idx = (v: number[], shape: number[]) => indexOf(ctx, v, shape);
+  const aten = (name: string) => ({ name, aten: true });
+  return [
+    sample(
+      make([2, 2, 2, 2]),
+      [idx([0, 2, 6, 8, 1, 3, 5, 7, 4, 0, 8, 2, 7, 6, 1, 3], [2, 2, 2, 2]), [3, 3]],
+      {},
+      aten('batch 2, channels 2, output 3x3'),
+    ),
+    sample(make([2, 1, 3]), [idx([4, 0, 9, 1, 3, 11], [2, 1, 3]), [3, 4]], {}, aten('unbatched, output 3x4')),
+  ];
+}
+
 const common = { family: 'nn' } as const;
 
 export const NN_POOLING_OPINFOS = [
@@ -285,6 +311,18 @@ export const NN_POOLING_OPINFOS = [
     sampleInputs: maxUnpool2dSamples,
     ref: maxUnpoolRef(2),
     errorInputs: unpoolErrors(2),
+  }),
+  opInfo({
+    ...common,
+    name: 'max_unpool2d',
+    op: 'max_unpool2d',
+    dtypes: FLOATS,
+    unsupported: {
+      webgpu:
+        "max_unpool2d.out has a cpu kernel only; F.max_unpool2d's OpInfo checks the webgpu function path",
+    },
+    sampleInputs: atenMaxUnpool2dSamples,
+    ref: maxUnpoolAtenRef(2),
   }),
   opInfo({
     ...common,

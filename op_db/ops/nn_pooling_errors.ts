@@ -46,6 +46,14 @@ export function poolErrors(nd: number, kind: 'max' | 'avg') {
               'E_INVALID_ARGUMENT',
               /max_pool1d\(\) stride must be None, an int, list of ints, or tuple of ints of size 1 but got size 2/,
             ),
+            // Without grad, max_pool1d_impl refuses integers itself (the indices kernel would say max_pool2d).
+            errorCase(
+              indexOf(ctx, [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 4]),
+              [2],
+              {},
+              'E_DTYPE_UNSUPPORTED',
+              /"max_pool1d_impl" not implemented for 'Long'/,
+            ),
           ]
         : []),
     ];

@@ -144,3 +144,16 @@ export const maxUnpoolRef = (nd: number) => (s: RefSample) => {
     for (let j = 0; j < per; j++) out[plane * prod(size) + idx.re[plane * per + j]] = x.re[plane * per + j];
   return refTensor([...lead, ...size], x.dtype, out);
 };
+
+/** aten::max_unpool2d(self, indices, output_size): each value written at its flat index in its output plane. */
+export const maxUnpoolAtenRef = (nd: number) => (s: RefSample) => {
+  const x = s.input;
+  const idx = s.args[0] as RefTensor;
+  const size = (s.args[1] as number[]).slice(-nd);
+  const lead = x.shape.slice(0, x.shape.length - nd);
+  const per = prod(x.shape.slice(x.shape.length - nd));
+  const out = new Float64Array(prod(lead) * prod(size));
+  for (let plane = 0; plane < prod(lead); plane++)
+    for (let j = 0; j < per; j++) out[plane * prod(size) + idx.re[plane * per + j]] = x.re[plane * per + j];
+  return refTensor([...lead, ...size], x.dtype, out);
+};

@@ -260,6 +260,18 @@ describe('target determination', () => {
     );
   });
 
+  test('a kernel helper file selects the ops that reach it through its importers and the dispatcher', () => {
+    // pool_windows.ts names no pooling op: adaptive_pool.ts imports it, and F's wrappers call its ops by name.
+    const ops = new Set(selected(['src/runtime/ops/nn/pool_windows.ts']).map((i) => i.op));
+    for (const k of [1, 2, 3])
+      for (const kind of ['avg', 'max']) expect(ops).toContain(`nn.functional.adaptive_${kind}_pool${k}d`);
+    expect(ops).toContain('nn.functional.fractional_max_pool2d');
+    // pool_cpu.ts names no op at all: its users' ops, not everything.
+    const cpu = new Set(selected(['src/runtime/ops/nn/pool_cpu.ts']).map((i) => i.op));
+    expect(cpu).toContain('nn.functional.max_pool2d');
+    expect(cpu).not.toContain('add');
+  });
+
   test("a changed golden file selects its op's instances on every device", () => {
     const got = selected(['op_db/goldens/pow.json.gz']);
     expect(new Set(got.map((i) => i.op))).toEqual(new Set(['pow']));

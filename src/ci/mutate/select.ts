@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
-import { affectedBy, isAffected, runtimeNamesOf, sourceFiles } from '../td/index.ts';
+import { affectedBy, isAffected, opsServedBy, runtimeNamesOf, sourceFiles } from '../td/index.ts';
 import { shuffled } from './generate.ts';
 
 export interface Selection {
@@ -231,8 +231,11 @@ export class Selector {
     const seed = seedOf(mutantId);
     const first = near.flatMap((op) => interleaveOracles(all.filter((i) => i.info.name === op)));
     // Then the ops of the op files that import this one (a kernel or helper file names no op itself).
+    // ... and the ops reaching it through the dispatcher (F.max_pool2d -> max_pool2d_with_indices -> pool_cpu.ts).
     const users = new Set(
-      this.importers.opsUsing(file).filter((op) => candidates.has(op) && !near.includes(op)),
+      [...this.importers.opsUsing(file), ...opsServedBy(file, this.root)].filter(
+        (op) => candidates.has(op) && !near.includes(op),
+      ),
     );
     const second = stratified(
       all.filter((i) => users.has(i.info.name)),

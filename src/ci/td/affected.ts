@@ -6,9 +6,10 @@
  * Unrelated files (unit tests, docs, benches) select nothing.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
 import { oracleRecords } from '../../oracles/index.ts';
+import { operatorTable } from '../../runtime/dispatch/index.ts';
 import type { MatrixInstance } from '../matrix.ts';
 
 export interface Affected {
@@ -58,13 +59,6 @@ function opsNamedIn(text: string): string[] {
     .map((i) => i.name);
 }
 
-/** The repository paths `file`'s relative imports name. */
-function importsOf(file: string, text: string): string[] {
-  return [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
-    posix.join(posix.dirname(file), m[1]),
-  );
-}
-
 /** Names a file exports (functions, consts, classes). */
 function exportsOf(text: string): string[] {
   return [...text.matchAll(/^export (?:async )?(?:function|const|class|let) (\w+)/gm)].map((m) => m[1]);
@@ -84,6 +78,108 @@ function oracleFiles(): Map<string, string[]> {
     for (const f of [...r.sources, r.template]) files.set(f, [...(files.get(f) ?? []), r.name]);
   return files;
 }
+/** A quoted name, possibly with `${k}` placeholders inside it (`max_pool${nd}d_with_indices`). */
+const NAME = String.raw`[A-Za-z_][\w.]*(?:\$\{\w+\}[\w.]*)*`;
+const QUOTED = new RegExp(String.raw`['\x60](${NAME})`, 'g');
+const CALLED = new RegExp(String.raw`\b(?:t|callOp|callTensor|callTensors)\(\s*['\x60](${NAME})`, 'g');
+
+/** A name with its `${...}` placeholders expanded to the spatial ranks 1..3 (the only thing they spell in op names). */
+function expand(name: string): string[] {
+  const i = name.indexOf('${');
+  if (i < 0) return [name];
+  const j = name.indexOf('}', i);
+  return ['1', '2', '3'].flatMap((d) => expand(name.slice(0, i) + d + name.slice(j + 1)));
+}
+
+/** Op names a file calls through the dispatcher (`t('max_unpool2d', ...)`, callOp(`adaptive_avg_pool${k}d`, ...)). */
+function calledIn(text: string): Set<string> {
+  return new Set([...text.matchAll(CALLED)].flatMap((m) => expand(m[1])));
+}
+
+/**
+ * Names a file quotes but does not call: the ops it defines (a schema string, a `name:` in a table), plus stray
+ * strings, which are harmless here since only names some other file calls are followed.
+ */
+function definedIn(text: string): Set<string> {
+  const called = calledIn(text);
+  return new Set([...text.matchAll(QUOTED)].flatMap((m) => expand(m[1])).filter((n) => !called.has(n)));
+}
+
+const SCHEMA = new RegExp(
+  String.raw`['\x60](${NAME})(?:\.\w+)?\((?:[A-Z]|int|float|bool|str|\$|\))|name: ['\x60](${NAME})['\x60]`,
+  'g',
+);
+
+/** The op names a file defines: in a schema string (`'max_unpool2d(Tensor self, ...'`) or a table's `name:`. */
+function schemasIn(text: string): Set<string> {
+  return new Set([...text.matchAll(SCHEMA)].flatMap((m) => expand(m[1] ?? m[2])));
+}
+
+/** Every name a file quotes, called or not, without its overload (`upsample_nearest2d.vec` -> upsample_nearest2d). */
+function quotedIn(text: string): Set<string> {
+  return new Set([...text.matchAll(QUOTED)].flatMap((m) => expand(m[1])).map((n) => n.replace(/\..*/, '')));
+}
+
+/** Relative imports of an ops file, as repository paths. */
+function importsOf(root: string, file: string, text: string): string[] {
+  return [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
+    relative(root, resolve(root, dirname(file), m[1]))
+      .split('\\')
+      .join('/'),
+  );
+}
+
+/**
+ * The OpInfos a kernel or helper file of src/runtime/ops reaches through its users: the op files importing it
+ * (transitively), then, through the dispatcher, the files calling an op those define that has no OpInfo of its
+ * own (max_pool2d_with_indices is tested only through F.max_pool2d) — an op with its own OpInfo is tested
+ * directly and is not followed, or a change to sum would select every op calling sum.
+ */
+export function reachedThroughUsers(
+  root: string,
+  f: string,
+  files: readonly string[],
+  text: (f: string) => string,
+) {
+  const registered = new Set(operatorTable.names());
+  const tested = new Set(opDb.flatMap((i) => [i.name, i.op]));
+  const reached = new Set([f]);
+  let frontier = [f];
+  for (let depth = 0; depth < 4 && frontier.length; depth++) {
+    const next = files.filter(
+      (u) => !reached.has(u) && frontier.some((g) => importsOf(root, u, text(u)).includes(g)),
+    );
+    for (const u of next) reached.add(u);
+    frontier = next;
+  }
+  // Registered ops without an OpInfo that the reached files define (quote, not call); their users call them or
+  // name them in a table (interpolate's mode -> op table).
+  const follow = new Set<string>();
+  const addDefined = (g: string) => {
+    for (const n of definedIn(text(g))) {
+      const base = n.replace(/\..*/, '');
+      if (registered.has(base) && !tested.has(base)) follow.add(base);
+    }
+  };
+  for (const g of reached) addDefined(g);
+  for (let depth = 0; depth < 4; depth++) {
+    const callers = files.filter((v) => !reached.has(v) && [...quotedIn(text(v))].some((n) => follow.has(n)));
+    if (!callers.length) break;
+    for (const v of callers) {
+      reached.add(v);
+      addDefined(v);
+    }
+  }
+  // F's wrappers (`_functional_max_pool2d`) serve the aten op of the same name.
+  const schemas = new Set([...reached].flatMap((g) => [...schemasIn(text(g))]));
+  const defined = new Set([...reached].flatMap((g) => [...definedIn(text(g))]));
+  const serves = (op: string) =>
+    schemas.has(op) || (op.startsWith('_functional_') && defined.has(op.slice('_functional_'.length)));
+  return { files: reached.size - 1, ops: opDb.filter((i) => serves(i.op)).map((i) => i.name) };
+}
+
+/** More user files than this: op machinery (op_helpers.ts), not one family's kernel. */
+const SHARED_USERS = 20;
 const IGNORED = /^(tests\/unit\/|bench\/|dashboards\/|docs\/|.*\.md$|\.github\/|LICENSE)/;
 
 export function affectedBy(changed: readonly string[], root: string): Affected {
@@ -130,17 +226,14 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
       continue;
     }
     if (f.startsWith('src/runtime/ops/')) {
-      // A kernel or helper file's own ops are defined by the op files that import it (ctc_loss_kernels.ts by
-      // ctc_loss.ts): their ops are affected too (one level; index.ts / api.ts only register everything).
-      const importers = opsFiles.filter(
-        (u) => u !== f && !/\/(index|api)\.ts$/.test(u) && importsOf(u, text(u)).includes(f),
-      );
-      const names = [...new Set([text(f), ...importers.map(text)].flatMap(opsNamedIn))];
-      if (names.length) {
-        addOps(names, null);
-        reasons.push(
-          `${f}: ${importers.length ? `with its importers ${importers.join(', ')} ` : ''}defines ${names.length} op(s) -> ${names.join(', ')}`,
-        );
+      const names = opsNamedIn(text(f));
+      // A kernel or helper file's ops are those of its users, which may name none of it (dispatch by name).
+      const users = reachedThroughUsers(root, f, opsFiles, text);
+      const shared = users.files > SHARED_USERS;
+      const all = [...new Set([...names, ...(shared ? [] : users.ops)])];
+      if (all.length && (names.length || !shared)) {
+        addOps(all, null);
+        reasons.push(`${f}: defines or serves ${all.length} op(s) -> ${all.join(', ')}`);
       } else everything(f, 'op machinery shared by many ops');
       continue;
     }
@@ -168,7 +261,12 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
         everything(f, `${dev} kernels used by shared op machinery`);
         continue;
       }
-      const opNames = [...new Set(found.flatMap(([, n]) => n))];
+      // ... and the ops reaching those definitions by name (F.interpolate -> upsample_nearest2d in upsample.ts).
+      const served = defining.flatMap((d) => {
+        const u = reachedThroughUsers(root, d, opsFiles, text);
+        return u.files > SHARED_USERS ? [] : u.ops;
+      });
+      const opNames = [...new Set([...found.flatMap(([, n]) => n), ...served])];
       // A cpu kernel is also the baseline the webgpu cross-backend oracle compares with: every device.
       addOps(opNames, dev === 'webgpu' ? 'webgpu' : null);
       reasons.push(`${f}: ${dev} kernels of ${defining.join(', ')} -> ${opNames.join(', ')}`);
@@ -209,4 +307,20 @@ export function isAffected(i: MatrixInstance, a: Affected): boolean {
   if (!a.ops.has(i.info.name)) return false;
   const devices = a.ops.get(i.info.name);
   return devices === null || devices === undefined || devices.has(i.device);
+}
+
+/** The OpInfos a file under src/runtime/ops serves through its users (mutate runs them first). */
+export function opsServedBy(file: string, root: string): string[] {
+  const cache = new Map<string, string>();
+  const text = (f: string) => {
+    let t = cache.get(f);
+    if (t === undefined) {
+      t = existsSync(join(root, f)) ? readFileSync(join(root, f), 'utf8') : '';
+      cache.set(f, t);
+    }
+    return t;
+  };
+  if (!file.startsWith('src/runtime/ops/')) return [];
+  const served = reachedThroughUsers(root, file, sourceFiles(root, 'src/runtime/ops'), text);
+  return served.files > SHARED_USERS ? [] : served.ops;
 }

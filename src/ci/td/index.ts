@@ -1,2 +1,9 @@
-export { type Affected, affectedBy, isAffected, runtimeNamesOf, sourceFiles } from './affected.ts';
+export {
+  type Affected,
+  affectedBy,
+  isAffected,
+  opsServedBy,
+  runtimeNamesOf,
+  sourceFiles,
+} from './affected.ts';
 export { changedFiles } from './changed.ts';
