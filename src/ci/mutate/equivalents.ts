@@ -52,6 +52,33 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'the extra pass reads order[ndim], undefined in an array of length ndim: undefined < 0 is false, so ' +
       'nothing is assigned and the array does not grow',
   },
+  {
+    file: 'src/runtime/ops/nn/pool_windows.ts',
+    operator: 'swap-comparison',
+    original: 'for (let o = 0; o < outSize; o++)',
+    mutated: 'o <= outSize',
+    reason:
+      'the extra pass reads start[outSize] past the end of its Int32Array (undefined): the inner loop test ' +
+      'undefined < NaN is false, so nothing is written',
+  },
+  {
+    file: 'src/runtime/ops/nn/pad.ts',
+    operator: 'swap-comparison',
+    original: "if (l > 0) mid = t('narrow'",
+    mutated: 'l >= 0',
+    reason:
+      'the only new case, l = 0, narrows mid to its full extent from 0: the same shape, strides and offset, a view ' +
+      'of the same elements',
+  },
+  {
+    file: 'src/runtime/backends/webgpu/pool.ts',
+    operator: 'swap-comparison',
+    original: 'w0 >= w1',
+    mutated: 'w0 > w1',
+    reason:
+      'w0 == w1 cannot happen: the op checks kernel >= 1, stride >= 1, pad <= kernel / 2 and the output-size rule ' +
+      'before the kernel runs, so every window start is below W and its clipped end above it (w0 < w1 always)',
+  },
 ];
 
 /** The declared reason `m` is equivalent, or null. */
