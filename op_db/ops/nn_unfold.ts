@@ -149,6 +149,14 @@ function unfoldErrors(ctx: SampleContext): ErrorInput[] {
       ARG,
       /kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 0/,
     ),
+    // A zero width alone (the check is per dimension: a positive height must not let it through).
+    errorCase(
+      x(),
+      [[2, 0]],
+      {},
+      ARG,
+      /kernel size should be greater than zero, but got kernel_height: 2 kernel_width: 0/,
+    ),
     errorCase(
       x(),
       [2],
