@@ -110,8 +110,14 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
       "unbatched, 'same' even kernel, groups 2",
     ),
     s(m([1, 2, 3, 4]), [m([2, 2, 2, 2])], { padding: 'valid', bias: null }, "'valid', bias=None"),
-    // The second batch element of a bigger input: im2col reads from the input's storage offset.
-    s(m([2, 2, 3, 3]).narrow(0, 1, 1), [m([2, 2, 2, 2]), m([2])], {}, 'input with a storage offset'),
+    // Slices of bigger tensors: im2col reads the input from its storage offset, the gemm the weight from its
+    // own (and the input's gradient, a transposed convolution, reads the same weight).
+    s(
+      m([2, 2, 3, 3]).narrow(0, 1, 1),
+      [m([3, 2, 2, 2]).narrow(0, 1, 2), m([2])],
+      {},
+      'input and weight with storage offsets',
+    ),
   ],
   3: (m, dil) => [
     s(m([1, 2, 3, 3, 3]), [m([2, 2, 2, 2, 2]), m([2])], { dilation: 1 }, 'bias'),
