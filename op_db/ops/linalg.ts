@@ -58,8 +58,33 @@ function productSamples(
         sample(make(a, o), [make(b, o)], {}, { name: `[${a.join(', ')}] @ [${b.join(', ')}]` }),
       ),
       ...(long ? longK(ctx, ...long) : []),
+      ...unclaimedDegenerate(ctx, degenerate),
     ];
   };
+}
+
+/**
+ * The degenerate pairs on bool and float16 operands, in the float32 cpu instances (a claimed dtype, so every
+ * oracle expects them to run): PyTorch returns before its dtype dispatch, so they must not raise.
+ */
+function unclaimedDegenerate(
+  ctx: SampleContext,
+  degenerate: readonly (readonly [Shape, Shape])[],
+): SampleInput[] {
+  if (ctx.dtype !== 'float32' || ctx.device !== 'cpu' || ctx.requiresGrad) return [];
+  const { make } = gen(ctx);
+  return (['float16', 'bool'] as const).flatMap((dt) =>
+    degenerate.map(([a, b]) =>
+      sample(
+        make(a).to(dt),
+        [make(b).to(dt)],
+        {},
+        {
+          name: `[${a.join(', ')}] @ [${b.join(', ')}] ${dt} (degenerate: before the dtype dispatch)`,
+        },
+      ),
+    ),
+  );
 }
 
 type Err = readonly [Shape, Shape, ErrorCode, RegExp, ('float64' | 'bool' | 'float16')?];

@@ -105,6 +105,14 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
       "unbatched, 'same' even kernel, groups 2",
     ),
     s(m([1, 2, 3, 4]), [m([2, 2, 2, 2])], { padding: 'valid', bias: null }, "'valid', bias=None"),
+    // Slices of bigger tensors: im2col reads the input from its storage offset, the gemm the weight from its
+    // own (and the input's gradient, a transposed convolution, reads the same weight).
+    s(
+      m([2, 2, 3, 3]).narrow(0, 1, 1),
+      [m([3, 2, 2, 2]).narrow(0, 1, 2), m([2])],
+      {},
+      'input and weight with storage offsets',
+    ),
   ],
   3: (m, dil) => [
     s(m([1, 2, 3, 3, 3]), [m([2, 2, 2, 2, 2]), m([2])], { dilation: 1 }, 'bias'),
@@ -122,6 +130,36 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
     ),
   ],
 };
+
+/**
+ * float64 only: four output channels (every accumulator row of the blocked gemm's 4x4 register block) whose
+ * 8-term sums first reach 1e6 + 0.01, then cancel the 1e6 over the second block of four terms. An accumulator
+ * narrowed to float32 loses the 0.01 (float32's spacing at 1e6 is 0.0625).
+ */
+function cancelling(ctx: SampleContext): SampleInput[] {
+  if (ctx.dtype !== 'float64' || ctx.requiresGrad) return [];
+  const make = maker(ctx);
+  const x = make.values([1e6 + 0.01, 1, 2, 3, 1e6, 4, 5, 6], [1, 1, 1, 8]);
+  const rows = [1, 2, 3, 4].flatMap((r) => [1, 0, 0, 0, -1, 0, 0, r]);
+  return [s(x, [make.values(rows, [4, 1, 1, 8])], { bias: null }, 'float64 sums that cancel 1e6')];
+}
+
+/** 520 output columns: more than one 512-column block of the blocked gemm, which float32 / float64 run. */
+function longOutput(ctx: SampleContext): SampleInput[] {
+  if (ctx.requiresGrad || (ctx.dtype !== 'float32' && ctx.dtype !== 'float64')) return [];
+  const m = mk(ctx);
+  return [s(m([1, 1, 2, 261]), [m([2, 1, 1, 2])], { bias: null }, 'long output (two column blocks)')];
+}
+
+/**
+ * The last two input channels' rows of a bigger weight: the transposed kernel's gemm reads the weight from its
+ * storage offset. Not on half dtypes, whose rounding of the sums the calibrated atol does not cover here.
+ */
+function offsetWeight(ctx: SampleContext): SampleInput[] {
+  if (ctx.dtype === 'float16' || ctx.dtype === 'bfloat16') return [];
+  const m = mk(ctx);
+  return [s(m([1, 2, 3]), [m([3, 2, 2]).narrow(0, 1, 2)], {}, 'weight with a storage offset')];
+}
 
 const TRANSPOSED_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
   1: (m) => [
@@ -168,6 +206,12 @@ function convInfo(dims: number, transposed: boolean): OpInfo {
       ? [...TRANSPOSED_DTYPES, 'complex64' as const, 'complex128' as const]
       : TRANSPOSED_DTYPES
     : CONV_DTYPES;
+  const sampleInputs = (ctx: SampleContext) => [
+    ...makers[dims](mk(ctx), dilFor(ctx)),
+    // Not gradient samples: values of 1e6 spoil finite differences, and 521 columns make gradcheck slow.
+    ...(dims === 2 && !transposed ? [...cancelling(ctx), ...longOutput(ctx)] : []),
+    ...(dims === 1 && transposed ? offsetWeight(ctx) : []),
+  ];
   return opInfo({
     name: `nn.functional.${name}`,
     op: name,
@@ -176,7 +220,7 @@ function convInfo(dims: number, transposed: boolean): OpInfo {
     // Meta checks shapes and dtypes, not which dtypes a cpu kernel exists for.
     dtypesIf: { meta: [...CONV_DTYPES, 'bool'], ...WEBGPU },
     backwardDtypes: BACKWARD,
-    sampleInputs: (ctx) => makers[dims](mk(ctx), dilFor(ctx)),
+    sampleInputs,
     errorInputs: transposed ? transposedErrors(dims) : convErrors(dims),
     ref: convRef(dims, transposed),
     resultDType: (x) => (x.input as Tensor).dtype,

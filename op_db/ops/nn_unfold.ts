@@ -108,6 +108,8 @@ function unfoldSamples(ctx: SampleContext): SampleInput[] {
     ),
     sample(make([1, 1, 3, 3]), [2, 1, 1, 2], {}, { name: 'positional, padding 1, stride 2' }),
     ...(ctx.requiresGrad ? [] : [sample(make([0, 2, 3, 3]), [2], {}, { name: 'zero batch' })]),
+    // Two images: each batch element's planes start one batch stride further.
+    sample(make([2, 1, 3, 3]), [2], {}, { name: 'batch 2' }),
   ];
 }
 
@@ -148,6 +150,14 @@ function unfoldErrors(ctx: SampleContext): ErrorInput[] {
       {},
       ARG,
       /kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 0/,
+    ),
+    // A zero width alone (the check is per dimension: a positive height must not let it through).
+    errorCase(
+      x(),
+      [[2, 0]],
+      {},
+      ARG,
+      /kernel size should be greater than zero, but got kernel_height: 2 kernel_width: 0/,
     ),
     errorCase(
       x(),

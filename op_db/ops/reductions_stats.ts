@@ -51,6 +51,9 @@ function moment(name: 'var' | 'std'): OpInfo {
       call(x, [null], { correction: 0 }),
       call(x, [null], { correction: 5 }, 'correction > 1'),
       call(make([2, 3]), [0], { correction: 2 }, 'N - correction = 0 -> inf'),
+      // All dims (the full reduction's own backward branch): 2 / 0 = inf, so the gradient is +-inf, NaN only
+      // where an element equals the mean.
+      call(make([2, 3]), [null], { correction: 6 }, 'all dims, N - correction = 0 -> inf gradient'),
     ];
   };
   return opInfo({
@@ -139,6 +142,10 @@ function scan(kind: 'cumsum' | 'cumprod'): OpInfo {
         ...int64Overflow('scan')(make, ctx),
         // (not bool: "cumsum_out_cpu" is not implemented for Bool, whatever the input)
         ...(ctx.dtype === 'bool' ? [] : [call(make([3, 4]), [1], { dtype: ctx.dtype }, 'own dtype')]),
+        // Zeros (one per row, then two in a row): cumprod's backward divides by x only away from zeros.
+        ...(kind === 'cumprod' && ctx.dtype === 'float64'
+          ? [call(make.values([0.5, 0, 2, 1.5, 0, 1.5, 0, 2], [2, 4]), [1], {}, 'zeros')]
+          : []),
       ],
     }),
     ref: scanRef(kind === 'cumsum' ? 'sum' : 'prod'),

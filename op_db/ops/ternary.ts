@@ -107,6 +107,13 @@ function clampSamples(ctx: SampleContext): SampleInput[] {
     sample(make(FOUR_D), [lo, hi], {}, { name: '4-D' }),
     sample(make([3, 4]), [make([4], { high: 0 }), make([3, 1], { low: 0 })], {}, { name: 'Tensor bounds' }),
     sample(make([]), [make([]), make([])], {}, { name: '0-dim Tensor bounds' }),
+    // self broadcast up to the bounds' shape: its gradient sums over the rows it was broadcast along.
+    sample(
+      make([4]),
+      [make([3, 4], { high: 0 }), make([3, 1], { low: 0 })],
+      {},
+      { name: 'self broadcast by Tensor bounds' },
+    ),
   ];
   // Partially supported: bool and float16 run min-only / max-only Tensor bounds (the maximum / minimum kernels)
   // but no other form, so these samples only exist for the claimed dtypes (PyTorch's "partially supported").

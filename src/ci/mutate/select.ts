@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
+import { REACHED_THROUGH } from '../../../op_db/reached.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
 import { affectedBy, isAffected, opsServedBy, runtimeNamesOf, sourceFiles } from '../td/index.ts';
 import { shuffled } from './generate.ts';
@@ -136,14 +137,44 @@ function servedBy(text: string): string[] {
 const OPINFO_OF = (() => {
   const map = new Map<string, string[]>();
   for (const o of opDb) for (const n of runtimeNamesOf(o)) map.set(n, [...(map.get(n) ?? []), o.name]);
+  // An op with no OpInfo of its own (aten convolution, im2col) belongs to the OpInfo whose samples reach it.
+  for (const [op, r] of Object.entries(REACHED_THROUGH)) if (!map.has(op)) map.set(op, [r.info]);
   return map;
 })();
+
+/**
+ * The ops whose rows call the function holding `line` (a derivative helper such as matmulBackward, used by the
+ * `matmul: {` row far below it): the nearest op named at or just above each call.
+ */
+function callerOps(lines: readonly string[], line: number): string[] {
+  const text = lines.join('\n');
+  const fn = enclosingFunction(text, line);
+  if (!fn) return [];
+  const use = new RegExp(`\\b${fn}\\b`);
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    if (!use.test(l) || /^(?:export )?(?:async )?(?:function|const) /.test(l)) return;
+    // Used inside a definition named as an op (`const prod: Derivative = { ... prodBackward(...) }`).
+    out.push(...(OPINFO_OF.get(enclosingFunction(text, i + 1) ?? '') ?? []));
+    for (let j = i; j >= Math.max(0, i - 6); j--) {
+      // A row's key (`max: maxMin(...)`, `clamp: { ..., formula: clampBackward }`) or a definition above.
+      const key = /^\s*'?([\w.]+)'?: /.exec(lines[j]);
+      const names = [...(key ? (OPINFO_OF.get(key[1]) ?? []) : []), ...definedOn(lines[j])];
+      if (names.length) {
+        out.push(...names);
+        return;
+      }
+    }
+  });
+  return out;
+}
 
 /** OpInfo names (of `candidates`) defined within NEAR lines of `line` in `text`, nearest above first. */
 function nearOps(text: string, line: number, candidates: ReadonlySet<string>): string[] {
   if (line <= 0) return [];
   const lines = text.split('\n');
   const dist = new Map<string, number>();
+  for (const name of callerOps(lines, line)) if (candidates.has(name)) dist.set(name, -1);
   for (let i = Math.max(0, line - 1 - NEAR); i < Math.min(lines.length, line + NEAR); i++)
     for (const name of definedOn(lines[i])) {
       if (!candidates.has(name)) continue;

@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { opDb } from '../../../op_db/index.ts';
+import { REACHED_THROUGH } from '../../../op_db/reached.ts';
 import { oracleRecords } from '../../oracles/index.ts';
 import { operatorTable } from '../../runtime/dispatch/index.ts';
 import type { MatrixInstance } from '../matrix.ts';
@@ -49,14 +50,15 @@ export function runtimeNamesOf(info: { readonly name: string; readonly op: strin
 
 /** OpInfo names whose op name appears quoted in `text` ('exp', 'sum(Tensor ...', name: 'add', ...). */
 function opsNamedIn(text: string): string[] {
-  return opDb
-    .filter((info) =>
-      // 'exp', name: 'add', 'sum(Tensor self ...', 'add.Tensor', 'add_': but not a WGSL call like 'max(a, b)'.
-      runtimeNamesOf(info).some((n) =>
-        new RegExp(`(['"\`])${esc(n)}(\\1|[._]|\\((?:[A-Z]|int|float|bool|str|\\)))`).test(text),
-      ),
-    )
-    .map((i) => i.name);
+  // 'exp', name: 'add', 'sum(Tensor self ...', 'add.Tensor', 'add_': but not a WGSL call like 'max(a, b)'.
+  const named = (n: string) =>
+    new RegExp(`(['"\`])${esc(n)}(\\1|[._]|\\((?:[A-Z]|int|float|bool|str|\\)))`).test(text);
+  const own = opDb.filter((info) => runtimeNamesOf(info).some(named)).map((i) => i.name);
+  // An op with no OpInfo of its own (aten convolution) is tested through the OpInfo whose samples reach it.
+  const through = Object.entries(REACHED_THROUGH)
+    .filter(([op]) => named(op))
+    .map(([, r]) => r.info);
+  return [...new Set([...own, ...through])];
 }
 
 /** Names a file exports (functions, consts, classes). */
