@@ -79,6 +79,14 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'w0 == w1 cannot happen: the op checks kernel >= 1, stride >= 1, pad <= kernel / 2 and the output-size rule ' +
       'before the kernel runs, so every window start is below W and its clipped end above it (w0 < w1 always)',
   },
+  {
+    file: 'src/runtime/autograd/derivatives/shape_index.ts',
+    operator: 'remove-correction',
+    original: 'return [self, null, sumToSize(value, c.shapes.value)];',
+    reason:
+      "masked_fill's value tensor is always 0-dim (maskedFillMeta raises for any other rank, on every device) and " +
+      'the full sum above is 0-dim: sumToSize(g, []) returns g unchanged, so the call is the identity here',
+  },
 ];
 
 /** The declared reason `m` is equivalent, or null. */
