@@ -86,10 +86,6 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
       ],
     ]),
   ),
-  max_unpool2d: via(
-    'nn.functional.max_unpool2d',
-    'F.max_unpool2d (and F.max_unpool1d) compute output_size, then call aten',
-  ),
   max_unpool3d: via('nn.functional.max_unpool3d', 'F.max_unpool3d computes output_size, then calls aten'),
   convolution: via(
     'nn.functional.conv2d',

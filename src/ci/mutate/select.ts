@@ -5,8 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { opDb } from '../../../op_db/index.ts';
-import { REACHED_THROUGH } from '../../../op_db/reached.ts';
+import { opDb, REACHED_THROUGH } from '../../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
 import { affectedBy, isAffected, opsServedBy, runtimeNamesOf, sourceFiles } from '../td/index.ts';
 import { shuffled } from './generate.ts';

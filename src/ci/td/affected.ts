@@ -7,8 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { opDb } from '../../../op_db/index.ts';
-import { REACHED_THROUGH } from '../../../op_db/reached.ts';
+import { opDb, REACHED_THROUGH } from '../../../op_db/index.ts';
 import { oracleRecords } from '../../oracles/index.ts';
 import { operatorTable } from '../../runtime/dispatch/index.ts';
 import type { MatrixInstance } from '../matrix.ts';
