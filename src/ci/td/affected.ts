@@ -183,9 +183,10 @@ export function reachedThroughUsers(
 const SHARED_USERS = 20;
 const IGNORED = /^(tests\/unit\/|bench\/|dashboards\/|docs\/|.*\.md$|\.github\/|LICENSE)/;
 
-export function affectedBy(changed: readonly string[], root: string): Affected {
+/** A memoized reader of repository files (empty text for a deleted one). */
+function fileReader(root: string): (f: string) => string {
   const cache = new Map<string, string>();
-  const text = (f: string) => {
+  return (f) => {
     let t = cache.get(f);
     if (t === undefined) {
       t = existsSync(join(root, f)) ? readFileSync(join(root, f), 'utf8') : '';
@@ -193,6 +194,10 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
     }
     return t;
   };
+}
+
+export function affectedBy(changed: readonly string[], root: string): Affected {
+  const text = fileReader(root);
   const byOracleFile = oracleFiles();
   const opsFiles = sourceFiles(root, 'src/runtime/ops');
   const opDbFiles = sourceFiles(root, 'op_db/ops');
@@ -312,15 +317,7 @@ export function isAffected(i: MatrixInstance, a: Affected): boolean {
 
 /** The OpInfos a file under src/runtime/ops serves through its users (mutate runs them first). */
 export function opsServedBy(file: string, root: string): string[] {
-  const cache = new Map<string, string>();
-  const text = (f: string) => {
-    let t = cache.get(f);
-    if (t === undefined) {
-      t = existsSync(join(root, f)) ? readFileSync(join(root, f), 'utf8') : '';
-      cache.set(f, t);
-    }
-    return t;
-  };
+  const text = fileReader(root);
   if (!file.startsWith('src/runtime/ops/')) return [];
   const served = reachedThroughUsers(root, file, sourceFiles(root, 'src/runtime/ops'), text);
   return served.files > SHARED_USERS ? [] : served.ops;
