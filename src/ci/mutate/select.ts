@@ -4,10 +4,17 @@
  * many ops), then the unit tests that import the file.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { opDb, REACHED_THROUGH } from '../../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
-import { affectedBy, isAffected, opsServedBy, runtimeNamesOf, sourceFiles } from '../td/index.ts';
+import {
+  affectedBy,
+  isAffected,
+  opsServedBy,
+  relativeImports,
+  runtimeNamesOf,
+  sourceFiles,
+} from '../td/index.ts';
 import { shuffled } from './generate.ts';
 
 export interface Selection {
@@ -287,15 +294,6 @@ export class Selector {
       unitTests: [...new Set([...(only ? [] : (this.testImports.get(file) ?? [])), ...extraTests])].sort(),
     };
   }
-}
-
-/** The repository paths `file`'s relative imports and re-exports name. */
-function relativeImports(root: string, file: string, text: string): string[] {
-  return [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
-    relative(root, resolve(root, dirname(file), m[1]))
-      .split('\\')
-      .join('/'),
-  );
 }
 
 /** The runtime's import graph, reversed: which files import a file. */

@@ -121,8 +121,8 @@ function quotedIn(text: string): Set<string> {
   return new Set([...text.matchAll(QUOTED)].flatMap((m) => expand(m[1])).map((n) => n.replace(/\..*/, '')));
 }
 
-/** Relative imports of an ops file, as repository paths. */
-function importsOf(root: string, file: string, text: string): string[] {
+/** The repository paths `file`'s relative imports and re-exports name. */
+export function relativeImports(root: string, file: string, text: string): string[] {
   return [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
     relative(root, resolve(root, dirname(file), m[1]))
       .split('\\')
@@ -148,7 +148,7 @@ export function reachedThroughUsers(
   let frontier = [f];
   for (let depth = 0; depth < 4 && frontier.length; depth++) {
     const next = files.filter(
-      (u) => !reached.has(u) && frontier.some((g) => importsOf(root, u, text(u)).includes(g)),
+      (u) => !reached.has(u) && frontier.some((g) => relativeImports(root, u, text(u)).includes(g)),
     );
     for (const u of next) reached.add(u);
     frontier = next;

@@ -3,6 +3,7 @@ export {
   affectedBy,
   isAffected,
   opsServedBy,
+  relativeImports,
   runtimeNamesOf,
   sourceFiles,
 } from './affected.ts';
