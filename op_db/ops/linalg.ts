@@ -19,10 +19,14 @@ const LINALG_CPU: readonly DType[] = DTYPE_GROUPS.all.filter((d) => d !== 'bool'
 
 /** Names the long-k samples (deviations.ts matches it). */
 export const LONG_K = 'long k';
+/** Names the cancelling-k samples (deviations.ts matches it). */
+export const CANCELLING_K = 'cancelling k';
 
 /**
  * bfloat16 only, k = 64: a 256 then 63 ones. bfloat16's spacing at 256 is 2, so 256 + 1 is a tie that rounds back
  * to 256: an accumulator rounded to bfloat16 after each step stays at 256, where the sum rounded once is 320.
+ * And 2^24, 1, -2^24 then zeros: the exact sum is 1, a float32 (or bfloat16) accumulator loses the 1 in 2^24 + 1
+ * and gives 0, so the runtime's float64 accumulation is pinned, not just "wider than bfloat16".
  */
 function longK(ctx: SampleContext, a: Shape, b: Shape): SampleInput[] {
   if (ctx.dtype !== 'bfloat16') return [];
@@ -31,11 +35,17 @@ function longK(ctx: SampleContext, a: Shape, b: Shape): SampleInput[] {
   const lhs = make.values(new Array(numelOf(a)).fill(1), a);
   const column = Array.from({ length: k }, (_, p) => (p === 0 ? 256 : 1));
   const cols = b[b.length - 1];
-  const rhs = make.values(
-    Array.from({ length: numelOf(b) }, (_, i) => column[Math.floor(i / cols) % k]),
-    b,
-  );
-  return [sample(lhs, [rhs], {}, { name: `${LONG_K} [${a.join(', ')}] @ [${b.join(', ')}]` })];
+  const columnOf = (c: readonly number[]) =>
+    make.values(
+      Array.from({ length: numelOf(b) }, (_, i) => c[Math.floor(i / cols) % k]),
+      b,
+    );
+  const cancelling = Array.from({ length: k }, (_, p) => [2 ** 24, 1, -(2 ** 24)][p] ?? 0);
+  const shapes = `[${a.join(', ')}] @ [${b.join(', ')}]`;
+  return [
+    sample(lhs, [columnOf(column)], {}, { name: `${LONG_K} ${shapes}` }),
+    sample(lhs, [columnOf(cancelling)], {}, { name: `${CANCELLING_K} ${shapes}` }),
+  ];
 }
 
 type Shape = readonly number[];

@@ -66,32 +66,33 @@ describe('Selector', () => {
   const s = new Selector(ROOT, 'pull', 400);
 
   test('half.ts rounding: every one of the 400 runs a 16-bit float through an exactRounding op', () => {
-    const sel = s.select('src/runtime/core/half.ts', 'a4c739389996', [], 17, undefined, 'round-toward-zero');
+    const sel = s.select({
+      file: 'src/runtime/core/half.ts',
+      id: 'a4c739389996',
+      line: 17,
+      operator: 'round-toward-zero',
+    });
     expect(sel.ids).toHaveLength(400);
     for (const id of sel.ids) expect(id).toMatch(/_(float16|bfloat16)_/);
   });
 
   test("a helper's line runs the ops defined where its function is used first (floorDivFloat: div)", () => {
-    const sel = s.select(
-      'src/runtime/ops/pointwise/binary_math.ts',
-      '0e6026923331',
-      [],
-      52,
-      undefined,
-      'remove-correction',
-    );
+    const sel = s.select({
+      file: 'src/runtime/ops/pointwise/binary_math.ts',
+      id: '0e6026923331',
+      line: 52,
+      operator: 'remove-correction',
+    });
     expect(sel.ops[0]).toBe('div');
   });
 
   test('a pointwise helper no op file imports by name reaches its family (define.ts: neg, not only add)', () => {
-    const sel = s.select(
-      'src/runtime/ops/pointwise/define.ts',
-      '7b0ed98c2b1f',
-      [],
-      64,
-      undefined,
-      'drop-guard',
-    );
+    const sel = s.select({
+      file: 'src/runtime/ops/pointwise/define.ts',
+      id: '7b0ed98c2b1f',
+      line: 64,
+      operator: 'drop-guard',
+    });
     expect(sel.selected).toBeGreaterThan(1000);
     expect(sel.ids).toContain('test_dtypes_neg_cpu_bool_contiguous_eager');
   });

@@ -4,18 +4,23 @@
  * to its file plus the unit tests importing it, stores outcomes in the results database and prints a summary
  * (or `--json`). `--min-score` makes it a gate.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { CiError } from '../errors.ts';
 import {
+  buildReachMap,
   changedLines,
   generateMutants,
   type Mutant,
   NAMED_MUTANTS,
   OPERATORS,
+  ReachMap,
   resolveNamed,
   runMutants,
   sampleMutants,
+  saveReachMap,
 } from '../mutate/index.ts';
 import { gitOutput, PACKAGE_ROOT } from '../run/root.ts';
 import {
@@ -48,6 +53,41 @@ interface MutateFlags {
   minScore?: string;
   db: string;
   json?: boolean;
+  reach: string;
+  buildReach?: boolean;
+}
+
+const DEFAULT_REACH = '.opgate/reach.json';
+
+/** The reach map to select by: built first with --build-reach (over the whole catalogue), else the saved one. */
+async function reachMap(o: MutateFlags, root: string): Promise<ReachMap | null> {
+  const path = resolve(o.reach);
+  if (o.buildReach) {
+    const say = o.json ? () => {} : (s: string) => console.log(s);
+    say(`opgate mutate: building the reach map (${o.tier} matrix under coverage, ${o.jobs} processes)`);
+    let last = 0;
+    const data = await buildReachMap(generateMutants(root), {
+      root,
+      tier: o.tier,
+      jobs: o.jobs,
+      instanceTimeoutMs: o.timeout * 1000,
+      onProgress: (done, total) => {
+        if (done - last < 2000 && done < total) return;
+        last = done;
+        say(`  reach: ${done}/${total} instances`);
+      },
+    });
+    saveReachMap(path, data);
+    say(`  reach map: ${Object.keys(data.hits).length} lines reached, in ${data.seconds} s -> ${o.reach}`);
+  }
+  if (!existsSync(path)) return null;
+  const map = ReachMap.load(path, root);
+  if (map.data.tier !== o.tier) return null;
+  if (!map.fresh && !o.json)
+    console.log(
+      'opgate mutate: the reach map was built on another tree: an ordering hint only (--build-reach)',
+    );
+  return map;
 }
 
 function scoreOption(v: string): number {
@@ -144,11 +184,18 @@ export function registerMutateCommand(program: Command): void {
     .option('--budget <minutes>', 'start no mutant after this many minutes', intOption('--budget', 1))
     .option('--min-score <x>', 'exit 1 when the score is below x (0..1)')
     .option('--db <path>', 'results database', DEFAULT_DB)
+    .option(
+      '--reach <path>',
+      'reach map: which instances execute each line (they run first; a line none executes is unreached)',
+      DEFAULT_REACH,
+    )
+    .option('--build-reach', 'first run the matrix once under coverage to (re)build the reach map (minutes)')
     .option('--json', 'print {"mutants","killed","survived","equivalent","score",...} only')
     .action(async (o: MutateFlags) => {
       const minScore = o.minScore === undefined ? null : scoreOption(o.minScore);
       const root = PACKAGE_ROOT;
       const { mode, mutants } = pick(o, root);
+      const reach = await reachMap(o, root);
       if (o.list) {
         for (const m of mutants)
           console.log(
@@ -183,6 +230,7 @@ export function registerMutateCommand(program: Command): void {
           unit: o.unit,
           instanceTimeoutMs: o.timeout * 1000,
           budgetMs: o.budget === undefined ? null : o.budget * 60_000,
+          reach,
           // Stored as each finishes (a run stopped midway keeps them), rewritten once kills are re-checked.
           onProgress: (r) => {
             insertMutant(store, mrunId, r);

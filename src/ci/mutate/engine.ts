@@ -5,7 +5,6 @@
  * check runs once on the unmutated source: one that fails there too does not count as a kill (a mutant left
  * with no kill is an error, never killed).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,8 @@ import type { Tier } from '../matrix.ts';
 import type { MutantKill, MutantRow } from '../store/mutation.ts';
 import { equivalenceOf } from './equivalents.ts';
 import type { Mutant } from './generate.ts';
+import { runProcess } from './process.ts';
+import type { ReachMap } from './reach.ts';
 import { type Selection, Selector } from './select.ts';
 import type { WorkerJob, WorkerKill } from './worker.ts';
 import { Workspace } from './workspace.ts';
@@ -31,59 +32,10 @@ export interface MutateOptions {
   readonly instanceTimeoutMs: number;
   /** Stop starting mutants after this long (a nightly's time bound); null: no bound. */
   readonly budgetMs: number | null;
+  /** Which instances execute each line (reach.ts): they run first; a line none executes runs none. */
+  readonly reach?: ReachMap | null;
   /** Each mutant as it finishes (before the kills are checked against the unmutated source). */
   readonly onProgress?: (row: MutantRow) => void;
-}
-
-interface ProcResult {
-  readonly lines: string[];
-  readonly timedOut: boolean;
-  readonly code: number | null;
-  readonly stderr: string;
-}
-
-/** Runs a process; `idleMs` without a stdout line (or `totalMs` overall) kills it. */
-function runProcess(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  idleMs: number,
-  totalMs: number,
-): Promise<ProcResult> {
-  return new Promise((done) => {
-    const child = spawn(cmd, args, {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, EGL_PLATFORM: process.env.EGL_PLATFORM ?? 'surfaceless', FORCE_COLOR: '0' },
-    });
-    const lines: string[] = [];
-    let buf = '';
-    let stderr = '';
-    let timedOut = false;
-    const kill = () => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    };
-    let idle = setTimeout(kill, idleMs);
-    const total = setTimeout(kill, totalMs);
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const parts = buf.split('\n');
-      buf = parts.pop()!;
-      lines.push(...parts);
-      clearTimeout(idle);
-      idle = setTimeout(kill, idleMs);
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      if (stderr.length < 20_000) stderr += d.toString();
-    });
-    child.on('close', (code) => {
-      clearTimeout(idle);
-      clearTimeout(total);
-      if (buf) lines.push(buf);
-      done({ lines, timedOut, code, stderr });
-    });
-  });
 }
 
 const parse = <T>(line: string): T => JSON.parse(line.slice(2)) as T;
@@ -208,14 +160,14 @@ async function cleanFailures(
 
 export async function runMutants(mutants: readonly Mutant[], o: MutateOptions): Promise<MutantRow[]> {
   if (mutants.length === 0) return [];
-  const selector = new Selector(o.root, o.tier, o.maxInstances);
+  const selector = new Selector(o.root, o.tier, o.maxInstances, o.reach ?? null);
   const started = Date.now();
   const queue = [...mutants];
   const usedOps = new Set<string>();
   const rows: MutantRow[] = [];
   const runOne = async (slot: Slot, m: Mutant): Promise<MutantRow> => {
     const t0 = Date.now();
-    const sel = selector.select(m.file, m.id, m.tests, m.line, m.instances, m.operator);
+    const sel = selector.select(m);
     for (const op of sel.ops) usedOps.add(op);
     const row = (
       outcome: MutantRow['outcome'],
@@ -249,7 +201,7 @@ export async function runMutants(mutants: readonly Mutant[], o: MutateOptions): 
     } finally {
       undo();
     }
-    const coverage = `${matrix.ran} of ${sel.selected} selected instances${sel.unitTests.length ? `, ${sel.unitTests.length} unit test file(s)` : ''}`;
+    const coverage = `${matrix.ran} of ${sel.selected} selected instances${sel.reached ? ` (${sel.reached} reaching the line)` : ''}${sel.unitTests.length ? `, ${sel.unitTests.length} unit test file(s)` : ''}`;
     if (matrix.timedOut || unit.timedOut)
       return row(
         'timeout',
@@ -262,7 +214,11 @@ export async function runMutants(mutants: readonly Mutant[], o: MutateOptions): 
       return row(
         'survived',
         [],
-        sel.ids.length + sel.unitTests.length === 0 ? 'nothing selected' : `survived ${coverage}`,
+        sel.unreached
+          ? `unreached: no ${o.tier} matrix instance executes this line${sel.unitTests.length ? ` (${sel.unitTests.length} unit test file(s) ran)` : ''}`
+          : sel.ids.length + sel.unitTests.length === 0
+            ? 'nothing selected'
+            : `survived ${coverage}`,
         matrix.ran,
       );
     return row('killed', kills, null, matrix.ran);

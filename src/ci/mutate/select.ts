@@ -15,7 +15,8 @@ import {
   runtimeNamesOf,
   sourceFiles,
 } from '../td/index.ts';
-import { shuffled } from './generate.ts';
+import { type Mutant, shuffled } from './generate.ts';
+import type { ReachMap } from './reach.ts';
 
 export interface Selection {
   /** Instance ids in run order. */
@@ -25,7 +26,15 @@ export interface Selection {
   /** How many instances target determination selected before the cap. */
   readonly selected: number;
   readonly unitTests: readonly string[];
+  /** How many of the instances run are ones the reach map saw execute the mutated line (0 without a map). */
+  readonly reached: number;
+  /** The reach map, built on this tree, saw no instance execute the line: no instance can tell the mutant. */
+  readonly unreached: boolean;
 }
+
+/** What selection needs of a mutant. */
+export type SelectTarget = Pick<Mutant, 'file' | 'id' | 'line' | 'operator'> &
+  Partial<Pick<Mutant, 'tests' | 'instances' | 'original'>>;
 
 /** Round-robin over (oracle, op) groups, each group in a seeded order: the first k cover the most groups. */
 function stratified(instances: readonly MatrixInstance[], seed: number): MatrixInstance[] {
@@ -210,12 +219,16 @@ export class Selector {
   private readonly testImports: Map<string, string[]>;
   private readonly importers: Importers;
 
+  private readonly byId: Map<string, MatrixInstance>;
+
   constructor(
     private readonly root: string,
     tier: Tier,
     private readonly maxInstances: number,
+    private readonly reach: ReachMap | null = null,
   ) {
     this.instances = expandMatrix(tier).filter((i) => i.rule === null);
+    this.byId = new Map(this.instances.map((i) => [i.id, i]));
     this.testImports = testImportMap(root);
     this.importers = new Importers(root);
   }
@@ -248,15 +261,11 @@ export class Selector {
   /**
    * Instances for a mutant at `line` of `file`: first those of the ops named within NEAR lines of it (the op a
    * kernel or derivative line belongs to, nearest first), then a stratified sample of the rest, up to the cap.
+   * With a reach map, the instances that execute the line go first, whether TD mapped them or not.
    */
-  select(
-    file: string,
-    mutantId: string,
-    extraTests: readonly string[] = [],
-    line = 0,
-    only?: readonly string[],
-    operator = '',
-  ): Selection {
+  select(m: SelectTarget): Selection {
+    const { file, line, operator } = m;
+    const only = m.instances;
     const text = readFileSync(join(this.root, file), 'utf8');
     const all = only ? this.instances.filter((i) => only.includes(i.id)) : this.withUsers(file);
     const candidates = new Set(all.map((i) => i.info.name));
@@ -265,7 +274,7 @@ export class Selector {
     for (const op of this.importers.opsNearUses(file, enclosingFunction(text, line), candidates))
       if (!near.includes(op)) near.push(op);
     const lineText = text.split('\n')[line - 1] ?? '';
-    const seed = seedOf(mutantId);
+    const seed = seedOf(m.id);
     const first = near.flatMap((op) => interleaveOracles(all.filter((i) => i.info.name === op)));
     // Then the ops of the op files that import this one (a kernel or helper file names no op itself).
     // ... and the ops reaching it through the dispatcher (F.max_pool2d -> max_pool2d_with_indices -> pool_cpu.ts).
@@ -283,15 +292,36 @@ export class Selector {
       seed,
     );
     // The instances the mutated code serves (PREFERRED) before all others, each part in the order above.
-    const run = splitPreferred([...first, ...second, ...rest], operator, lineText)
-      .flat()
-      .slice(0, this.maxInstances);
+    const ordered = splitPreferred([...first, ...second, ...rest], operator, lineText).flat();
+    const reach =
+      this.reach && !only && m.original !== undefined
+        ? this.reach.reached({ ...m, original: m.original })
+        : null;
+    let run = ordered;
+    let reached = 0;
+    let unreached = false;
+    if (reach?.kind === 'instances') {
+      const inTd = new Set(ordered.map((i) => i.id));
+      const beyondTd = stratified(
+        [...reach.ids].filter((id) => !inTd.has(id)).flatMap((id) => this.byId.get(id) ?? []),
+        seed,
+      );
+      const hit = [...ordered.filter((i) => reach.ids.has(i.id)), ...beyondTd];
+      reached = Math.min(hit.length, this.maxInstances);
+      unreached = hit.length === 0 && reach.exact;
+      run = unreached ? [] : [...hit, ...ordered.filter((i) => !reach.ids.has(i.id))];
+    }
+    run = run.slice(0, this.maxInstances);
     return {
       ids: run.map((i) => i.id),
       ops: [...new Set(run.map((i) => i.info.name))],
       selected: all.length,
       // A named mutant (`only`) runs exactly its own tests.
-      unitTests: [...new Set([...(only ? [] : (this.testImports.get(file) ?? [])), ...extraTests])].sort(),
+      unitTests: [
+        ...new Set([...(only ? [] : (this.testImports.get(file) ?? [])), ...(m.tests ?? [])]),
+      ].sort(),
+      reached,
+      unreached,
     };
   }
 }

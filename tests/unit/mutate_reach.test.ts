@@ -1,0 +1,71 @@
+/**
+ * The reach map against real coverage: the cpu iterator's tiled walk runs only for the 128 x 128 transposed
+ * add, so the map must name exactly those instances for its line, put them first in the selection (TD maps the
+ * iterator to the whole matrix, where a capped random sample almost never holds them), and call a line no
+ * instance runs unreached.
+ */
+import { describe, expect, test } from 'vitest';
+import { buildReachMap, generateMutants, ReachMap, treeHash } from '../../src/ci/mutate/index.ts';
+import { Selector } from '../../src/ci/mutate/select.ts';
+import { PACKAGE_ROOT as ROOT } from '../../src/ci/run/root.ts';
+
+const ITERATOR = 'src/runtime/backends/cpu/iterator.ts';
+
+describe('reach map', () => {
+  test('the tiled walk is reached by the tiled add only, and those instances run first', async () => {
+    const mutants = generateMutants(ROOT, ['src/runtime/backends/cpu']).filter((m) => m.file === ITERATOR);
+    const data = await buildReachMap(mutants, {
+      root: ROOT,
+      tier: 'pull',
+      jobs: 1,
+      instanceTimeoutMs: 60_000,
+      ops: ['add'],
+    });
+    const map = new ReachMap(data, ROOT);
+    const tiled = mutants.find(
+      (m) => m.operator === 'drop-stride-term' && m.original.includes('i0 * strides'),
+    );
+    expect(tiled).toBeDefined();
+    const r = map.reached(tiled!);
+    expect(r.kind).toBe('instances');
+    const ids = r.kind === 'instances' ? [...r.ids] : [];
+    expect(ids.length).toBeGreaterThan(0);
+    // Only float32 (the one dtype of the tiled sample), never a reduction or another op.
+    for (const id of ids) expect(id).toMatch(/^test_\w+_add_\w+_float32_/);
+    // Other lines of the iterator (the fast paths) are reached by far more of add's instances.
+    const most = Math.max(...Object.values(data.hits).map((h) => h.length));
+    expect(most).toBeGreaterThan(4 * ids.length);
+
+    const sel = new Selector(ROOT, 'pull', 50, map).select(tiled!);
+    expect(sel.reached).toBe(Math.min(ids.length, 50));
+    expect(new Set(sel.ids.slice(0, sel.reached))).toEqual(new Set(ids.slice(0, 50)));
+    // Without the map the same cap over the whole matrix holds few or none of them.
+    const blind = new Selector(ROOT, 'pull', 50).select(tiled!);
+    expect(blind.ids.filter((id) => ids.includes(id)).length).toBeLessThan(sel.reached);
+  });
+
+  test('a line the map watched but no instance ran is unreached on the same tree, a hint on another', () => {
+    const m = generateMutants(ROOT, ['src/runtime/backends/cpu']).filter((m) => m.file === ITERATOR)[0];
+    const data = {
+      version: 1 as const,
+      tier: 'pull' as const,
+      tree: 'other',
+      texts: { [m.file]: { [m.line]: m.original.trim() } },
+      loadTime: [],
+      ids: [],
+      hits: {},
+      seconds: 0,
+    };
+    const stale = new ReachMap(data, ROOT);
+    expect(stale.fresh).toBe(false);
+    expect(new Selector(ROOT, 'pull', 10, stale).select(m).unreached).toBe(false);
+    const fresh = new ReachMap({ ...data, tree: treeHash(ROOT) }, ROOT);
+    const sel = new Selector(ROOT, 'pull', 10, fresh).select(m);
+    expect(sel.unreached).toBe(true);
+    expect(sel.ids).toEqual([]);
+    // Moved lines are found by their text.
+    const moved = fresh.reached({ ...m, line: m.line + 3 });
+    expect(moved.kind).toBe('instances');
+    expect(moved.kind === 'instances' && moved.exact).toBe(false);
+  });
+}, 300_000);
