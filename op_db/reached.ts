@@ -134,10 +134,6 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.binary_cross_entropy_with_logits',
     "F.binary_cross_entropy_with_logits checks the target's size, then calls aten",
   ),
-  uniform_: via(
-    'nn.functional.dropout',
-    'every random op draws through uniform_ (the compiler records the draw)',
-  ),
   ...Object.fromEntries(
     [1, 2, 3].flatMap((k) => [
       [

@@ -1,5 +1,6 @@
 /**
- * OpInfos for the randomized nn.functional ops: dropout, dropout2d, dropout3d, feature_alpha_dropout and rrelu.
+ * OpInfos for the randomized ops: dropout, dropout2d, dropout3d, feature_alpha_dropout, rrelu, and aten's uniform_
+ * (the draw all of them are built on).
  * They are `randomized`: every oracle call reseeds the default generator (RANDOM_SEED) first, and the references
  * replay the same stream (op_db/refs/random.ts), so values are checked exactly like any op's. Samples cover the
  * identities (p = 0, training=False), p = 1, and training with 0 < p < 1; distribution checks (mean, variance,
@@ -14,9 +15,10 @@ import {
   tensor,
 } from '../../src/runtime/index.ts';
 import { sample } from '../families/unary.ts';
+import { NO_EXPANDED_SELF } from '../families/views.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
-import { dropoutRef, rreluRef } from '../refs/random.ts';
+import { dropoutRef, rreluRef, uniformRef } from '../refs/random.ts';
 import { type RefTensor, refTensor } from '../refs/tensor.ts';
 import {
   type ErrorInput,
@@ -71,6 +73,18 @@ function dropoutSamples(spec: DropoutSpec) {
       sample(make(b), [0.5, false], {}, { name: 'training=False (the input itself)' }),
       ...(ctx.requiresGrad ? [] : [sample(make(a), [1], { ...train }, { name: 'p=1 (input * 0)' })]),
       sample(make([0, ...a.slice(1)]), [0.5], { ...train }, { name: 'zero-size' }),
+      // F.feature_alpha_dropout goes straight to aten, where 2 dims (batch, channel) is the fewest it takes
+      // (F.dropout2d / dropout3d add a batch dim first).
+      ...(spec.name === 'feature_alpha_dropout'
+        ? [
+            sample(
+              make([3, 4]),
+              [0.5],
+              { ...train },
+              { name: '2-d: one mask value per (batch, channel)', draws: true },
+            ),
+          ]
+        : []),
     ];
   };
 }
@@ -171,7 +185,50 @@ function rreluRefFn(s: RefSample): RefTensor {
   return rreluRef(x, lower, upper, g instanceof Generator ? g.initialSeed() : RANDOM_SEED);
 }
 
+/**
+ * uniform_ in place: a bounded range, the default [0, 1), an empty range (from == to: every draw gives `from`), an
+ * explicit generator, zero-size. Its own in-place op: the reference oracle checks it bumps self's version.
+ */
+function uniformSamples(ctx: SampleContext): SampleInput[] {
+  const make = maker(ctx);
+  return [
+    sample(make([3, 4]), [-2, 3], {}, { name: '[-2, 3)' }),
+    sample(make([5]), [], {}, { name: 'default [0, 1)' }),
+    sample(make([2, 3]), [1.5, 1.5], {}, { name: 'from == to' }),
+    sample(make([4, 2]), [0, 8], { generator: new Generator(11) }, { name: 'generator=' }),
+    sample(make([0, 3]), [0, 1], {}, { name: 'zero-size' }),
+  ].map((s) => ({ ...s, aten: true, draws: true }));
+}
+
+function uniformRefFn(s: RefSample): RefTensor {
+  const from = Number(s.args[0] ?? s.kwargs.from ?? 0);
+  const to = Number(s.args[1] ?? s.kwargs.to ?? 1);
+  const g = s.kwargs.generator;
+  return uniformRef(s.input, from, to, g instanceof Generator ? g.initialSeed() : RANDOM_SEED);
+}
+
 export const RANDOM_OPINFOS: readonly OpInfo[] = [
+  opInfo({
+    name: 'uniform_',
+    family: 'random',
+    dtypes: FLOATS,
+    sampleInputs: uniformSamples,
+    ref: uniformRefFn,
+    resultDType: (s) => (s.input as Tensor).dtype,
+    errorInputs: (ctx) => [
+      {
+        sample: sample(maker(ctx)([3]), [2, 1]),
+        code: 'E_INVALID_ARGUMENT',
+        regex: /uniform_ expects to return a \[from, to\) range, but found from=2 > to=1/,
+      },
+    ],
+    flags: { randomized: true, mutates: true },
+    untestedVariants: {
+      method:
+        'the generator is reseeded once per oracle call: the method call would continue the stream the function call left',
+    },
+    skips: [NO_EXPANDED_SELF],
+  }),
   dropout({
     name: 'dropout',
     shapes: [

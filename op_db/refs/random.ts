@@ -88,3 +88,29 @@ export function rreluRef(x: RefTensor, lower: number, upper: number, seed: numbe
   const out = x.re.map((v, i) => (v <= 0 ? v * r(i) : v));
   return refTensor(x.shape, x.dtype, out);
 }
+
+/** Significand bits of one uniform_ draw per dtype (at::uniform_real_distribution's `digits`). */
+const UNIFORM_DIGITS: Readonly<Record<string, number>> = {
+  float16: 11,
+  bfloat16: 8,
+  float32: 24,
+  float64: 53,
+};
+
+/**
+ * uniform_(self, from, to): from + (to - from) * u per element, row-major, rounded to self's dtype; u takes the
+ * dtype's significand bits (the low bits of one output; genrand_res53's two outputs for float64).
+ */
+export function uniformRef(x: RefTensor, from: number, to: number, seed: number): RefTensor {
+  const digits = UNIFORM_DIGITS[x.dtype];
+  const next = mt19937(seed);
+  const u =
+    digits === 53
+      ? draws(seed, x.shape, 'float64')
+      : Float64Array.from({ length: numelOf(x.shape) }, () => (next() % 2 ** digits) / 2 ** digits);
+  return refTensor(
+    x.shape,
+    x.dtype,
+    u.map((v) => castValue(from + (to - from) * v, x.dtype)),
+  );
+}

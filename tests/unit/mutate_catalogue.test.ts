@@ -45,6 +45,26 @@ describe('the mutation catalogue', () => {
     expect(generateMutants(ROOT).map((m) => m.id)).toEqual(all.map((m) => m.id));
   });
 
+  test('comparisons in generated code are swapped, those in error messages (prose) are not', () => {
+    // WGSL and JS row loops live in strings and templates: code.
+    expect(edits('swap-comparison', "  wgsl: { f32: 'select(a, 0.0, a < 0.0)' },")).toEqual([
+      "  wgsl: { f32: 'select(a, 0.0, a <= 0.0)' },",
+    ]);
+    // Source text holding `${...}` placeholders, written with @{ (a string with ${ in it reads as a typo).
+    const src = (s: string) => s.replaceAll('@{', '${');
+    expect(edits('swap-comparison', src('  `if (lid < @{s}u) { step }`,'))).toEqual([
+      src('  `if (lid <= @{s}u) { step }`,'),
+    ]);
+    // An error's got / expected, a thrown message: prose; the code on the same line still mutates.
+    expect(edits('swap-comparison', "  { op, arg: 'size', got: n, expected: 'sizes >= 0' },")).toEqual([]);
+    expect(edits('swap-comparison', "  if (n < 0) throw invalid(op, 'size must be >= 0');")).toEqual([
+      "  if (n <= 0) throw invalid(op, 'size must be >= 0');",
+    ]);
+    expect(edits('swap-comparison', src('  throw err(`got @{a > b ? a : b} but found x > y`);'))).toEqual([
+      src('  throw err(`got @{a >= b ? a : b} but found x > y`);'),
+    ]);
+  });
+
   test('comments are never mutated', () => {
     expect(mutantsOfText('src/runtime/ops/x.ts', '// if (a > b) throw e;\n * x.storageOffset + i')).toEqual(
       [],

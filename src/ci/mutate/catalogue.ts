@@ -17,6 +17,8 @@ export interface Site {
   readonly line?: RegExp;
   /** The next line must match this (a guard whose `throw` sits on the next line). */
   readonly next?: RegExp;
+  /** Only matches in code: not in a quoted string, nor in a template that is an error message (prose). */
+  readonly codeOnly?: boolean;
 }
 
 export interface MutationOperator {
@@ -105,10 +107,11 @@ export const OPERATORS: readonly MutationOperator[] = [
     title: 'swap a comparison (> with >=, < with <=)',
     files: KERNELS,
     sites: [
-      { find: / > (?!=)/, replace: ' >= ' },
-      { find: / >= /, replace: ' > ' },
-      { find: / < (?!=)/, replace: ' <= ' },
-      { find: / <= /, replace: ' < ' },
+      // WGSL kernels are code inside templates; 'sizes >= 0' in an error's `expected` is prose.
+      { find: / > (?!=)/, replace: ' >= ', codeOnly: true },
+      { find: / >= /, replace: ' > ', codeOnly: true },
+      { find: / < (?!=)/, replace: ' <= ', codeOnly: true },
+      { find: / <= /, replace: ' < ', codeOnly: true },
     ],
   },
   {

@@ -44,6 +44,36 @@ export function mutantId(
 
 const COMMENT = /^\s*(\/\/|\/\*|\*)/;
 
+/** A message line: an error's got/expected, a throw, or PyTorch's "Expected ... but found ..." wording. */
+const MESSAGE = /\b(got|expected|reason): |\bExpected\b|\bbut (found|got)\b|\bthrow\b/;
+
+/**
+ * Whether `at` in `line` is prose: inside a string or template literal on a message line (elsewhere a literal is
+ * generated code: WGSL, a JS row loop). Tracks quotes and `${}` nesting on one line.
+ */
+export function inProse(line: string, at: number): boolean {
+  const stack: string[] = [];
+  for (let i = 0; i < at; i++) {
+    const c = line[i];
+    const top = stack[stack.length - 1];
+    if (top === "'" || top === '"') {
+      if (c === '\\') i++;
+      else if (c === top) stack.pop();
+    } else if (top === '`') {
+      if (c === '\\') i++;
+      else if (c === '`') stack.pop();
+      else if (c === '$' && line[i + 1] === '{') {
+        stack.push('{');
+        i++;
+      }
+    } else if (c === "'" || c === '"' || c === '`') stack.push(c);
+    else if (c === '{') stack.push('{');
+    else if (c === '}' && top === '{') stack.pop();
+  }
+  const top = stack[stack.length - 1];
+  return (top === "'" || top === '"' || top === '`') && MESSAGE.test(line);
+}
+
 /** The new lines one site makes of `line` (one per match). */
 function applySite(site: Site, line: string, next: string | undefined): string[] {
   if (site.line && !site.line.test(line)) return [];
@@ -55,6 +85,7 @@ function applySite(site: Site, line: string, next: string | undefined): string[]
   const out: string[] = [];
   for (let m = re.exec(line); m; m = re.exec(line)) {
     if (m[0].length === 0) re.lastIndex++;
+    if (site.codeOnly && inProse(line, m.index)) continue;
     const r = site.replace;
     const mutated =
       typeof r === 'string'

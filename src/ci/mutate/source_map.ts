@@ -3,6 +3,7 @@
  * every module it compiles): V8's coverage speaks in offsets of the code it ran, the mutants in lines of the
  * TypeScript source. Only what the reach pass needs: VLQ mappings decoded, single-source maps.
  */
+import { CiError } from '../errors.ts';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DIGIT = new Map([...B64].map((c, i) => [c, i]));
@@ -14,7 +15,8 @@ function decodeSegment(seg: string): number[] {
   let shift = 0;
   for (const c of seg) {
     const d = DIGIT.get(c);
-    if (d === undefined) throw new Error(`bad source map character ${JSON.stringify(c)}`);
+    if (d === undefined)
+      throw new CiError('E_FILE_INVALID', `source map: bad VLQ character ${JSON.stringify(c)}`);
     value += (d & 31) << shift;
     if (d & 32) {
       shift += 5;

@@ -69,9 +69,10 @@ function uniformInPlace(a: BoundArgs): Tensor {
   if (self.device !== 'meta') {
     const g = (a.generator as Generator | null | undefined) ?? getDefaultGenerator();
     const values = Float64Array.from({ length: self.numel }, () => from + (to - from) * uniform(g, digits));
-    const dense = self.isContiguous()
-      ? self
-      : t('empty', [self.shape], { dtype: self.dtype, device: self.device });
+    // writeSequence fills a whole storage from index 0: self only when it is exactly that (not a view at an
+    // offset, x[1:].uniform_(), nor a view of a larger storage), else a fresh tensor copied in.
+    const owns = self.isContiguous() && self.storageOffset === 0 && self.storage.numel === self.numel;
+    const dense = owns ? self : t('empty', [self.shape], { dtype: self.dtype, device: self.device });
     writeSequence(dense, (i) => values[i]);
     if (dense !== self) t('copy_', [self, dense]);
   }
@@ -189,8 +190,11 @@ export function registerRandom(): void {
       tags,
       composite: (a) => rrelu(a, inplace),
     });
+  // derivatives.yaml: self: zeros_like(grad). The draws replace self, so nothing flows to what self held.
   defineDerivative('uniform_', {
-    nondifferentiable: 'random sampling: fills self with draws, no input to differentiate',
+    name: 'UniformBackward0',
+    saves: [],
+    formula: (c) => [t('zeros_like', [c.grad])],
   });
   operatorTable.alias('nn.functional.rrelu', 'rrelu');
   operatorTable.declare(RANDOM_API);
