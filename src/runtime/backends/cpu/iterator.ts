@@ -126,15 +126,18 @@ export function forEachRow(
   }
 }
 
-/** Storage indices (in logical elements) of every element of a strided tensor, in row-major logical order. */
+/**
+ * Storage indices (in logical elements) of every element of a strided tensor, in row-major logical order. Float64:
+ * a small view can sit past index 2^31 of a large storage (4 GiB of int8), where int32 indices would wrap.
+ */
 export function logicalOffsets(
   shape: readonly number[],
   strides: readonly number[],
   offset: number,
-): Int32Array | Float64Array {
+): Float64Array {
   let n = 1;
   for (const s of shape) n *= s;
-  const out = n < 2 ** 31 ? new Int32Array(n) : new Float64Array(n);
+  const out = new Float64Array(n);
   if (n === 0) return out;
   const nd = shape.length;
   const idx = new Array<number>(nd).fill(0);
