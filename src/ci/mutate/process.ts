@@ -8,13 +8,14 @@ export interface ProcResult {
   readonly stderr: string;
 }
 
-/** Runs a process; `idleMs` without a stdout line (or `totalMs` overall) kills it. */
+/** Runs a process; `idleMs` without a stdout line (or `totalMs` overall) kills it. `onLine` sees each as it comes. */
 export function runProcess(
   cmd: string,
   args: string[],
   cwd: string,
   idleMs: number,
   totalMs: number,
+  onLine?: (line: string) => void,
 ): Promise<ProcResult> {
   return new Promise((done) => {
     const child = spawn(cmd, args, {
@@ -37,6 +38,7 @@ export function runProcess(
       const parts = buf.split('\n');
       buf = parts.pop()!;
       lines.push(...parts);
+      if (onLine) for (const l of parts) onLine(l);
       clearTimeout(idle);
       idle = setTimeout(kill, idleMs);
     });

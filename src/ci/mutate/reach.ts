@@ -144,6 +144,9 @@ export async function buildReachMap(mutants: readonly Mutant[], o: BuildReachOpt
         o.root,
         o.instanceTimeoutMs,
         2 ** 31 - 1,
+        (l) => {
+          if (l.startsWith('R ')) o.onProgress?.(++done, ids.length);
+        },
       );
       const seen = new Set<string>();
       for (const l of r.lines) {
@@ -156,7 +159,6 @@ export async function buildReachMap(mutants: readonly Mutant[], o: BuildReachOpt
           list.push(index.get(id)!);
           hits.set(k, list);
         }
-        o.onProgress?.(++done, ids.length);
       }
       const at = left.findIndex((id) => !seen.has(id));
       if (at < 0 || r.lines.some((l) => l.startsWith('D '))) break;
