@@ -241,7 +241,11 @@ export function registerMutateCommand(program: Command): void {
         endMutationRun(store, mrunId);
         const score = mutationScore(rows.map((r) => r.outcome));
         const seconds = Math.round((Date.now() - t0) / 1000);
-        const summary = { ...score, score: Number(score.score.toFixed(4)), seconds, run: mrunId };
+        // Survivors no matrix instance executes (the reach map's verdict): where samples are missing.
+        const unreached = rows.filter(
+          (r) => r.outcome === 'survived' && r.reason?.startsWith('unreached'),
+        ).length;
+        const summary = { ...score, score: Number(score.score.toFixed(4)), unreached, seconds, run: mrunId };
         if (o.json) console.log(JSON.stringify(summary));
         else {
           for (const r of rows.filter((x) => x.outcome === 'survived'))
@@ -250,7 +254,8 @@ export function registerMutateCommand(program: Command): void {
             );
           console.log(
             `${score.mutants} mutants: ${score.killed} killed, ${score.survived} survived, ${score.timeout} timeout, ` +
-              `${score.equivalent} equivalent, ${score.error} error; score ${(100 * score.score).toFixed(1)}% in ${seconds} s`,
+              `${score.equivalent} equivalent, ${score.error} error; score ${(100 * score.score).toFixed(1)}% in ${seconds} s` +
+              (unreached ? ` (${unreached} survivor(s) on lines no instance executes)` : ''),
           );
         }
         if (minScore !== null && score.score < minScore) process.exitCode = 1;
