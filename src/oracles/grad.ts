@@ -110,11 +110,17 @@ function checkable(fn: (...xs: Tensor[]) => Tensor[], inputs: Tensor[]): boolean
 export const runGradcheckOracle = (inst: Instance, only?: number) => runGradcheck(inst, only, false);
 export const runGradgradcheckOracle = (inst: Instance, only?: number) => runGradcheck(inst, only, true);
 
-/** Gradients of sum(output_i * w_i) for fixed weights w, with respect to the sample's differentiable tensors. */
-function gradients(inst: Instance, s: SampleInput): Tensor[] {
+/**
+ * Gradients of sum(output_i * w_i) for fixed weights w, with respect to the sample's differentiable tensors.
+ * `again`: then once more through the same graph (the first pass did not retain it), returned as the second
+ * result, or the error it raised.
+ */
+function gradients(inst: Instance, s: SampleInput): Tensor[];
+function gradients(inst: Instance, s: SampleInput, again: true): [Tensor[], Tensor[] | unknown];
+function gradients(inst: Instance, s: SampleInput, again = false): Tensor[] | [Tensor[], Tensor[] | unknown] {
   const { fn, inputs } = asFunction(inst, s);
   const outs = fn(...inputs).filter((o) => o.requiresGrad);
-  if (outs.length === 0) return [];
+  if (outs.length === 0) return again ? [[], []] : [];
   const weights = outs.map((o) =>
     noGrad(() =>
       o.numel === 0
@@ -122,14 +128,55 @@ function gradients(inst: Instance, s: SampleInput): Tensor[] {
         : (callOp('linspace', [-1, 1, o.numel], { dtype: o.dtype }) as Tensor).reshape([...o.shape]),
     ),
   );
-  return grad(outs, inputs, { gradOutputs: weights, allowUnused: true }).map(
-    (g, i) => g ?? (callOp('zeros_like', [inputs[i]]) as Tensor),
-  );
+  const pass = () =>
+    grad(outs, inputs, { gradOutputs: weights, allowUnused: true }).map(
+      (g, i) => g ?? (callOp('zeros_like', [inputs[i]]) as Tensor),
+    );
+  const first = pass();
+  if (!again) return first;
+  try {
+    return [first, pass()];
+  } catch (e) {
+    return [first, e];
+  }
 }
 
 /** The weighted-sum gradients of a gradient sample (its float64 tensors become leaves), as the golden records. */
 export function gradientsOf(inst: Instance, s: SampleInput): Tensor[] {
   return gradients(inst, leaves(s));
+}
+
+/**
+ * A second backward through a graph the first did not retain: PyTorch raises "Trying to backward through the graph
+ * a second time" when a node's saved tensors were freed, and otherwise computes the same gradients again. Any
+ * other error, or other values, is a node running on what it already released.
+ */
+function checkSecondBackward(
+  inst: Instance,
+  k: number,
+  name: string | undefined,
+  first: readonly Tensor[],
+  second: Tensor[] | unknown,
+): void {
+  if (!Array.isArray(second)) {
+    if ((second as { code?: unknown })?.code === 'E_GRAPH_FREED') return;
+    throw new OracleFailure(
+      inst,
+      k,
+      name,
+      `a second backward through the freed graph raised ${describeError(second)}, not E_GRAPH_FREED`,
+    );
+  }
+  first.forEach((g, i) => {
+    const m = compareValues(fromRuntime(second[i]), fromRuntime(g), g.dtype, { rtol: 0, atol: 0 });
+    if (m)
+      throw new OracleFailure(
+        inst,
+        k,
+        name,
+        `a second backward through the freed graph gave input ${i} another gradient at index ${m.index}: ${m.actual} vs ${m.expected}`,
+      );
+  });
 }
 
 export function runBackwardConsistency(inst: Instance, only?: number): OracleResult {
@@ -140,12 +187,14 @@ export function runBackwardConsistency(inst: Instance, only?: number): OracleRes
     const dense = mapSample(laid, (t) => callOp('contiguous', [callOp('clone', [t])]) as Tensor);
     let a: Tensor[];
     let b: Tensor[];
+    let second: Tensor[] | unknown;
     try {
-      a = gradients(inst, leaves(laid));
+      [a, second] = gradients(inst, leaves(laid), true);
       b = gradients(inst, leaves(dense));
     } catch (e) {
       throw new OracleFailure(inst, k, s0.name, `backward raised ${describeError(e)}`);
     }
+    checkSecondBackward(inst, k, s0.name, a, second);
     a.forEach((g, i) => {
       const m = compareValues(
         fromRuntime(g),
