@@ -86,9 +86,13 @@ export class ReachMap {
     const line = this.lineOf(m);
     if (line === null) return { kind: 'unknown' };
     const key = `${m.file}:${line}`;
-    if (this.loadTime.has(key)) return { kind: 'load-time' };
-    const ids = new Set((this.data.hits[key] ?? []).map((i) => this.data.ids[i]));
-    return { kind: 'instances', ids, exact: this.fresh && line === m.line };
+    const hits = this.data.hits[key] ?? [];
+    // A line that also runs at load time (a helper a table calls) reaches every instance through what it built:
+    // the instances that run it later still go first, but none is ever ruled out.
+    const atLoad = this.loadTime.has(key);
+    if (atLoad && hits.length === 0) return { kind: 'load-time' };
+    const ids = new Set(hits.map((i) => this.data.ids[i]));
+    return { kind: 'instances', ids, exact: this.fresh && line === m.line && !atLoad };
   }
 }
 
