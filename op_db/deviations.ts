@@ -236,6 +236,17 @@ const bf16ResampleSums = (tol: Tolerance): Declared['tolerances'] => ({
   },
 });
 
+/** var / std over all dims with N - correction <= 0: PyTorch 1.13's backward returns a gradient of the wrong shape. */
+const fullDofGrad = (node: string): GoldenDeviation => ({
+  kind: 'grad',
+  dtypes: ['float64'],
+  sample: 'all dims, N - correction = 0',
+  reason:
+    `PyTorch 1.13's backward over all dims with N - correction <= 0 returns a 0-dim gradient, which its autograd ` +
+    `rejects ("${node} returned an invalid gradient ... got [] but expected shape compatible with [2, 3]"); the ` +
+    'runtime gives the gradient derivatives.yaml spells out (inf, NaN where x equals the mean)',
+});
+
 const DECLARED: Readonly<Record<string, Declared>> = {
   ...Object.fromEntries(
     [
@@ -432,6 +443,21 @@ const DECLARED: Readonly<Record<string, Declared>> = {
       },
     },
   },
+  var: {
+    deviations: [
+      {
+        kind: 'grad',
+        dtypes: ['float64'],
+        sample: '[] (',
+        reason:
+          "PyTorch 1.13's var_backward gives a 0-dim self with N - correction = 0 an infinite gradient (-inf for a " +
+          "weight of -1), where its own formula's comment says NaN (self equals its mean: 2/0 * 0); the runtime " +
+          'gives NaN, as for every element equal to the mean of a larger input',
+      },
+      fullDofGrad('VarBackward0'),
+    ],
+  },
+  std: { deviations: [fullDofGrad('StdBackward0')] },
   as_strided_scatter: {
     deviations: [
       {

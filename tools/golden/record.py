@@ -9,7 +9,7 @@ REQUESTS (written by `opgate golden record`): {"ops": [{"name", "op", "mutates",
           that writes its inputs ("mutates"), also "after": each input storage's values after the call
   error:  {"raises": ...} or {"out": [...]} (PyTorch accepted the call)
   grad:   {"grads": [values...]} (d sum_i(out_i * w_i) / d leaf, w_i = linspace(-1, 1, numel).reshape(shape)),
-          or {"grads_skipped": why} when an output is not finite (gradients of NaN / inf are not compared)
+          (also where an output is not finite: var with N - correction = 0 is inf, its gradient is too)
   any:    {"unstable": true} when two identical calls gave different results (uninitialised memory)
 values: the output's elements in row-major order as base64 of their little-endian bytes (float16/bfloat16 as
 their bits, complex interleaved); alias: the index of the input storage the output shares, else -1.
@@ -174,8 +174,6 @@ def record_grad(fn, call, mutates):
         outs = [o for o in outputs_of(r) if o.requires_grad]
         if not outs or not leaves:
             return {"grads": []}
-        if not all(bool(torch.isfinite(o).all()) for o in outs):
-            return {"grads_skipped": "an output is not finite"}
         weights = [torch.linspace(-1, 1, o.numel(), dtype=o.dtype).reshape(o.shape) for o in outs]
         gs = torch.autograd.grad(outs, leaves, weights, allow_unused=True)
     except Exception as e:  # noqa: BLE001
