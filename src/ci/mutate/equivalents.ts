@@ -19,6 +19,15 @@ export interface Equivalent {
 
 export const EQUIVALENTS: readonly Equivalent[] = [
   {
+    file: 'src/runtime/backends/cpu/iterator.ts',
+    operator: 'swap-comparison',
+    original: 'for (let i0 = 0; i0 < sizes[0]; i0 += TILE) {',
+    mutated: 'i0 <= sizes[0]',
+    reason:
+      'i0 steps by TILE from 0, so it equals sizes[0] only when sizes[0] is a multiple of TILE, and then the extra ' +
+      'tile has ni = min(TILE, sizes[0] - i0) = 0 rows: every row kernel loops over its n elements, so it does nothing',
+  },
+  {
     file: 'src/runtime/ops/pointwise/round_decimals.ts',
     operator: 'swap-comparison',
     original: 'return decimals > 0',
