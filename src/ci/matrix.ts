@@ -132,6 +132,18 @@ export function expandMatrix(
   return out;
 }
 
+/** The tier's instances of the named OpInfos, by id (a worker process expands only the ops of its job). */
+export function instancesById(tier: Tier, ops: readonly string[]): Map<string, MatrixInstance> {
+  const names = new Set(ops);
+  return new Map(
+    expandMatrix(
+      tier,
+      {},
+      opDb.filter((o) => names.has(o.name)),
+    ).map((i) => [i.id, i]),
+  );
+}
+
 /** Skip/xfail rules that match no instance of the full matrix (stale data to clean up). */
 export function staleRules(db: readonly OpInfo[] = opDb): { op: string; rule: SkipRule }[] {
   const all = expandMatrix('full', {}, db);

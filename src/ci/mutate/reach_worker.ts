@@ -73,17 +73,9 @@ async function main(jobFile: string): Promise<void> {
   await session.post('Debugger.enable');
   await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
   // Loaded under coverage, so the first take holds what runs at load time (tables built at the top level).
-  const { opDb } = await import('../../../op_db/index.ts');
   const { runOracle } = await import('../../oracles/index.ts');
-  const { expandMatrix } = await import('../matrix.ts');
-  const ops = new Set(job.ops);
-  const byId = new Map(
-    expandMatrix(
-      job.tier,
-      {},
-      opDb.filter((o) => ops.has(o.name)),
-    ).map((i) => [i.id, i]),
-  );
+  const { instancesById } = await import('../matrix.ts');
+  const byId = instancesById(job.tier, job.ops);
   const root = process.cwd();
   const scripts = new Map<string, Watched | null>();
   const watchedOf = async (s: ScriptCoverage): Promise<Watched | null> => {

@@ -7,10 +7,9 @@
  * (unmutated source) runs them all.
  */
 import { readFileSync } from 'node:fs';
-import { opDb } from '../../../op_db/index.ts';
 import { runOracle } from '../../oracles/index.ts';
 import { NoAdapterError } from '../../runtime/index.ts';
-import { expandMatrix, type Tier } from '../matrix.ts';
+import { instancesById, type Tier } from '../matrix.ts';
 
 export interface WorkerJob {
   readonly tier: Tier;
@@ -32,14 +31,7 @@ const say = (tag: string, body?: unknown) =>
 
 async function main(jobFile: string): Promise<void> {
   const job = JSON.parse(readFileSync(jobFile, 'utf8')) as WorkerJob;
-  const ops = new Set(job.ops);
-  const byId = new Map(
-    expandMatrix(
-      job.tier,
-      {},
-      opDb.filter((o) => ops.has(o.name)),
-    ).map((i) => [i.id, i]),
-  );
+  const byId = instancesById(job.tier, job.ops);
   const killed = new Set<string>();
   let ran = 0;
   for (const id of job.ids) {
