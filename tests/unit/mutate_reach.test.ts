@@ -52,6 +52,7 @@ describe('reach map', () => {
       tree: 'other',
       texts: { [m.file]: { [m.line]: m.original.trim() } },
       loadTime: [],
+      unmapped: [],
       ids: [],
       hits: {},
       seconds: 0,
@@ -63,6 +64,10 @@ describe('reach map', () => {
     const sel = new Selector(ROOT, 'pull', 10, fresh).select(m);
     expect(sel.unreached).toBe(true);
     expect(sel.ids).toEqual([]);
+    // A line coverage cannot see (inside a kernel's source template) is unknown, never unreached.
+    const unseen = new ReachMap({ ...data, tree: treeHash(ROOT), unmapped: [`${m.file}:${m.line}`] }, ROOT);
+    expect(unseen.reached(m).kind).toBe('unknown');
+    expect(new Selector(ROOT, 'pull', 10, unseen).select(m).unreached).toBe(false);
     // Moved lines are found by their text.
     const moved = fresh.reached({ ...m, line: m.line + 3 });
     expect(moved.kind).toBe('instances');

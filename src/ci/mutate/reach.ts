@@ -29,6 +29,8 @@ export interface ReachMapData {
   readonly texts: Record<string, Record<string, string>>;
   /** `file:line` keys that run while modules load: every instance reaches them. */
   readonly loadTime: readonly string[];
+  /** `file:line` keys no compiled code maps to (source text inside a template): coverage cannot tell. */
+  readonly unmapped: readonly string[];
   /** Instance ids; `hits` refers to them by index. */
   readonly ids: readonly string[];
   /** `file:line` -> indices into `ids` of the instances that executed it. */
@@ -56,6 +58,7 @@ export type Reached =
 export class ReachMap {
   readonly fresh: boolean;
   private readonly loadTime: Set<string>;
+  private readonly unmapped: Set<string>;
 
   constructor(
     readonly data: ReachMapData,
@@ -63,6 +66,7 @@ export class ReachMap {
   ) {
     this.fresh = data.tree === treeHash(root);
     this.loadTime = new Set(data.loadTime);
+    this.unmapped = new Set(data.unmapped ?? []);
   }
 
   static load(path: string, root: string): ReachMap {
@@ -86,6 +90,7 @@ export class ReachMap {
     const line = this.lineOf(m);
     if (line === null) return { kind: 'unknown' };
     const key = `${m.file}:${line}`;
+    if (this.unmapped.has(key)) return { kind: 'unknown' };
     const hits = this.data.hits[key] ?? [];
     // A line that also runs at load time (a helper a table calls) reaches every instance through what it built:
     // the instances that run it later still go first, but none is ever ruled out.
@@ -129,6 +134,7 @@ export async function buildReachMap(mutants: readonly Mutant[], o: BuildReachOpt
   const opOf = new Map(instances.map((i) => [i.id, i.info.name]));
   const hits = new Map<string, number[]>();
   const loadTime = new Set<string>();
+  const unmapped = new Set<string>();
   const scratch = mkdtempSync(join(tmpdir(), 'opgate-reach-'));
   let done = 0;
   const runChunk = async (chunk: string[], n: number) => {
@@ -155,6 +161,7 @@ export async function buildReachMap(mutants: readonly Mutant[], o: BuildReachOpt
       const seen = new Set<string>();
       for (const l of r.lines) {
         if (l.startsWith('L ')) for (const k of JSON.parse(l.slice(2)) as string[]) loadTime.add(k);
+        if (l.startsWith('U ')) for (const k of JSON.parse(l.slice(2)) as string[]) unmapped.add(k);
         if (!l.startsWith('R ')) continue;
         const { id, lines: hit } = JSON.parse(l.slice(2)) as { id: string; lines: string[] };
         seen.add(id);
@@ -186,6 +193,7 @@ export async function buildReachMap(mutants: readonly Mutant[], o: BuildReachOpt
     tree,
     texts,
     loadTime: [...loadTime].sort(),
+    unmapped: [...unmapped].sort(),
     ids,
     hits: Object.fromEntries([...hits].map(([k, v]) => [k, v.sort((a, b) => a - b)])),
     seconds: Math.round((Date.now() - t0) / 1000),
