@@ -176,6 +176,13 @@ const TRANSPOSED_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
       { dilation: 2, output_padding: 1 },
       'unbatched, dilation 2, output_padding 1',
     ),
+    // A bias sliced from a bigger tensor, per group: the kernel adds it from its own storage offset.
+    s(
+      m([1, 4, 3]),
+      [m([4, 1, 2]), m([3]).narrow(0, 1, 2)],
+      { groups: 2 },
+      'groups 2, bias with a storage offset',
+    ),
   ],
   2: (m) => [
     s(m([1, 2, 3, 3]), [m([2, 3, 2, 2]), m([3])], {}, 'bias'),
@@ -186,6 +193,7 @@ const TRANSPOSED_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
       'groups 2, stride (2, 1), output_padding, dilation (1, 2)',
     ),
     s(m([2, 3, 3]), [m([2, 2, 3, 3])], { padding: 1 }, 'unbatched, padding 1'),
+    s(m([1, 2, 2, 2]), [m([2, 2, 2, 2]), m([3]).narrow(0, 1, 2)], {}, 'bias with a storage offset'),
   ],
   3: (m) => [
     s(m([1, 2, 2, 2, 2]), [m([2, 2, 2, 2, 2]), m([2])], { dilation: [1, 2, 1] }, 'bias, dilation'),
