@@ -13,6 +13,7 @@ import { NN_ADAPTIVE_POOL_OPINFOS } from './ops/nn_adaptive_pool.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
 import { NN_CONV_OPINFOS } from './ops/nn_conv.ts';
 import { NN_CTC_LOSS_OPINFOS } from './ops/nn_ctc_loss.ts';
+import { NN_CTC_LOSS_BACKWARD_OPINFOS } from './ops/nn_ctc_loss_backward.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_FRACTIONAL_POOL_OPINFOS } from './ops/nn_fractional_pool.ts';
@@ -70,6 +71,7 @@ export const opDb: readonly OpInfo[] = (
     ...NN_LOSS_MARGIN_KERNEL_OPINFOS,
     ...NN_LOSS_ATEN_OPINFOS,
     ...NN_CTC_LOSS_OPINFOS,
+    ...NN_CTC_LOSS_BACKWARD_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,
