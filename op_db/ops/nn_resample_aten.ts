@@ -133,6 +133,15 @@ function vecErrors(aligned: boolean) {
       ),
       errorCase(x, [null, ...align, null], {}, 'E_INVALID_ARGUMENT', both, 'neither sizes nor scale_factors'),
       errorCase(x, [null, ...align, [2]], {}, 'E_INVALID_ARGUMENT', /Expected 2 scale factors, got 1/),
+      // A zero spatial size fails the size check (before the empty-input check, whose error is another).
+      errorCase(
+        f32(ctx)([1, 2, 0, 2]),
+        [[3, 3], ...align],
+        {},
+        'E_INVALID_ARGUMENT',
+        /Input and output sizes should be greater than 0, but got input \(H: 0, W: 2\) output \(H: 3, W: 3\)/,
+        'zero input height',
+      ),
       errorCase(
         x,
         [[4, 4], ...align],
