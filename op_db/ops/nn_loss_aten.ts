@@ -116,6 +116,15 @@ function nll2dErrors(ctx: SampleContext): ErrorInput[] {
       /only batches of spatial targets supported \(3D tensors\) but got targets of dimension: 2/,
       '2-d target',
     ),
+    // nll_loss_nd checks the target's shape itself: only a direct call reaches nll_loss2d's own check.
+    errorCase(
+      f([1, 3, 2, 2]),
+      [indexOf(ctx, [0, 1, 2, 0, 1, 2], [1, 2, 3])],
+      {},
+      'E_SHAPE_MISMATCH',
+      /size mismatch \(got input: \[1, 3, 2, 2\] , target: \[1, 2, 3\]/,
+      'target of another spatial size',
+    ),
   ];
 }
 
