@@ -52,7 +52,7 @@ function multiMarginErrors(ctx: SampleContext): ErrorInput[] {
       [y],
       { reduction: 0, out: wrongOut(ctx) },
       'E_RESULT_TYPE',
-      /dtype|scalar type/i,
+      /Expected out tensor to have dtype float, but got double instead/,
       'out of another dtype',
     ),
   ];
