@@ -106,12 +106,12 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
     ),
     s(m([1, 2, 3, 4]), [m([2, 2, 2, 2])], { padding: 'valid', bias: null }, "'valid', bias=None"),
     // Slices of bigger tensors: im2col reads the input from its storage offset, the gemm the weight from its
-    // own (and the input's gradient, a transposed convolution, reads the same weight).
+    // own (and the input's gradient, a transposed convolution, reads the same weight), addBias the bias.
     s(
       m([2, 2, 3, 3]).narrow(0, 1, 1),
-      [m([3, 2, 2, 2]).narrow(0, 1, 2), m([2])],
+      [m([3, 2, 2, 2]).narrow(0, 1, 2), m([3]).narrow(0, 1, 2)],
       {},
-      'input and weight with storage offsets',
+      'input, weight and bias with storage offsets',
     ),
   ],
   3: (m, dil) => [
