@@ -19,6 +19,7 @@ export const NOT_DIFFERENTIABLE: Readonly<Record<string, string>> = {
   ...reasons(['isnan', 'isinf', 'isfinite'], 'predicate: bool result'),
   ...reasons(['argmax', 'argmin', 'all', 'any'], 'integer/bool result'),
   detach: 'returns a tensor without history, by definition',
+  _ctc_loss_backward: 'PyTorch 1.13 has no derivative of _ctc_loss_backward (a kernel of its own)',
   resize_: 'resize_ is refused by PyTorch on tensors that require grad',
   'nn.functional.one_hot': 'int64 class indices in, int64 indicators out',
 };

@@ -13,12 +13,14 @@ import { NN_ADAPTIVE_POOL_OPINFOS } from './ops/nn_adaptive_pool.ts';
 import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
 import { NN_CONV_OPINFOS } from './ops/nn_conv.ts';
 import { NN_CTC_LOSS_OPINFOS } from './ops/nn_ctc_loss.ts';
+import { NN_CTC_LOSS_BACKWARD_OPINFOS } from './ops/nn_ctc_loss_backward.ts';
 import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
 import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
 import { NN_FRACTIONAL_POOL_OPINFOS } from './ops/nn_fractional_pool.ts';
 import { NN_GRID_SAMPLE_OPINFOS } from './ops/nn_grid_sample.ts';
 import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
 import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
+import { NN_LOSS_ATEN_OPINFOS } from './ops/nn_loss_aten.ts';
 import { NN_LOSS_CLASS_OPINFOS } from './ops/nn_loss_class.ts';
 import { NN_LOSS_MARGIN_OPINFOS } from './ops/nn_loss_margin.ts';
 import { NN_LOSS_MARGIN_KERNEL_OPINFOS } from './ops/nn_loss_margin_kernels.ts';
@@ -29,6 +31,7 @@ import { NN_PAD_OPINFOS } from './ops/nn_pad.ts';
 import { NN_PIXEL_SHUFFLE_OPINFOS } from './ops/nn_pixel_shuffle.ts';
 import { NN_POOLING_OPINFOS } from './ops/nn_pooling.ts';
 import { NN_RESAMPLE_OPINFOS } from './ops/nn_resample.ts';
+import { NN_RESAMPLE_ATEN_OPINFOS } from './ops/nn_resample_aten.ts';
 import { NN_UNFOLD_OPINFOS } from './ops/nn_unfold.ts';
 import { RANDOM_OPINFOS } from './ops/random.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions.ts';
@@ -55,6 +58,7 @@ export const opDb: readonly OpInfo[] = (
     ...NN_CONV_OPINFOS,
     ...NN_DISTANCE_OPINFOS,
     ...NN_RESAMPLE_OPINFOS,
+    ...NN_RESAMPLE_ATEN_OPINFOS,
     ...NN_GRID_SAMPLE_OPINFOS,
     ...NN_MISC_OPINFOS,
     ...NN_POOLING_OPINFOS,
@@ -65,7 +69,9 @@ export const opDb: readonly OpInfo[] = (
     ...NN_LOSS_CLASS_OPINFOS,
     ...NN_LOSS_MARGIN_OPINFOS,
     ...NN_LOSS_MARGIN_KERNEL_OPINFOS,
+    ...NN_LOSS_ATEN_OPINFOS,
     ...NN_CTC_LOSS_OPINFOS,
+    ...NN_CTC_LOSS_BACKWARD_OPINFOS,
     ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,

@@ -120,7 +120,6 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
   ),
   nll_loss: via('nn.functional.nll_loss', 'nll_loss_nd calls nll_loss for 1-d and 2-d inputs'),
   nll_loss_forward: via('nn.functional.nll_loss', 'nll_loss is the first output of nll_loss_forward'),
-  nll_loss2d: via('nn.functional.nll_loss', 'nll_loss_nd calls nll_loss2d for 3-d and more dims'),
   nll_loss2d_forward: via('nn.functional.nll_loss', 'nll_loss2d is the first output of nll_loss2d_forward'),
   cross_entropy_loss: via(
     'nn.functional.cross_entropy',
@@ -136,10 +135,15 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
   ),
   ...Object.fromEntries(
     [1, 2, 3].flatMap((k) => [
-      [
-        `upsample_nearest${k}d`,
-        via('nn.functional.interpolate', "F.interpolate's mode='nearest' calls the .vec overload"),
-      ],
+      // upsample_nearest2d has an OpInfo of its own (nn_resample_aten.ts: its out= and .vec checks).
+      ...(k === 2
+        ? []
+        : [
+            [
+              `upsample_nearest${k}d`,
+              via('nn.functional.interpolate', "F.interpolate's mode='nearest' calls the .vec overload"),
+            ],
+          ]),
       [
         `_upsample_nearest_exact${k}d`,
         via('nn.functional.interpolate', "F.interpolate's mode='nearest-exact' calls the .vec overload"),
@@ -149,10 +153,6 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
   upsample_linear1d: via(
     'nn.functional.interpolate',
     "F.interpolate's mode='linear' calls the .vec overload",
-  ),
-  upsample_bilinear2d: via(
-    'nn.functional.interpolate',
-    "F.interpolate's mode='bilinear' calls the .vec overload",
   ),
   _upsample_bilinear2d_aa: via(
     'nn.functional.interpolate',
@@ -183,8 +183,7 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
       'soft_margin_loss',
       'cosine_embedding_loss',
       'triplet_margin_loss',
-      'multi_margin_loss',
-      'multilabel_margin_loss',
+      // multi_margin_loss and multilabel_margin_loss have OpInfos of their own (nn_loss_aten.ts).
     ].map((op) => [
       op,
       via(

@@ -106,12 +106,12 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
     ),
     s(m([1, 2, 3, 4]), [m([2, 2, 2, 2])], { padding: 'valid', bias: null }, "'valid', bias=None"),
     // Slices of bigger tensors: im2col reads the input from its storage offset, the gemm the weight from its
-    // own (and the input's gradient, a transposed convolution, reads the same weight).
+    // own (and the input's gradient, a transposed convolution, reads the same weight), addBias the bias.
     s(
       m([2, 2, 3, 3]).narrow(0, 1, 1),
-      [m([3, 2, 2, 2]).narrow(0, 1, 2), m([2])],
+      [m([3, 2, 2, 2]).narrow(0, 1, 2), m([3]).narrow(0, 1, 2)],
       {},
-      'input and weight with storage offsets',
+      'input, weight and bias with storage offsets',
     ),
   ],
   3: (m, dil) => [
@@ -176,6 +176,13 @@ const TRANSPOSED_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
       { dilation: 2, output_padding: 1 },
       'unbatched, dilation 2, output_padding 1',
     ),
+    // A bias sliced from a bigger tensor, per group: the kernel adds it from its own storage offset.
+    s(
+      m([1, 4, 3]),
+      [m([4, 1, 2]), m([3]).narrow(0, 1, 2)],
+      { groups: 2 },
+      'groups 2, bias with a storage offset',
+    ),
   ],
   2: (m) => [
     s(m([1, 2, 3, 3]), [m([2, 3, 2, 2]), m([3])], {}, 'bias'),
@@ -186,6 +193,7 @@ const TRANSPOSED_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
       'groups 2, stride (2, 1), output_padding, dilation (1, 2)',
     ),
     s(m([2, 3, 3]), [m([2, 2, 3, 3])], { padding: 1 }, 'unbatched, padding 1'),
+    s(m([1, 2, 2, 2]), [m([2, 2, 2, 2]), m([3]).narrow(0, 1, 2)], {}, 'bias with a storage offset'),
   ],
   3: (m) => [
     s(m([1, 2, 2, 2, 2]), [m([2, 2, 2, 2, 2]), m([2])], { dilation: [1, 2, 1] }, 'bias, dilation'),

@@ -167,6 +167,15 @@ function ctcErrors(ctx: SampleContext): ErrorInput[] {
       'E_SHAPE_MISMATCH',
       /Expected tensor to have size at least 3 at dimension 1, but got size 2 for argument #2 'targets'/,
     ),
+    // Padded targets of three rows for a batch of two.
+    errorCase(
+      lp(),
+      [indexOf(ctx, [1, 2, 3, 3, 1, 1], [3, 2]), [5, 4], [2, 2]],
+      {},
+      'E_SHAPE_MISMATCH',
+      /Expected tensor to have size 2 at dimension 0, but got size 3 for argument #2 'targets'/,
+      'padded targets of another batch size',
+    ),
     errorCase(
       lp(),
       [indexOf(ctx, [1, 2, 3], [3]), [5, 4], [2, 2]],

@@ -8,7 +8,7 @@
 
 import { copyInto } from '../backends/cpu/index.ts';
 import { copyGPU } from '../backends/webgpu/index.ts';
-import { contiguousStrides, Storage, sameShape, storageSpan, Tensor } from '../core/index.ts';
+import { contiguousStrides, sameShape, storageSpan, Tensor } from '../core/index.ts';
 
 /** An out= tensor as it will be once resized (`target`, which kernels fill), and the resize itself (`commit`). */
 export interface PendingOut {
@@ -19,16 +19,15 @@ export interface PendingOut {
 /**
  * The resize in two steps, so that an out= call that raises leaves `out` as it was (PyTorch checks before it
  * writes): the kernel fills `target` — `out` itself when the shape is right, else a tensor with the new
- * geometry over out's storage when it fits (resize_ keeps it) or over a fresh storage — and only `commit`,
- * after the kernel succeeded, gives `out` that geometry.
+ * geometry over out's storage, from out's storage offset — grown in place when too small, as resize_output's
+ * storage realloc does (out's own elements keep their values, and every view of the storage sees the result) —
+ * and only `commit`, after the kernel succeeded, gives `out` that geometry.
  */
 export function pendingOut(out: Tensor, shape: readonly number[], strides?: readonly number[]): PendingOut {
   if (sameShape(out.shape, shape)) return { target: out, commit: () => {} };
   const st = strides ?? contiguousStrides(shape);
-  const need = storageSpan(shape, st);
-  const fits = out.storageOffset + need <= out.storage.numel;
-  const storage = fits ? out.storage : new Storage(out.dtype, out.device, need);
-  const offset = fits ? out.storageOffset : 0;
+  const { storage, storageOffset: offset } = out;
+  storage.grow(offset + storageSpan(shape, st));
   const target = new Tensor(storage, [...shape], [...st], offset);
   return { target, commit: () => out.setStrided(storage, shape, st, offset) };
 }

@@ -109,8 +109,13 @@ export function registerNnConv(): void {
       tags,
       composite: (a) => conv(a, dims, `conv${dims}d`, false),
     });
+    const transposedTail = `${head}, int${n} padding=${zero}, int${n} output_padding=${zero}, int groups=1, int${n} dilation=${one}) -> Tensor`;
+    // Each schema spelled out as one name (target determination reads `conv_transpose${dims}d(` as the op names).
     defineOp({
-      schema: `conv_transpose${dims}d${dims === 1 ? '' : '.input'}(${head}, int${n} padding=${zero}, int${n} output_padding=${zero}, int groups=1, int${n} dilation=${one}) -> Tensor`,
+      schema:
+        dims === 1
+          ? `conv_transpose${dims}d(${transposedTail}`
+          : `conv_transpose${dims}d.input(${transposedTail}`,
       tags,
       composite: (a) => conv(a, dims, `conv_transpose${dims}d`, true),
     });

@@ -98,6 +98,19 @@ export function registerCtcLoss(): void {
       tags: { ...tags, decomposed: true },
       composite: ctcLoss,
     });
+  // aten's _ctc_loss_backward as an op of its own (PyTorch's torch.ops.aten._ctc_loss_backward): the derivative
+  // below runs the same kernel.
+  defineOp({
+    schema: `_ctc_loss_backward(Tensor grad, ${args}, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor`,
+    tags,
+    cpu: ctcBackward,
+    meta: (x) =>
+      t('empty', [[...(x.log_probs as Tensor).shape]], {
+        dtype: (x.log_probs as Tensor).dtype,
+        device: 'meta',
+      }),
+    webgpu: noWebgpu,
+  });
   defineDerivative('_ctc_loss', {
     saves: ['log_probs', 'targets', 'result'],
     nondiffOutputs: [1],
