@@ -19,6 +19,63 @@ export interface Equivalent {
 
 export const EQUIVALENTS: readonly Equivalent[] = [
   {
+    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    operator: 'swap-comparison',
+    original: 'for (let j0 = 0; j0 < m; j0 += ',
+    reason:
+      'j0 reaches m only when m is a multiple of the block width, and then the extra block is jb = 0 columns wide: ' +
+      'its loops store nothing',
+  },
+  {
+    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    operator: 'swap-comparison',
+    original: 'for (let i = 0; i < n; i += 4) {',
+    reason:
+      'i reaches n only when n is a multiple of 4, and then the extra row block has rows = 0: its accumulators read ' +
+      'past the weights (undefined in JS, no throw) and the store loop over r < rows writes nothing',
+  },
+  {
+    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    operator: 'swap-comparison',
+    original: 'r1 = rows > 1 ? r0 + wrs : r0, r2 = rows > 2',
+    reason:
+      'each `rows > k` only picks the row pointer of row k, and at rows == k that row is past the block: its ' +
+      'accumulator reads other (or no) weights but is never stored (the store loops over r < rows) and is reset ' +
+      'for the next block',
+  },
+  {
+    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    operator: 'swap-comparison',
+    original: 'for (let j = 0; j < jb; j++) O[base + j * ocs] = acc[j];',
+    reason:
+      'the extra store writes column j0 + jb of the same output row: the next column block, which overwrites it ' +
+      'when it is computed, or past the end of the output after the last block (dropped by the typed array)',
+  },
+  {
+    file: 'src/runtime/ops/nn/ctc_loss_kernels.ts',
+    operator: 'swap-comparison',
+    original: 'for (let b = 0; b < batch; b++) offsets.push(b * targets.strides[0]);',
+    reason: 'the extra offsets[batch] entry is never read: every reader loops over b < batch',
+  },
+  {
+    file: 'src/runtime/ops/nn/ctc_loss_kernels.ts',
+    operator: 'swap-comparison',
+    original: 'for (let b = 0; b < k.batch; b++) {',
+    reason:
+      'input and target lengths are checked to have exactly batch entries, so for b = batch they are undefined: ' +
+      'every time and label loop bound is then false, and the few writes use NaN indices, which typed arrays ' +
+      'ignore; nothing throws',
+  },
+  {
+    file: 'src/runtime/ops/nn/loss_class.ts',
+    operator: 'swap-comparison',
+    original: 'smoothing > 0 ? t(',
+    mutated: 'smoothing >= 0 ?',
+    reason:
+      'smoothing is never negative here, and at 0 the mutant computes target * 1 + 0 / C: the same values (a -0 ' +
+      'target becomes +0, which no sum or comparison tells apart)',
+  },
+  {
     file: 'src/runtime/backends/cpu/iterator.ts',
     operator: 'swap-comparison',
     original: 'for (let i0 = 0; i0 < sizes[0]; i0 += TILE) {',
