@@ -19,7 +19,8 @@ describe('reach map', () => {
       tier: 'pull',
       jobs: 1,
       instanceTimeoutMs: 60_000,
-      ops: ['add'],
+      // add's cpu float32 instances: the tiled sample is float32 only.
+      only: (i) => i.info.name === 'add' && i.device === 'cpu' && i.dtype === 'float32',
     });
     const map = new ReachMap(data, ROOT);
     const tiled = mutants.find(
@@ -32,9 +33,9 @@ describe('reach map', () => {
     expect(ids.length).toBeGreaterThan(0);
     // Only float32 (the one dtype of the tiled sample), never a reduction or another op.
     for (const id of ids) expect(id).toMatch(/^test_\w+_add_\w+_float32_/);
-    // Other lines of the iterator (the fast paths) are reached by far more of add's instances.
-    const most = Math.max(...Object.values(data.hits).map((h) => h.length));
-    expect(most).toBeGreaterThan(4 * ids.length);
+    // Only some of the instances the pass ran take it; other lines of the iterator are reached by more.
+    expect(data.ids.length).toBeGreaterThan(ids.length);
+    expect(Math.max(...Object.values(data.hits).map((h) => h.length))).toBeGreaterThan(ids.length);
 
     const sel = new Selector(ROOT, 'pull', 50, map).select(tiled!);
     expect(sel.reached).toBe(Math.min(ids.length, 50));

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { expandMatrix, type Tier } from '../matrix.ts';
+import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
 import { sourceFiles } from '../td/index.ts';
 import { MUTATED_ROOTS, type Mutant } from './generate.ts';
 import { runProcess } from './process.ts';
@@ -107,8 +107,8 @@ export interface BuildReachOptions {
   readonly jobs: number;
   /** An instance that makes no progress for this long is skipped. */
   readonly instanceTimeoutMs: number;
-  /** Only these OpInfos' instances (a partial map, for tests); default every instance of the tier. */
-  readonly ops?: readonly string[];
+  /** Only these instances (a partial map, for tests); default every instance of the tier. */
+  readonly only?: (i: MatrixInstance) => boolean;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
@@ -126,9 +126,7 @@ export async function buildReachMap(mutants: readonly Mutant[], o: BuildReachOpt
     lines[m.file] = [...new Set([...(lines[m.file] ?? []), m.line])];
     texts[m.file] = { ...texts[m.file], [m.line]: m.original.trim() };
   }
-  const instances = expandMatrix(o.tier).filter(
-    (i) => i.rule === null && (!o.ops || o.ops.includes(i.info.name)),
-  );
+  const instances = expandMatrix(o.tier).filter((i) => i.rule === null && (o.only?.(i) ?? true));
   const ids = instances.map((i) => i.id);
   const index = new Map(ids.map((id, i) => [id, i]));
   const opOf = new Map(instances.map((i) => [i.id, i.info.name]));
