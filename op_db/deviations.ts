@@ -311,6 +311,11 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   ),
   // aten::max_unpool2d itself (its OpInfo reaches the out= kernel), the same missing kernel.
   max_unpool2d: noCpuKernel('float16', 'bfloat16'),
+  // The aten ops whose OpInfos reach the pooling out= kernels: the same missing kernels as F's.
+  max_pool2d_with_indices: noCpuKernel('float16'),
+  max_pool3d_with_indices: noCpuKernel('float16', 'bfloat16'),
+  adaptive_avg_pool2d: noCpuKernel('float16'),
+  adaptive_max_pool2d: noCpuKernel('float16'),
   'nn.functional.pad': {
     deviations: ['reflect 1-d', 'reflect 2-d', 'replicate'].flatMap((sample) =>
       (['float16', 'bfloat16'] as const).map((dtype) => ({
