@@ -316,6 +316,7 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   max_pool3d_with_indices: noCpuKernel('float16', 'bfloat16'),
   adaptive_avg_pool2d: noCpuKernel('float16'),
   adaptive_max_pool2d: noCpuKernel('float16'),
+  fractional_max_pool2d: noCpuKernel('float16', 'bfloat16'),
   'nn.functional.pad': {
     deviations: ['reflect 1-d', 'reflect 2-d', 'replicate'].flatMap((sample) =>
       (['float16', 'bfloat16'] as const).map((dtype) => ({

@@ -5,10 +5,9 @@
  * (`_functional_*`, Python-only): output_ratio, return_indices, and `_random_samples` drawn from the default
  * generator as torch.rand(N, C, 2 | 3) when not given.
  */
-import { defineDerivative, isGradEnabled } from '../../autograd/index.ts';
+import { defineDerivative } from '../../autograd/index.ts';
 import { numberReader } from '../../backends/cpu/index.ts';
 import {
-  AutogradError,
   DimOutOfRangeError,
   DTYPE_INFO,
   DTypeUnsupportedError,
@@ -189,12 +188,6 @@ function functional(a: BoundArgs, k: number): Tensor | Tensor[] {
       );
     samples = t('uniform_', [t('empty_like', [drawShape(x, k)], { memory_format: 'contiguous_format' })]);
   }
-  // PyTorch's autograd refuses a differentiable random_samples at the call (derivatives.yaml: not differentiable).
-  if (samples.requiresGrad && isGradEnabled())
-    throw new AutogradError(
-      `The function '${name}' is not differentiable with respect to argument 'random_samples'. This input cannot have requires_grad True.`,
-      { op: name, arg: 'random_samples', got: 'requires_grad', expected: 'no grad' },
-    );
   const out = t(name, [x, a.kernel_size, size, samples]) as unknown as Tensor[];
   return a.return_indices ? out : out[0];
 }
@@ -223,6 +216,8 @@ export function registerFractionalPool(): void {
     defineDerivative(name, {
       saves: ['result'],
       nondiffOutputs: [1],
+      // PyTorch's autograd refuses a random_samples that requires grad at the call (F's and aten's alike).
+      nondiffArgs: ['random_samples'],
       formula: (c) => [maxPoolBackward(c.grad, c.results[1], c.shapes.self, k), null],
     });
     defineOp({
