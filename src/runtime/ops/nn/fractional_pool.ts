@@ -195,14 +195,15 @@ function functional(a: BoundArgs, k: number): Tensor | Tensor[] {
 export function registerFractionalPool(): void {
   for (const k of [2, 3] as const) {
     const name = `fractional_max_pool${k}d`;
+    // The op's name spelled in its schemas: target determination reads which ops a file defines from them.
     defineOp({
-      schema: `${name}(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples) -> (Tensor, Tensor)`,
+      schema: `fractional_max_pool${k}d(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples) -> (Tensor, Tensor)`,
       tags: { family: 'pooling' },
       cpu: (a, op) => fractionalPool(a, k, op.schema.name, true),
       meta: (a, op) => fractionalPool(a, k, op.schema.name, false),
     });
     defineOuts(
-      `${name}.output(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples, *, Tensor(a!) output, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
+      `fractional_max_pool${k}d.output(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples, *, Tensor(a!) output, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
       { family: 'pooling' },
       (a, op) => {
         const { x, shape } = check(a, k, op);
