@@ -120,8 +120,9 @@ function check(a: BoundArgs, k: number, op: string): Checked {
   return { x, pool, size, samples, shape: [...lead, ...size] };
 }
 
-/** The windows of every plane from its samples, then the max loop. */
-function fill(c: Checked, k: number, values: Tensor, indices: Tensor): void {
+/** The windows of every plane from its samples, then the max loop (a name of its own: mutation testing finds the
+ * ops a kernel serves near the uses of its name, and `fill` is everywhere). */
+function fillFractional(c: Checked, k: number, values: Tensor, indices: Tensor): void {
   const { x, pool, size, samples } = c;
   const read = numberReader(samples.dtype);
   const data = samples.storage.data!;
@@ -147,7 +148,7 @@ function fractionalPool(a: BoundArgs, k: number, op: string, compute: boolean): 
   const opts = { dtype: c.x.dtype, device: c.x.device };
   const values = t('empty', [c.shape], opts);
   const indices = t('empty', [c.shape], { ...opts, dtype: 'int64' });
-  if (compute) fill(c, k, values, indices);
+  if (compute) fillFractional(c, k, values, indices);
   return [values, indices];
 }
 
@@ -212,7 +213,7 @@ export function registerFractionalPool(): void {
           { shape, dtype: 'int64' },
         ];
       },
-      (a, [values, indices], op) => fill(check(a, k, op), k, values, indices),
+      (a, [values, indices], op) => fillFractional(check(a, k, op), k, values, indices),
     );
     defineDerivative(name, {
       saves: ['result'],
