@@ -6,7 +6,7 @@
  * bfloat16 kernels where the pooling kernels have none (op_db/deviations.ts).
  */
 import { DTYPE_GROUPS, type Tensor } from '../../src/runtime/index.ts';
-import { errorCase, f32 } from '../families/shape.ts';
+import { errorCase, exact, f32 } from '../families/shape.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
@@ -177,6 +177,8 @@ const ERRORS: Record<string, readonly ErrorRow[]> = {
   adaptive_avg_pool2d: [
     [[4, 4], 2, 'adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [4, 4]'],
     [[2, 3, 4, 4], [1, 2, 3], 'adaptive_avg_pool2d: output_size must be 2'],
+    // All ones: without the length check first, the mean shortcut would take it.
+    [[2, 3, 4, 4], [1, 1, 1], 'adaptive_avg_pool2d: output_size must be 2'],
     [[4, 4], [null, 2], 'Input dimension should be at least 3'],
     [[2, 3, 0, 4], 2, `adaptive_avg_pool2d(): ${NON_EMPTY} [2, 3, 0, 4] with dimension 2 being empty`],
     [
@@ -188,6 +190,7 @@ const ERRORS: Record<string, readonly ErrorRow[]> = {
   adaptive_avg_pool3d: [
     [[4, 4, 4], 2, 'adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got [4, 4, 4]'],
     [[1, 2, 4, 4, 4], [1, 2], 'adaptive_avg_pool3d: output_size must be 3'],
+    [[1, 2, 4, 4, 4], [1, 1], 'adaptive_avg_pool3d: output_size must be 3'],
     [[4, 4, 4], [null, 2, 2], 'Input dimension should be at least 4'],
     [[1, 2, 0, 4, 4], 2, `adaptive_avg_pool3d(): ${NON_EMPTY} [1, 2, 0, 4, 4] with dimension 2 being empty`],
     [
@@ -270,6 +273,20 @@ function atenAdaptiveInfo(kind: Kind): OpInfo {
     sampleInputs: atenAdaptiveSamples,
     // aten's max op always returns the indices too.
     ref: kind === 'max' ? (s) => ref({ ...s, kwargs: { ...s.kwargs, return_indices: true } }) : ref,
+    // adaptive_avg_pool2d.out checks out's dtype itself, with a message of its own.
+    ...(kind === 'avg'
+      ? {
+          errorInputs: (ctx: SampleContext) => [
+            errorCase(
+              f32(ctx)([1, 2, 4, 4]),
+              [[2, 2]],
+              { out: exact(ctx, [0], [1], 'float64') },
+              'E_RESULT_TYPE',
+              /expected dtype float for `output` but got dtype double/,
+            ),
+          ],
+        }
+      : {}),
   });
 }
 

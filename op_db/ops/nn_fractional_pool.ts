@@ -59,6 +59,7 @@ function samples2d(ctx: SampleContext): SampleInput[] {
       { name: 'samples given as a slice (storage offset), width and height samples differ' },
     ),
     sample(make([2, 2, 5, 5]), [2, 3], { return_indices: true }, { name: 'drawn samples', draws: true }),
+    sample(make([2, 4, 5]), [2], { output_size: [2, 3] }, { name: 'drawn, unbatched', draws: true }),
     sample(
       make([0, 2, 4, 4]),
       [2],
@@ -128,6 +129,23 @@ function errors2d(ctx: SampleContext): ErrorInput[] {
       { output_size: 3, _random_samples: u([1, 1, 2]) },
       'E_INVALID_ARGUMENT',
       /fractional_max_pool2d\(\): pool height 2 too large relative to input height 3/,
+    ),
+    // PyTorch 1.13 reads the first N * C * 2 samples in memory order without checking (op_db/deviations.ts).
+    errorCase(
+      f([1, 1, 5, 5]),
+      [2],
+      { output_size: 2, _random_samples: u([1, 1, 3]) },
+      'E_INVALID_ARGUMENT',
+      /fractional_max_pool2d: random_samples must have shape \[1, 1, 2\], but got \[1, 1, 3\]/,
+      'random_samples of another shape',
+    ),
+    // At the bound: a window may reach the last element (2d), not one past it.
+    errorCase(
+      f([1, 1, 4, 4]),
+      [3],
+      { output_size: 3, _random_samples: u([1, 1, 2]) },
+      'E_INVALID_ARGUMENT',
+      /fractional_max_pool2d\(\): pool height 3 too large relative to input height 4/,
     ),
     errorCase(
       f([2, 0, 5, 5]),

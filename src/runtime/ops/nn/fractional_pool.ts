@@ -49,7 +49,7 @@ interface Checked {
 }
 
 /** aten's checks, in its order (meta function, then the kernel's dtype dispatch and samples read). */
-function check(a: BoundArgs, k: number, op: string): Checked {
+function checkFractional(a: BoundArgs, k: number, op: string): Checked {
   const x = a.self as Tensor;
   const pool = a.kernel_size as number[];
   const size = a.output_size as number[];
@@ -120,8 +120,10 @@ function check(a: BoundArgs, k: number, op: string): Checked {
   return { x, pool, size, samples, shape: [...lead, ...size] };
 }
 
-/** The windows of every plane from its samples, then the max loop (a name of its own: mutation testing finds the
- * ops a kernel serves near the uses of its name, and `fill` is everywhere). */
+/**
+ * The windows of every plane from its samples, then the max loop. This file's functions have names of their own
+ * (not fill / check / functional): mutation testing finds the ops a kernel serves near the uses of its name.
+ */
 function fillFractional(c: Checked, k: number, values: Tensor, indices: Tensor): void {
   const { x, pool, size, samples } = c;
   const read = numberReader(samples.dtype);
@@ -144,7 +146,7 @@ function fillFractional(c: Checked, k: number, values: Tensor, indices: Tensor):
 }
 
 function fractionalPool(a: BoundArgs, k: number, op: string, compute: boolean): Tensor[] {
-  const c = check(a, k, op);
+  const c = checkFractional(a, k, op);
   const opts = { dtype: c.x.dtype, device: c.x.device };
   const values = t('empty', [c.shape], opts);
   const indices = t('empty', [c.shape], { ...opts, dtype: 'int64' });
@@ -166,7 +168,7 @@ function drawShape(x: Tensor, k: number): Tensor {
 }
 
 /** F.fractional_max_pool2d / 3d: output_ratio turned into sizes, samples drawn when not given. */
-function functional(a: BoundArgs, k: number): Tensor | Tensor[] {
+function functionalFractional(a: BoundArgs, k: number): Tensor | Tensor[] {
   const x = a.input as Tensor;
   const name = `fractional_max_pool${k}d`;
   let size = a.output_size as number[] | null;
@@ -207,13 +209,13 @@ export function registerFractionalPool(): void {
       `fractional_max_pool${k}d.output(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples, *, Tensor(a!) output, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
       { family: 'pooling' },
       (a, op) => {
-        const { x, shape } = check(a, k, op);
+        const { x, shape } = checkFractional(a, k, op);
         return [
           { shape, dtype: x.dtype },
           { shape, dtype: 'int64' },
         ];
       },
-      (a, [values, indices], op) => fillFractional(check(a, k, op), k, values, indices),
+      (a, [values, indices], op) => fillFractional(checkFractional(a, k, op), k, values, indices),
     );
     defineDerivative(name, {
       saves: ['result'],
@@ -225,7 +227,7 @@ export function registerFractionalPool(): void {
     defineOp({
       schema: `_functional_${name}(Tensor input, int[${k}] kernel_size, int[${k}]? output_size=None, float[${k}]? output_ratio=None, bool return_indices=False, Tensor? _random_samples=None) -> Tensor`,
       tags: { family: 'pooling', decomposed: true, pythonOnly: true },
-      composite: (a) => functional(a, k) as Tensor,
+      composite: (a) => functionalFractional(a, k) as Tensor,
     });
     operatorTable.alias(`nn.functional.${name}`, `_functional_${name}`);
   }
