@@ -10,7 +10,7 @@ import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
 import type { RefSample, SampleContext, SampleInput } from '../types.ts';
-import { poolErrors, unpoolErrors } from './nn_pooling_errors.ts';
+import { atenUnpool2dErrors, poolErrors, unpoolErrors } from './nn_pooling_errors.ts';
 import { avgPoolRef, maxPoolRef, maxUnpoolAtenRef, maxUnpoolRef } from './nn_pooling_refs.ts';
 
 const FLOATS = ['float16', 'bfloat16', 'float32', 'float64'] as const satisfies readonly DType[];
@@ -371,6 +371,7 @@ export const NN_POOLING_OPINFOS = [
     },
     sampleInputs: atenMaxUnpool2dSamples,
     ref: maxUnpoolAtenRef(2),
+    errorInputs: atenUnpool2dErrors,
   }),
   ...([2, 3] as const).map((nd) =>
     opInfo({
