@@ -155,12 +155,16 @@ export function unpoolErrors(nd: number) {
         'E_INVALID_ARGUMENT',
         /Expected shape of indices to be same as that of the input tensor/,
       ),
-      errorCase(
-        x,
-        [idx(ones), 2],
-        { output_size: new Array(nd).fill(9) },
-        'E_INVALID_ARGUMENT',
-        /invalid output_size .* \(dim 0 must be between 2 and 6\)/,
+      // 9, then each bound itself: the sizes strictly between default -/+ stride are allowed.
+      ...[9, 2, 6].map((size) =>
+        errorCase(
+          x,
+          [idx(ones), 2],
+          { output_size: new Array(nd).fill(size) },
+          'E_INVALID_ARGUMENT',
+          /invalid output_size .* \(dim 0 must be between 2 and 6\)/,
+          `output_size ${size}`,
+        ),
       ),
       errorCase(
         x,
