@@ -35,14 +35,20 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'F.embedding with max_norm renormalises the weight in place',
   ),
   ...Object.fromEntries(
+    // aten's adaptive_avg_pool2d, adaptive_max_pool2d, fractional_max_pool2d and max_pool{2,3}d_with_indices
+    // have OpInfos of their own (their out= overloads write through strides and offsets).
     [2, 3].flatMap((k) => [
-      [
-        `adaptive_avg_pool${k}d`,
-        via(
-          `nn.functional.adaptive_avg_pool${k}d`,
-          `F.adaptive_avg_pool${k}d fills None sizes, then calls aten`,
-        ),
-      ],
+      ...(k === 2
+        ? []
+        : [
+            [
+              `adaptive_avg_pool${k}d`,
+              via(
+                `nn.functional.adaptive_avg_pool${k}d`,
+                `F.adaptive_avg_pool${k}d fills None sizes, then calls aten`,
+              ),
+            ],
+          ]),
       [
         `_adaptive_avg_pool${k}d`,
         via(
@@ -53,7 +59,7 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     ]),
   ),
   ...Object.fromEntries(
-    [1, 2, 3].map((k) => [
+    [1, 3].map((k) => [
       `adaptive_max_pool${k}d`,
       via(
         `nn.functional.adaptive_max_pool${k}d`,
@@ -62,7 +68,7 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     ]),
   ),
   ...Object.fromEntries(
-    [2, 3].map((k) => [
+    [3].map((k) => [
       `fractional_max_pool${k}d`,
       via(
         `nn.functional.fractional_max_pool${k}d`,
@@ -77,13 +83,17 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
         `max_pool${n}d`,
         via(`nn.functional.max_pool${n}d`, `F.max_pool${n}d without return_indices is torch.max_pool${n}d`),
       ],
-      [
-        `max_pool${n}d_with_indices`,
-        via(
-          `nn.functional.max_pool${n}d`,
-          `F.max_pool${n}d(return_indices=True) and torch.max_pool${n}d call it`,
-        ),
-      ],
+      ...(n === 1
+        ? [
+            [
+              `max_pool${n}d_with_indices`,
+              via(
+                `nn.functional.max_pool${n}d`,
+                `F.max_pool${n}d(return_indices=True) and torch.max_pool${n}d call it`,
+              ),
+            ],
+          ]
+        : []),
     ]),
   ),
   max_unpool3d: via('nn.functional.max_unpool3d', 'F.max_unpool3d computes output_size, then calls aten'),

@@ -6,7 +6,7 @@
  * bfloat16 kernels where the pooling kernels have none (op_db/deviations.ts).
  */
 import { DTYPE_GROUPS, type Tensor } from '../../src/runtime/index.ts';
-import { errorCase, f32 } from '../families/shape.ts';
+import { errorCase, exact, f32 } from '../families/shape.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
@@ -141,7 +141,17 @@ function adaptiveSamples(kind: Kind, k: number) {
     );
     // Gradients (gradgradcheck is quadratic in numel): overlapping windows, unbatched with None, an empty batch.
     if (ctx.requiresGrad) return pooled.filter((_, i) => i !== 2);
-    return kind === 'avg' ? [...pooled, ...ones, special] : [...pooled, special];
+    // An output size of 0 is allowed (>= 0) and gives an empty result; aten's avg path checks it itself.
+    // PyTorch 1.13's 3d kernel has no bfloat16 and raises even then (the 'windows' deviation's reason).
+    const zero = sample(
+      make([1, 2, ...[2, 3, 3].slice(3 - k)]),
+      [[0, 2, 1].slice(0, k)],
+      {},
+      {
+        name: 'windows of a zero output size (empty result)',
+      },
+    );
+    return kind === 'avg' ? [...pooled, ...ones, zero, special] : [...pooled, special];
   };
 }
 
@@ -167,6 +177,8 @@ const ERRORS: Record<string, readonly ErrorRow[]> = {
   adaptive_avg_pool2d: [
     [[4, 4], 2, 'adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [4, 4]'],
     [[2, 3, 4, 4], [1, 2, 3], 'adaptive_avg_pool2d: output_size must be 2'],
+    // All ones: without the length check first, the mean shortcut would take it.
+    [[2, 3, 4, 4], [1, 1, 1], 'adaptive_avg_pool2d: output_size must be 2'],
     [[4, 4], [null, 2], 'Input dimension should be at least 3'],
     [[2, 3, 0, 4], 2, `adaptive_avg_pool2d(): ${NON_EMPTY} [2, 3, 0, 4] with dimension 2 being empty`],
     [
@@ -178,6 +190,7 @@ const ERRORS: Record<string, readonly ErrorRow[]> = {
   adaptive_avg_pool3d: [
     [[4, 4, 4], 2, 'adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got [4, 4, 4]'],
     [[1, 2, 4, 4, 4], [1, 2], 'adaptive_avg_pool3d: output_size must be 3'],
+    [[1, 2, 4, 4, 4], [1, 1], 'adaptive_avg_pool3d: output_size must be 3'],
     [[4, 4, 4], [null, 2, 2], 'Input dimension should be at least 4'],
     [[1, 2, 0, 4, 4], 2, `adaptive_avg_pool3d(): ${NON_EMPTY} [1, 2, 0, 4, 4] with dimension 2 being empty`],
     [
@@ -236,6 +249,49 @@ function adaptiveInfo(kind: Kind, k: number): OpInfo {
   });
 }
 
-export const NN_ADAPTIVE_POOL_OPINFOS: readonly OpInfo[] = (['avg', 'max'] as const).flatMap((kind) =>
-  [1, 2, 3].map((k) => adaptiveInfo(kind, k)),
-);
+/**
+ * aten::adaptive_{avg,max}_pool2d themselves, output_size given in full: F's path returns fresh tensors, but the
+ * `.out` overloads (max: `out, indices`) write through the given outs' strides and offsets, which the reference
+ * oracle's out= checks reach (views in the middle of a larger storage). Batch and channels above 1.
+ */
+function atenAdaptiveSamples(ctx: SampleContext): SampleInput[] {
+  const make = maker(ctx);
+  const aten = (name: string) => ({ name, aten: true });
+  return [
+    sample(make([2, 2, 5, 4]), [[3, 2]], {}, aten('batch 2, channels 2, [5, 4] -> [3, 2]')),
+    sample(make([2, 3, 5]), [[2, 3]], {}, aten('unbatched, [3, 5] -> [2, 3]')),
+  ];
+}
+
+function atenAdaptiveInfo(kind: Kind): OpInfo {
+  const ref = adaptiveRef(kind, 2);
+  return opInfo({
+    name: `adaptive_${kind}_pool2d`,
+    op: `adaptive_${kind}_pool2d`,
+    family: 'pooling',
+    dtypes: FLOATS,
+    sampleInputs: atenAdaptiveSamples,
+    // aten's max op always returns the indices too.
+    ref: kind === 'max' ? (s) => ref({ ...s, kwargs: { ...s.kwargs, return_indices: true } }) : ref,
+    // adaptive_avg_pool2d.out checks out's dtype itself, with a message of its own.
+    ...(kind === 'avg'
+      ? {
+          errorInputs: (ctx: SampleContext) => [
+            errorCase(
+              f32(ctx)([1, 2, 4, 4]),
+              [[2, 2]],
+              { out: exact(ctx, [0], [1], 'float64') },
+              'E_RESULT_TYPE',
+              /expected dtype float for `output` but got dtype double/,
+            ),
+          ],
+        }
+      : {}),
+  });
+}
+
+export const NN_ADAPTIVE_POOL_OPINFOS: readonly OpInfo[] = [
+  ...(['avg', 'max'] as const).flatMap((kind) => [1, 2, 3].map((k) => adaptiveInfo(kind, k))),
+  atenAdaptiveInfo('avg'),
+  atenAdaptiveInfo('max'),
+];

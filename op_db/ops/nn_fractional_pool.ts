@@ -9,7 +9,8 @@ import { errorCase, exact, f32 } from '../families/shape.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
-import type { ErrorInput, OpInfo, SampleContext, SampleInput } from '../types.ts';
+import { numelOf, type RefTensor, refTensor } from '../refs/tensor.ts';
+import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 /** Uniform samples in [0, 0.95): a reduced float could round a value just under 1 up to 1. */
 const UNIFORM = { low: 0, high: 0.95 } as const;
@@ -46,13 +47,19 @@ function samples2d(ctx: SampleContext): SampleInput[] {
       { name: 'samples given, one window of the whole plane (output_size wins)' },
     ),
     // The golden oracle runs contiguous layouts only: a slice gives _random_samples a storage offset itself.
+    // Chosen values: [5, 7] -> [3, 4] with pool 2 has other windows for u = 0 than for u = 0.5 along both axes,
+    // so reading the slice before (offset dropped) or one plane's width sample for its height shows.
     sample(
       make([1, 2, 5, 7]),
       [2],
-      { output_size: [3, 4], _random_samples: u([2, 2, 2]).narrow(0, 1, 1) },
-      { name: 'samples given as a slice (storage offset)' },
+      {
+        output_size: [3, 4],
+        _random_samples: make.values([0.5, 0.5, 0.5, 0.5, 0, 0.5, 0.5, 0], [2, 2, 2]).narrow(0, 1, 1),
+      },
+      { name: 'samples given as a slice (storage offset), width and height samples differ' },
     ),
     sample(make([2, 2, 5, 5]), [2, 3], { return_indices: true }, { name: 'drawn samples', draws: true }),
+    sample(make([2, 4, 5]), [2], { output_size: [2, 3] }, { name: 'drawn, unbatched', draws: true }),
     sample(
       make([0, 2, 4, 4]),
       [2],
@@ -122,6 +129,23 @@ function errors2d(ctx: SampleContext): ErrorInput[] {
       { output_size: 3, _random_samples: u([1, 1, 2]) },
       'E_INVALID_ARGUMENT',
       /fractional_max_pool2d\(\): pool height 2 too large relative to input height 3/,
+    ),
+    // PyTorch 1.13 reads the first N * C * 2 samples in memory order without checking (op_db/deviations.ts).
+    errorCase(
+      f([1, 1, 5, 5]),
+      [2],
+      { output_size: 2, _random_samples: u([1, 1, 3]) },
+      'E_INVALID_ARGUMENT',
+      /fractional_max_pool2d: random_samples must have shape \[1, 1, 2\], but got \[1, 1, 3\]/,
+      'random_samples of another shape',
+    ),
+    // At the bound: a window may reach the last element (2d), not one past it.
+    errorCase(
+      f([1, 1, 4, 4]),
+      [3],
+      { output_size: 3, _random_samples: u([1, 1, 2]) },
+      'E_INVALID_ARGUMENT',
+      /fractional_max_pool2d\(\): pool height 3 too large relative to input height 4/,
     ),
     errorCase(
       f([2, 0, 5, 5]),
@@ -206,6 +230,80 @@ const STRIDED_SAMPLES = (['transposed', 'strided', 'expanded'] as const).map((la
     'ignoring its strides, so a non-contiguous samples tensor gives other windows; the runtime reads its values',
 }));
 
+/**
+ * aten's generate_intervals (FractionalMaxPool2d.cpp): window starts trunc((i + u) * alpha) - trunc(u * alpha),
+ * alpha = (in - pool) / (out - 1), the last window flush with the end, in the kernel's scalar type (float, or
+ * double for float64 inputs).
+ */
+function starts(u: number, inSize: number, outSize: number, pool: number, round: (v: number) => number) {
+  const alpha = outSize > 1 ? round(round(inSize - pool) / round(outSize - 1)) : 0;
+  return Array.from({ length: outSize }, (_, i) =>
+    i === outSize - 1
+      ? inSize - pool
+      : Math.trunc(round(round(i + u) * alpha)) - Math.trunc(round(u * alpha)),
+  );
+}
+
+/**
+ * aten::fractional_max_pool2d(self, kernel_size, output_size, random_samples): each plane's windows from its
+ * samples (width's first, then height's); the window's maximum, a NaN winning, and its flat in-plane index.
+ */
+function fractionalRef(s: RefSample): RefTensor[] {
+  const x = s.input;
+  const [pool, size, samples] = s.args as [number[], number[], RefTensor];
+  const round = x.dtype === 'float64' ? (v: number) => v : Math.fround;
+  const lead = x.shape.slice(0, -2);
+  const [H, W] = x.shape.slice(-2);
+  const values: number[] = [];
+  const indices: number[] = [];
+  for (let p = 0; p < numelOf(lead); p++) {
+    const hs = starts(samples.re[2 * p + 1], H, size[0], pool[0], round);
+    const ws = starts(samples.re[2 * p], W, size[1], pool[1], round);
+    for (const h0 of hs)
+      for (const w0 of ws) {
+        let best = h0 * W + w0;
+        for (let h = h0; h < h0 + pool[0]; h++)
+          for (let w = w0; w < w0 + pool[1]; w++) {
+            const v = x.re[p * H * W + h * W + w];
+            if (v > x.re[p * H * W + best] || Number.isNaN(v)) best = h * W + w;
+          }
+        values.push(x.re[p * H * W + best]);
+        indices.push(best);
+      }
+  }
+  const shape = [...lead, ...size];
+  return [refTensor(shape, x.dtype, values), refTensor(shape, 'int64', indices)];
+}
+
+/**
+ * aten::fractional_max_pool2d with its samples given as a slice (a storage offset; contiguous, as PyTorch 1.13
+ * reads them in memory order) whose width and height samples give other windows: its float64 reference lets
+ * the reference oracle run every layout of self, and its `.output(output, indices)` overload the out= checks.
+ */
+function atenSamples2d(ctx: SampleContext): SampleInput[] {
+  const make = maker(ctx);
+  const aten = (name: string) => ({ name, aten: true });
+  // The gradient oracles make every float64 tensor differentiable, which PyTorch refuses for random_samples:
+  // F's OpInfo (drawn samples) checks the gradients.
+  if (ctx.requiresGrad) return [];
+  // [5, 7] -> [3, 4] with pool 2: u = 0 and u = 0.5 give other windows along both axes.
+  const slice = (v: number[], n: number) => make.values(v, [n, 2, 2]).narrow(0, n - 1, 1);
+  return [
+    sample(
+      make([1, 2, 5, 7]),
+      [[2, 2], [3, 4], slice([0.5, 0.5, 0.5, 0.5, 0, 0.5, 0.5, 0], 2)],
+      {},
+      aten('batch 1, channels 2, samples a slice'),
+    ),
+    sample(
+      make([2, 5, 7]),
+      [[2, 3], [3, 2], slice([0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.5, 0, 0, 0.5], 3)],
+      {},
+      aten('unbatched, kernel (2, 3), samples a slice'),
+    ),
+  ];
+}
+
 function fractionalInfo(k: 2 | 3): OpInfo {
   return opInfo({
     name: `nn.functional.fractional_max_pool${k}d`,
@@ -221,4 +319,16 @@ function fractionalInfo(k: 2 | 3): OpInfo {
   });
 }
 
-export const NN_FRACTIONAL_POOL_OPINFOS: readonly OpInfo[] = [fractionalInfo(2), fractionalInfo(3)];
+export const NN_FRACTIONAL_POOL_OPINFOS: readonly OpInfo[] = [
+  fractionalInfo(2),
+  fractionalInfo(3),
+  opInfo({
+    name: 'fractional_max_pool2d',
+    op: 'fractional_max_pool2d',
+    family: 'pooling',
+    dtypes: DTYPE_GROUPS.floating,
+    sampleInputs: atenSamples2d,
+    ref: fractionalRef,
+    unsupported: { webgpu: 'no webgpu kernel: the windows are generated and walked on the host' },
+  }),
+];

@@ -9,8 +9,8 @@ import { indexOf } from '../families/shape.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
-import type { SampleContext, SampleInput } from '../types.ts';
-import { poolErrors, unpoolErrors } from './nn_pooling_errors.ts';
+import type { RefSample, SampleContext, SampleInput } from '../types.ts';
+import { atenUnpool2dErrors, poolErrors, unpoolErrors } from './nn_pooling_errors.ts';
 import { avgPoolRef, maxPoolRef, maxUnpoolAtenRef, maxUnpoolRef } from './nn_pooling_refs.ts';
 
 const FLOATS = ['float16', 'bfloat16', 'float32', 'float64'] as const satisfies readonly DType[];
@@ -237,6 +237,54 @@ function atenMaxUnpool2dSamples(ctx: SampleContext): SampleInput[] {
   ];
 }
 
+/**
+ * aten::max_pool2d_with_indices / max_pool3d_with_indices themselves: F's path returns fresh tensors, but the
+ * `.out(out, indices)` overload writes both through the given outs' strides and offsets, which the reference
+ * oracle's out= checks reach (views in the middle of a larger storage). Batch and channels above 1, so every
+ * per-plane offset term moves.
+ */
+function atenMaxPoolSamples(nd: 2 | 3) {
+  return (ctx: SampleContext): SampleInput[] => {
+    const make = maker(ctx);
+    const aten = (name: string) => ({ name, aten: true });
+    if (nd === 2)
+      return [
+        sample(
+          make([2, 2, 5, 4]),
+          [[2, 2], [2, 1], [1, 0], [1, 1], true],
+          {},
+          aten('batch 2, channels 2, ceil'),
+        ),
+        sample(make([2, 5, 5]), [[3, 2], [2, 1], [1, 0], [1, 2], false], {}, aten('unbatched, dilation')),
+      ];
+    return [
+      sample(
+        make([2, 2, 3, 4, 3]),
+        [
+          [2, 2, 2],
+          [1, 2, 1],
+          [1, 0, 1],
+        ],
+        {},
+        aten('batch 2, channels 2, padding'),
+      ),
+      sample(
+        make([2, 3, 3, 4]),
+        [
+          [2, 1, 2],
+          [2, 1, 1],
+        ],
+        {},
+        aten('unbatched'),
+      ),
+    ];
+  };
+}
+
+/** The aten op always returns the indices too. */
+const withIndices = (nd: number) => (s: RefSample) =>
+  maxPoolRef(nd)({ ...s, kwargs: { ...s.kwargs, return_indices: true } });
+
 const common = { family: 'nn' } as const;
 
 export const NN_POOLING_OPINFOS = [
@@ -323,7 +371,18 @@ export const NN_POOLING_OPINFOS = [
     },
     sampleInputs: atenMaxUnpool2dSamples,
     ref: maxUnpoolAtenRef(2),
+    errorInputs: atenUnpool2dErrors,
   }),
+  ...([2, 3] as const).map((nd) =>
+    opInfo({
+      ...common,
+      name: `max_pool${nd}d_with_indices`,
+      op: `max_pool${nd}d_with_indices`,
+      dtypes: FLOATS,
+      sampleInputs: atenMaxPoolSamples(nd),
+      ref: withIndices(nd),
+    }),
+  ),
   opInfo({
     ...common,
     name: 'nn.functional.max_unpool3d',

@@ -2,7 +2,7 @@
  * Error inputs of the pooling OpInfos: each raises what PyTorch 1.13 raises (the regexes match its messages),
  * from the list-length checks, pooling_output_shape, the shape checks, and F.max_unpoolNd's output-size rule.
  */
-import { errorCase, f32, indexOf, onValues } from '../families/shape.ts';
+import { errorCase, exact, f32, indexOf, onValues } from '../families/shape.ts';
 import type { ErrorInput, SampleContext } from '../types.ts';
 
 export function poolErrors(nd: number, kind: 'max' | 'avg') {
@@ -155,12 +155,16 @@ export function unpoolErrors(nd: number) {
         'E_INVALID_ARGUMENT',
         /Expected shape of indices to be same as that of the input tensor/,
       ),
-      errorCase(
-        x,
-        [idx(ones), 2],
-        { output_size: new Array(nd).fill(9) },
-        'E_INVALID_ARGUMENT',
-        /invalid output_size .* \(dim 0 must be between 2 and 6\)/,
+      // 9, then each bound itself: the sizes strictly between default -/+ stride are allowed.
+      ...[9, 2, 6].map((size) =>
+        errorCase(
+          x,
+          [idx(ones), 2],
+          { output_size: new Array(nd).fill(size) },
+          'E_INVALID_ARGUMENT',
+          /invalid output_size .* \(dim 0 must be between 2 and 6\)/,
+          `output_size ${size}`,
+        ),
       ),
       errorCase(
         x,
@@ -173,4 +177,61 @@ export function unpoolErrors(nd: number) {
       ),
     ];
   };
+}
+
+/**
+ * aten::max_unpool2d(self, indices, output_size) itself: the checks F's wrapper never reaches (its own checks come
+ * first), PyTorch 1.13's messages; an index equal to the plane's size is the first one out of range.
+ */
+export function atenUnpool2dErrors(ctx: SampleContext): ErrorInput[] {
+  const f = f32(ctx);
+  const x = f([1, 2, 2, 2]);
+  const values = [0, 3, 5, 8, 1, 2, 4, 7];
+  const idx = indexOf(ctx, values, [1, 2, 2, 2]);
+  return [
+    errorCase(
+      x,
+      [exact(ctx, values, [1, 2, 2, 2], 'int32'), [3, 3]],
+      {},
+      'E_DTYPE_UNSUPPORTED',
+      /elements in indices should be type int64 but got: Int/,
+    ),
+    errorCase(
+      x,
+      [idx, [3, 3, 3]],
+      {},
+      'E_INVALID_ARGUMENT',
+      /There should be exactly two elements \(height, width\) in output_size, but got 3 elements\./,
+    ),
+    errorCase(
+      f([2, 2]),
+      [indexOf(ctx, [0, 3, 5, 8], [2, 2]), [3, 3]],
+      {},
+      'E_INVALID_ARGUMENT',
+      /Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with 2 dimensions\./,
+    ),
+    errorCase(
+      f([1, 0, 2, 2]),
+      [indexOf(ctx, [], [1, 0, 2, 2]), [3, 3]],
+      {},
+      'E_INVALID_ARGUMENT',
+      /max_unpooling2d_forward_out_cpu\(\): Expected input to have non-zero size for non-batch dimensions, but got \[1, 0, 2, 2\] with dimension 1 being empty\./,
+    ),
+    onValues(
+      errorCase(
+        x,
+        [indexOf(ctx, [0, 3, 5, 9, 1, 2, 4, 7], [1, 2, 2, 2]), [3, 3]],
+        {},
+        'E_INDEX_OUT_OF_RANGE',
+        /Found an invalid max index: 9 \(output volumes are of size 3x3/,
+      ),
+    ),
+    errorCase(
+      x,
+      [idx, [3, 3]],
+      { out: exact(ctx, [0], [1], 'float64') },
+      'E_DTYPE_UNSUPPORTED',
+      /expected scalar type Float but found Double/,
+    ),
+  ];
 }

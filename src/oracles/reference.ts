@@ -17,6 +17,7 @@ import {
   type OracleResult,
   sampleContext,
 } from './instance.ts';
+import { guardedOuts, outArgNames } from './out_guard.ts';
 import { callOp, canCast, type DType, sameShapeOf, Tensor } from './runtime_face.ts';
 import { callOnDevice, onDevice, onHost, outputsOf, refSampleFor, reseed, withLayout } from './sample_io.ts';
 import { DEFAULT_TOLERANCES, toleranceFor } from './tolerances.ts';
@@ -272,6 +273,27 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       const r = call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs, out }) as Tensor;
       if (r !== out) throw new OracleFailure(inst, k, s.name, 'out= variant did not return `out`');
       checkOutputs(inst, k, s, await onHost([r]), asRef, 'out= at a storage offset');
+      checks++;
+    }
+    // out= views of exactly the results' shapes and layouts in the middle of larger storages (every out of a
+    // tuple overload too): right values, nothing written before or after them, version counters bumped.
+    const outNames = outArgNames(info.op, result.length);
+    const guardForm =
+      outNames &&
+      (info.variants.out || !outNames.includes('out')) &&
+      (info.outApplies?.(s) ?? true) &&
+      outNames.every((m) => !(m in s.kwargs));
+    const guarded = guardForm ? await guardedOuts(result, outNames, inst.device) : null;
+    if (guarded) {
+      const what = 'out= views inside larger storages';
+      const r = outputsOf(
+        call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs, ...guarded.kwargs }),
+      );
+      if (r.length !== guarded.views.length || r.some((t, j) => t !== guarded.views[j]))
+        throw new OracleFailure(inst, k, s.name, `${what}: the call did not return its out tensors`);
+      const wrong = await guarded.verify();
+      if (wrong) throw new OracleFailure(inst, k, s.name, wrong);
+      checkOutputs(inst, k, s, await onHost(r), asRef, what);
       checks++;
     }
     // out= aliasing the input (`op(x, out=x)`): a kernel must not read what it already wrote.

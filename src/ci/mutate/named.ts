@@ -119,6 +119,38 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     killers: ['golden'],
   },
   {
+    // A tuple out= overload (max_pool2d_with_indices.out) writing its indices from storage element 0 of their
+    // storage: only the reference oracle's out= views in the middle of a larger storage show it.
+    name: 'max-pool-out-indices-offset-dropped',
+    operator: 'drop-offset',
+    file: 'src/runtime/ops/nn/pool_cpu.ts',
+    find: 'const ib = indices.storageOffset + n * inN + c * inC;',
+    replace: 'const ib = n * inN + c * inC;',
+    instances: ['test_reference_max_pool2d_with_indices_cpu_float64_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
+    // One zero written past each output row: later rows and planes overwrite it, the last one lands after the
+    // out (a typed array drops it at the storage's end); only an out= view with guard elements after it shows it.
+    name: 'max-unpool-out-zeroes-past-its-rows',
+    operator: 'swap-comparison',
+    file: 'src/runtime/ops/nn/unpool.ts',
+    find: 'for (let v = 0; v < W; v++) write(dst, ob + z * os[2] + y * os[3] + v * os[4], 0);',
+    replace: 'for (let v = 0; v <= W; v++) write(dst, ob + z * os[2] + y * os[3] + v * os[4], 0);',
+    instances: ['test_reference_max_unpool2d_cpu_float64_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
+    // Autograd's saved-tensor checks need every out= write to bump out's version counter, resized or not.
+    name: 'structured-out-version-not-bumped',
+    operator: 'remove-correction',
+    file: 'src/runtime/ops/structured.ts',
+    find: '      out.bumpVersion();',
+    replace: '      ',
+    instances: ['test_reference_exp_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
     // A flaky result's row must say it took two attempts, a broken one all three (an `opgate run` end to end).
     name: 'results-row-attempts-lost',
     operator: 'remove-correction',

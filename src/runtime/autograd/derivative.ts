@@ -32,6 +32,11 @@ export interface Derivative {
   readonly formula: Formula;
   /** Outputs that are not differentiable (indices of max.dim, sort): they never require grad. */
   readonly nondiffOutputs?: readonly number[];
+  /**
+   * Tensor arguments derivatives.yaml marks non-differentiable: one that requires grad is refused at the call
+   * ("is not differentiable with respect to argument"), as PyTorch's autograd kernel does, not given no gradient.
+   */
+  readonly nondiffArgs?: readonly string[];
 }
 
 /**

@@ -101,6 +101,12 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
     const below = ks.minus(AUTOGRAD_KEYS);
     const slots = inputSlots(op, args);
     if (!slots.some((s) => s.tensor?.requiresGrad)) return redispatch(op, below, args);
+    for (const arg of d.nondiffArgs ?? [])
+      if ((args[arg] as Tensor | null)?.requiresGrad)
+        throw new AutogradError(
+          `The function '${opName}' is not differentiable with respect to argument '${arg}'. This input cannot have requires_grad True.`,
+          { op: opName, arg, got: 'requires_grad', expected: 'no grad' },
+        );
     checkRecordable(op, slots, args);
     let label = labels.get(op.schema.overload);
     if (label === undefined) {

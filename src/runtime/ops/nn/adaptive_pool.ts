@@ -101,7 +101,7 @@ function poolOutput(x: Tensor, shape: readonly number[], k: number, dtype = x.dt
  * aten's accumulation: the 2d kernel sums in opmath (float32 below float64), the 3d kernel in the input's own
  * dtype (float16 rounds at every step).
  */
-function accumulate(x: Tensor, k: number): Accumulate {
+function accumulateAdaptive(x: Tensor, k: number): Accumulate {
   if (x.dtype === 'float64') return (v) => v;
   if (k === 3 && x.dtype === 'float16') return (v) => f16BitsToNumber(numberToF16Bits(v));
   return Math.fround;
@@ -118,7 +118,7 @@ function avgPool(a: BoundArgs, k: number, op: string, run: Run): Tensor {
   const x = a.self as Tensor;
   const size = a.output_size as number[];
   const out = poolOutput(x, checkPool('avg', x, size, k, op), k);
-  if (run === 'cpu') avgPoolCpu(x, k, out, windowsOf(x, size, k), accumulate(x, k));
+  if (run === 'cpu') avgPoolCpu(x, k, out, windowsOf(x, size, k), accumulateAdaptive(x, k));
   else if (run === 'webgpu') adaptivePoolGPU(x, k, out, null);
   return out;
 }
@@ -212,7 +212,7 @@ function registerAvg(k: 2 | 3): void {
       {
         cpu: (a, out) => {
           const x = a.self as Tensor;
-          avgPoolCpu(x, k, out, windowsOf(x, a.output_size as number[], k), accumulate(x, k));
+          avgPoolCpu(x, k, out, windowsOf(x, a.output_size as number[], k), accumulateAdaptive(x, k));
         },
         webgpu: (a, out) => adaptivePoolGPU(a.self as Tensor, k, out, null),
       },

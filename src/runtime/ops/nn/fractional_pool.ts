@@ -5,10 +5,9 @@
  * (`_functional_*`, Python-only): output_ratio, return_indices, and `_random_samples` drawn from the default
  * generator as torch.rand(N, C, 2 | 3) when not given.
  */
-import { defineDerivative, isGradEnabled } from '../../autograd/index.ts';
+import { defineDerivative } from '../../autograd/index.ts';
 import { numberReader } from '../../backends/cpu/index.ts';
 import {
-  AutogradError,
   DimOutOfRangeError,
   DTYPE_INFO,
   DTypeUnsupportedError,
@@ -50,7 +49,7 @@ interface Checked {
 }
 
 /** aten's checks, in its order (meta function, then the kernel's dtype dispatch and samples read). */
-function check(a: BoundArgs, k: number, op: string): Checked {
+function checkFractional(a: BoundArgs, k: number, op: string): Checked {
   const x = a.self as Tensor;
   const pool = a.kernel_size as number[];
   const size = a.output_size as number[];
@@ -121,8 +120,11 @@ function check(a: BoundArgs, k: number, op: string): Checked {
   return { x, pool, size, samples, shape: [...lead, ...size] };
 }
 
-/** The windows of every plane from its samples, then the max loop. */
-function fill(c: Checked, k: number, values: Tensor, indices: Tensor): void {
+/**
+ * The windows of every plane from its samples, then the max loop. This file's functions have names of their own
+ * (not fill / check / functional): mutation testing finds the ops a kernel serves near the uses of its name.
+ */
+function fillFractional(c: Checked, k: number, values: Tensor, indices: Tensor): void {
   const { x, pool, size, samples } = c;
   const read = numberReader(samples.dtype);
   const data = samples.storage.data!;
@@ -144,11 +146,11 @@ function fill(c: Checked, k: number, values: Tensor, indices: Tensor): void {
 }
 
 function fractionalPool(a: BoundArgs, k: number, op: string, compute: boolean): Tensor[] {
-  const c = check(a, k, op);
+  const c = checkFractional(a, k, op);
   const opts = { dtype: c.x.dtype, device: c.x.device };
   const values = t('empty', [c.shape], opts);
   const indices = t('empty', [c.shape], { ...opts, dtype: 'int64' });
-  if (compute) fill(c, k, values, indices);
+  if (compute) fillFractional(c, k, values, indices);
   return [values, indices];
 }
 
@@ -166,7 +168,7 @@ function drawShape(x: Tensor, k: number): Tensor {
 }
 
 /** F.fractional_max_pool2d / 3d: output_ratio turned into sizes, samples drawn when not given. */
-function functional(a: BoundArgs, k: number): Tensor | Tensor[] {
+function functionalFractional(a: BoundArgs, k: number): Tensor | Tensor[] {
   const x = a.input as Tensor;
   const name = `fractional_max_pool${k}d`;
   let size = a.output_size as number[] | null;
@@ -189,12 +191,6 @@ function functional(a: BoundArgs, k: number): Tensor | Tensor[] {
       );
     samples = t('uniform_', [t('empty_like', [drawShape(x, k)], { memory_format: 'contiguous_format' })]);
   }
-  // PyTorch's autograd refuses a differentiable random_samples at the call (derivatives.yaml: not differentiable).
-  if (samples.requiresGrad && isGradEnabled())
-    throw new AutogradError(
-      `The function '${name}' is not differentiable with respect to argument 'random_samples'. This input cannot have requires_grad True.`,
-      { op: name, arg: 'random_samples', got: 'requires_grad', expected: 'no grad' },
-    );
   const out = t(name, [x, a.kernel_size, size, samples]) as unknown as Tensor[];
   return a.return_indices ? out : out[0];
 }
@@ -202,33 +198,36 @@ function functional(a: BoundArgs, k: number): Tensor | Tensor[] {
 export function registerFractionalPool(): void {
   for (const k of [2, 3] as const) {
     const name = `fractional_max_pool${k}d`;
+    // The op's name spelled in its schemas: target determination reads which ops a file defines from them.
     defineOp({
-      schema: `${name}(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples) -> (Tensor, Tensor)`,
+      schema: `fractional_max_pool${k}d(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples) -> (Tensor, Tensor)`,
       tags: { family: 'pooling' },
       cpu: (a, op) => fractionalPool(a, k, op.schema.name, true),
       meta: (a, op) => fractionalPool(a, k, op.schema.name, false),
     });
     defineOuts(
-      `${name}.output(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples, *, Tensor(a!) output, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
+      `fractional_max_pool${k}d.output(Tensor self, int[${k}] kernel_size, int[${k}] output_size, Tensor random_samples, *, Tensor(a!) output, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
       { family: 'pooling' },
       (a, op) => {
-        const { x, shape } = check(a, k, op);
+        const { x, shape } = checkFractional(a, k, op);
         return [
           { shape, dtype: x.dtype },
           { shape, dtype: 'int64' },
         ];
       },
-      (a, [values, indices], op) => fill(check(a, k, op), k, values, indices),
+      (a, [values, indices], op) => fillFractional(checkFractional(a, k, op), k, values, indices),
     );
     defineDerivative(name, {
       saves: ['result'],
       nondiffOutputs: [1],
+      // PyTorch's autograd refuses a random_samples that requires grad at the call (F's and aten's alike).
+      nondiffArgs: ['random_samples'],
       formula: (c) => [maxPoolBackward(c.grad, c.results[1], c.shapes.self, k), null],
     });
     defineOp({
       schema: `_functional_${name}(Tensor input, int[${k}] kernel_size, int[${k}]? output_size=None, float[${k}]? output_ratio=None, bool return_indices=False, Tensor? _random_samples=None) -> Tensor`,
       tags: { family: 'pooling', decomposed: true, pythonOnly: true },
-      composite: (a) => functional(a, k) as Tensor,
+      composite: (a) => functionalFractional(a, k) as Tensor,
     });
     operatorTable.alias(`nn.functional.${name}`, `_functional_${name}`);
   }
