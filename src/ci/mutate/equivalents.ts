@@ -18,6 +18,61 @@ export interface Equivalent {
 }
 
 export const EQUIVALENTS: readonly Equivalent[] = [
+  ...[
+    ['src/runtime/ops/nn/adaptive_pool.ts', 'for (let d = first; d < x.ndim; d++)'],
+    ['src/runtime/ops/nn/fractional_pool.ts', 'for (let d = 1; d < x.ndim; d++)'],
+    ['src/runtime/ops/nn/unpool.ts', 'for (let i = x.ndim === nd + 2 ? 1 : 0; i < x.ndim; i++)'],
+  ].map(
+    ([file, original]): Equivalent => ({
+      file,
+      operator: 'swap-comparison',
+      original,
+      reason:
+        'the extra iteration reads x.shape[x.ndim], which is undefined, never === 0: the empty-dim check cannot fire',
+    }),
+  ),
+  {
+    file: 'src/runtime/ops/nn/fractional_pool.ts',
+    operator: 'swap-comparison',
+    original: 'if (outSize > 1) {',
+    reason: 'at outSize = 1 the block computes alpha and loops i < 0 times: nothing it writes is read',
+  },
+  {
+    file: 'src/runtime/ops/nn/fractional_pool.ts',
+    operator: 'swap-comparison',
+    original: 'for (let i = 0; i < outSize - 1; i++)',
+    reason: 'the extra iteration writes start[outSize - 1], which the next line always overwrites',
+  },
+  {
+    file: 'src/runtime/ops/nn/fractional_pool.ts',
+    operator: 'swap-comparison',
+    original: 'if (outSize > 0) start[outSize - 1] = inSize - pool;',
+    reason: 'at outSize = 0 the mutant writes start[-1] of an empty Int32Array, which a typed array ignores',
+  },
+  {
+    file: 'src/runtime/ops/nn/pool_cpu.ts',
+    operator: 'swap-comparison',
+    original: 'if (t0 >= t1 || h0 >= h1 || w0 >= w1) {',
+    reason:
+      'a window never starts at its end: the ceil-mode correction keeps each window start inside the input, ' +
+      'padding at most half the kernel keeps its end past 0, and empty inputs are refused, so t0 < t1, h0 < h1 ' +
+      'and w0 < w1 always hold and `>=` and `>` agree',
+  },
+  {
+    file: 'src/runtime/ops/nn/pool_windows.ts',
+    operator: 'swap-comparison',
+    original: 'for (let i = 0; i < outSize; i++) {',
+    reason:
+      'the extra iteration writes start[outSize] and size[outSize] past the end of Int32Arrays: dropped',
+  },
+  {
+    file: 'src/runtime/ops/nn/pool_windows.ts',
+    operator: 'swap-comparison',
+    original: 'for (let a = 0; a < k; a++) {',
+    reason:
+      'the extra iteration sets size[3] and stride[3] of the 3-element frame arrays, which are only read at ' +
+      'indices 0 to 2',
+  },
   {
     file: 'src/runtime/ops/nn/conv_gemm.ts',
     operator: 'swap-comparison',
@@ -63,8 +118,8 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     original: 'for (let b = 0; b < k.batch; b++) {',
     reason:
       'input and target lengths are checked to have exactly batch entries, so for b = batch they are undefined: ' +
-      'every time and label loop bound is then false, and the few writes use NaN indices, which typed arrays ' +
-      'ignore; nothing throws',
+      'every time and label loop bound is then false, and the few writes (forward and backward alike) use NaN ' +
+      'indices or land past the exactly sized per-batch arrays, which typed arrays ignore; nothing throws',
   },
   {
     file: 'src/runtime/ops/nn/loss_class.ts',
