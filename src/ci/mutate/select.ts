@@ -340,13 +340,30 @@ class Importers {
     }
   }
 
-  /** The ops defined near (NEAR lines) each use of function `name` of `file` in the other runtime files. */
+  /** The files importing `file`, directly or through folder faces (index.ts) that re-export it. */
+  private importersOf(file: string): Set<string> {
+    const out = new Set<string>();
+    const todo = [file];
+    for (let f = todo.pop(); f !== undefined; f = todo.pop())
+      for (const u of this.by.get(f) ?? [])
+        if (!out.has(u)) {
+          out.add(u);
+          if (u.endsWith('index.ts')) todo.push(u);
+        }
+    return out;
+  }
+
+  /**
+   * The ops defined near (NEAR lines) each use of function `name` of `file` in the files that import it (a
+   * common name, `fill` or `check`, also appears in files that never call this one).
+   */
   opsNearUses(file: string, name: string | null, candidates: ReadonlySet<string>): string[] {
     if (!name) return [];
     const re = new RegExp(`\\b${name}\\b`);
     const ops: string[] = [];
+    const importers = this.importersOf(file);
     for (const [f, text] of this.texts) {
-      if (f === file || !re.test(text)) continue;
+      if (!importers.has(f) || !re.test(text)) continue;
       text.split('\n').forEach((l, i) => {
         if (!re.test(l) || /^\s*import\b|^\s*\w+,$/.test(l)) return;
         for (const op of nearOps(text, i + 1, candidates)) if (!ops.includes(op)) ops.push(op);
