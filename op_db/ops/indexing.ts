@@ -37,6 +37,14 @@ function gatherSamples(ctx: SampleContext): SampleInput[] {
     sample(make([3, 5]), [1, index([3, 0], 5)], {}, { name: 'empty index' }),
     sample(make([0, 4]), [0, index([0, 4], 1)], {}, { name: 'zero-size' }),
     sample(make(FOUR_D), [2, index([2, 3, 3, 2], 2)], {}, { name: '4-D' }),
+    // The index is a narrow of a wider tensor whose next element along dim is out of range (99): the range check
+    // must stop at the line's end (a `<=` bound reads the neighbour and raises).
+    sample(
+      make([3, 5]),
+      [1, i64(ctx, [0, 4, 99, 3, 1, 99, 2, 2, 99], [3, 3]).narrow(1, 0, 2)],
+      {},
+      { name: 'index narrowed, out-of-range neighbour' },
+    ),
   ];
 }
 
