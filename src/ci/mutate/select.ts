@@ -217,6 +217,21 @@ export class Selector {
   private readonly testImports: Map<string, string[]>;
   private readonly importers: Importers;
 
+  private testTexts: Map<string, string> | null = null;
+
+  /** The test files calling the Tensor method a mutated line belongs to (`.item(`), if it is in one. */
+  private methodTests(lines: readonly string[], line: number): string[] {
+    const name = enclosingMethod(lines, line);
+    if (!name) return [];
+    this.testTexts ??= new Map(
+      [...sourceFiles(this.root, 'tests'), ...sourceFiles(this.root, 'dashboards')]
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => [f, readFileSync(join(this.root, f), 'utf8')]),
+    );
+    const call = new RegExp(`\\.${name}\\(`);
+    return [...this.testTexts].filter(([, text]) => call.test(text)).map(([f]) => f);
+  }
+
   constructor(
     private readonly root: string,
     tier: Tier,
@@ -321,9 +336,27 @@ export class Selector {
       ops: [...new Set(run.map((i) => i.info.name))],
       selected: all.length,
       // A named mutant (`only`) runs exactly its own tests.
-      unitTests: [...new Set([...(only ? [] : (this.testImports.get(file) ?? [])), ...extraTests])].sort(),
+      unitTests: [
+        ...new Set([
+          ...(only ? [] : [...(this.testImports.get(file) ?? []), ...this.methodTests(lines, line)]),
+          ...extraTests,
+        ]),
+      ].sort(),
     };
   }
+}
+
+/**
+ * The Tensor method whose body holds `line` (`proto.item = function ...` in readback.ts), if any: a test reaches
+ * it through a face by calling it (`zeros(2).item()`), which no import names.
+ */
+export function enclosingMethod(lines: readonly string[], line: number): string | null {
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const m = /^\s*proto\.(\w+) = function\b/.exec(lines[i]);
+    if (m) return m[1];
+    if (i < line - 1 && /^(?: {2})?\}/.test(lines[i])) return null;
+  }
+  return null;
 }
 
 /** The runtime's import graph, reversed: which files import a file. */
