@@ -201,4 +201,34 @@ const clamp = opInfo({
   flags: { exactRounding: true },
 });
 
-export const TERNARY_OPINFOS: readonly OpInfo[] = [where, clamp];
+/**
+ * The clamp.Tensor overload called by its aten name (torch.ops.aten.clamp.Tensor): Python's clamp with no bound
+ * binds the Scalar overload, so only a direct call reaches this overload's own None / None check.
+ */
+const clampTensor = opInfo({
+  name: 'clamp.Tensor',
+  family: 'ternary',
+  dtypes: CLAMP_CPU,
+  dtypesIf: { meta: DTYPE_GROUPS.allButComplex },
+  sampleInputs: (ctx) => {
+    const { make } = gen(ctx);
+    // Both bounds: bool and float16 run only one-bound Tensor forms (maximum / minimum), claimed by neither.
+    return [
+      sample(make([3, 4]), [make([4], { high: 0 }), make([3, 1], { low: 0 })], {}, { name: 'Tensor bounds' }),
+    ];
+  },
+  errorInputs: (ctx) => [
+    errorCase(
+      f32(ctx)([3]),
+      [null, null],
+      {},
+      'E_INVALID_ARGUMENT',
+      /At least one of 'min' or 'max' must not be None/,
+    ),
+  ],
+  ref: R.clampRef,
+  resultDType: clampResultType,
+  flags: { exactRounding: true },
+});
+
+export const TERNARY_OPINFOS: readonly OpInfo[] = [where, clamp, clampTensor];
