@@ -122,6 +122,12 @@ function clampSamples(ctx: SampleContext): SampleInput[] {
     out.push(sample(make([2, 3]), [], { min: null, max: make([3]) }, { name: 'Tensor max only' }));
   }
   if (kind === 'int') out.push(sample(make([3, 4]), [float(-2.5), float(3.5)], {}, { name: 'float bounds' }));
+  // Int bounds at the dtype's exact range (c10's checked conversion accepts them; uint8's 0 must not wrap).
+  if (kind === 'int' && d !== 'int64') {
+    const bits = DTYPE_INFO[d].itemsize * 8;
+    const range = d === 'uint8' ? [0, 255] : [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1];
+    out.push(sample(make([4]), range, {}, { name: 'bounds at the dtype range' }));
+  }
   if (kind === 'float') {
     const v = make.values(SPECIAL_FLOATS);
     const n = SPECIAL_FLOATS.length;
