@@ -133,6 +133,41 @@ const transposedOutErrors = (ctx: SampleContext): ErrorInput[] => {
 };
 
 /**
+ * An integer divisor narrowed from a longer tensor whose next element is 0: the zero-divisor check must stop at
+ * the line's end (a `<=` bound reads the 0 and raises).
+ */
+const narrowedDivisor = (ctx: SampleContext): SampleInput[] => {
+  if (DTYPE_INFO[ctx.dtype].kind !== 'int') return [];
+  const make = maker(ctx);
+  return [
+    sample(
+      make.values([7, 5]),
+      [make.values([3, 2, 0]).narrow(0, 0, 2)],
+      {},
+      { name: 'divisor narrowed, 0 after it' },
+    ),
+  ];
+};
+
+/**
+ * A 0-dim int64 divisor of a uint8 tensor computes in uint8, where 256 is 0: PyTorch raises ZeroDivisionError
+ * (the check reads the divisor's low bits). Value-dependent, so cpu only.
+ */
+const wrappedZeroDivisor = (): ErrorInput[] => [
+  {
+    sample: sample(
+      tensor([5, 7], { dtype: 'uint8' }),
+      [tensor(256, { dtype: 'int64' })],
+      {},
+      { name: '0-dim divisor 256 on uint8 (0 in the compute dtype)' },
+    ),
+    code: 'E_ZERO_DIVISION',
+    regex: /integer division by zero/,
+    valueDependent: 'a zero divisor is a tensor value, which only the device reads',
+  },
+];
+
+/**
  * maximum / minimum on ties, with gradients: the gradient splits evenly between equal operands (what a central
  * difference measures there too), so a tie is where a wrong split or sign shows.
  */
@@ -273,11 +308,15 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       floorDivSamples,
     ),
   ),
-  binary('remainder', pyRemainder, {
-    dtypes: REAL_NUMERIC,
-    samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
-    zeroDivisor: [{}],
-  }),
+  withSamples(
+    binary('remainder', pyRemainder, {
+      dtypes: REAL_NUMERIC,
+      samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
+      zeroDivisor: [{}],
+    }),
+    narrowedDivisor,
+    wrappedZeroDivisor,
+  ),
   binary('fmod', (a, b) => a % b, {
     dtypes: REAL_NUMERIC,
     exact: true,
