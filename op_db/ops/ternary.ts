@@ -127,7 +127,15 @@ function clampSamples(ctx: SampleContext): SampleInput[] {
     const bits = DTYPE_INFO[d].itemsize * 8;
     const range = d === 'uint8' ? [0, 255] : [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1];
     out.push(sample(make([4]), range, {}, { name: 'bounds at the dtype range' }));
+    // A negative int bound wraps into uint8 down to -255 (checked_convert accepts it): min 1.
+    if (d === 'uint8') out.push(sample(make([4]), [-255, 255], {}, { name: 'uint8 min -255 (wraps to 1)' }));
   }
+  // The largest finite float as bounds (accepted; one more overflows the conversion).
+  const edge = { bfloat16: 3.3895313892515355e38, float32: 3.4028234663852886e38 }[d as 'float32'];
+  if (edge !== undefined)
+    out.push(
+      sample(make([4]), [float(-edge), float(edge)], {}, { name: 'bounds at the largest finite float' }),
+    );
   if (kind === 'float') {
     const v = make.values(SPECIAL_FLOATS);
     const n = SPECIAL_FLOATS.length;
