@@ -133,6 +133,41 @@ const transposedOutErrors = (ctx: SampleContext): ErrorInput[] => {
 };
 
 /**
+ * An integer divisor narrowed from a longer tensor whose next element is 0: the zero-divisor check must stop at
+ * the line's end (a `<=` bound reads the 0 and raises).
+ */
+const narrowedDivisor = (ctx: SampleContext): SampleInput[] => {
+  if (DTYPE_INFO[ctx.dtype].kind !== 'int') return [];
+  const make = maker(ctx);
+  return [
+    sample(
+      make.values([7, 5]),
+      [make.values([3, 2, 0]).narrow(0, 0, 2)],
+      {},
+      { name: 'divisor narrowed, 0 after it' },
+    ),
+  ];
+};
+
+/**
+ * A Python int divisor of a uint8 tensor computes in uint8, where 256 is 0: PyTorch raises ZeroDivisionError (the
+ * check reads the divisor's low bits).
+ */
+const wrappedZeroDivisor = (ctx: SampleContext): ErrorInput[] => [
+  {
+    sample: sample(
+      maker({ ...ctx, dtype: 'uint8' }).values([5, 7]),
+      [256],
+      {},
+      { name: 'Python int divisor 256 on uint8 (0 in the compute dtype)' },
+    ),
+    code: 'E_ZERO_DIVISION',
+    regex: /integer division by zero/,
+    valueDependent: 'webgpu, like CUDA, checks no integer divisor (its kernels cannot raise)',
+  },
+];
+
+/**
  * maximum / minimum on ties, with gradients: the gradient splits evenly between equal operands (what a central
  * difference measures there too), so a tie is where a wrong split or sign shows.
  */
@@ -273,11 +308,15 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       floorDivSamples,
     ),
   ),
-  binary('remainder', pyRemainder, {
-    dtypes: REAL_NUMERIC,
-    samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
-    zeroDivisor: [{}],
-  }),
+  withSamples(
+    binary('remainder', pyRemainder, {
+      dtypes: REAL_NUMERIC,
+      samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
+      zeroDivisor: [{}],
+    }),
+    narrowedDivisor,
+    wrappedZeroDivisor,
+  ),
   binary('fmod', (a, b) => a % b, {
     dtypes: REAL_NUMERIC,
     exact: true,

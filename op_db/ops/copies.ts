@@ -14,7 +14,7 @@ import {
 import { maker } from '../make.ts';
 import type { RefTensor } from '../refs/tensor.ts';
 import * as R from '../refs/views.ts';
-import type { OpInfo, SampleContext } from '../types.ts';
+import type { OpInfo, SampleContext, SampleInput } from '../types.ts';
 
 const sameValues = (x: RefTensor) => R.reshapeRef(x, x.shape);
 const shapes = COPY_SHAPES.map((shape): ViewCase => ({ shape }));
@@ -51,6 +51,21 @@ const toCases = (ctx: SampleContext): ViewCase[] => [
     name: 'every argument',
   },
 ];
+/**
+ * float64 -> integer casts at x86's edges (PyTorch 1.13 on x86 is the spec): -2147483649.0 is the first value
+ * below int32's range (INT32_MIN), -2147483648.5 the last inside it; 1e10 + 5 and -2147483649.0 as uint8 keep the
+ * low byte of a 64-bit conversion (5, 255); infinities and NaN give INT32_MIN (0 as int8).
+ */
+const X86_CAST_EDGES = [-2147483649, 2147483648, -2147483648.5, 2147483647.75, 1e10 + 5, -3.7, Infinity, NaN];
+const x86Casts = (ctx: SampleContext): SampleInput[] =>
+  ctx.dtype !== 'float64'
+    ? []
+    : (['int32', 'uint8', 'int8'] as const).map((d) => ({
+        input: maker(ctx).values(X86_CAST_EDGES),
+        args: [d],
+        kwargs: {},
+        name: `float64 -> ${d} at the int32 range's edges`,
+      }));
 const copySrc = (shape: readonly number[], src: readonly number[]): ViewCase => ({
   shape,
   args: (m) => [m(src)],
@@ -72,7 +87,7 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
   {
     // Every instance has a dtype-changing sample, which copies.
     ...view('to', (s) => R.convertRef(s.input, toDType(s)), [], [], copy),
-    sampleInputs: (ctx) => viewSamples(toCases(ctx))(ctx),
+    sampleInputs: (ctx) => [...viewSamples(toCases(ctx))(ctx), ...x86Casts(ctx)],
     resultDType: toDType,
   },
   view(
@@ -107,6 +122,17 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
         args: (_m, _ctx, base) => [base.narrow(0, 1, 4)],
         prep: (t) => t.narrow(0, 0, 4),
         name: 'src partially overlaps self',
+      },
+      {
+        // The same memory at other strides, 2 x 2: a partial overlap however the dims' sizes are tested (a
+        // size-2 dim is where `< 2` and `<= 2` differ; size-1 dims' strides do not matter).
+        ...err(
+          'E_INTERNAL_OVERLAP',
+          /some elements of the input tensor and the written-to tensor refer to a single/,
+          [2, 2],
+        ),
+        args: (_m, _ctx, base) => [base.t()],
+        name: 'src the transpose of self (2 x 2)',
       },
     ],
     { flags: { isView: false, mutates: true }, skips: [NO_EXPANDED_SELF] },

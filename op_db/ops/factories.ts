@@ -3,7 +3,7 @@
  * A factory sample's `input` is its size list (or the scalar of arange/linspace/eye); the dtype comes from the
  * context as kwargs.dtype, and the metadata oracle asks for device='meta' itself.
  */
-import { DTYPE_GROUPS, DTYPE_INFO, type DType, type Tensor } from '../../src/runtime/index.ts';
+import { DTYPE_GROUPS, DTYPE_INFO, type DType, float, type Tensor } from '../../src/runtime/index.ts';
 import {
   COPY_SHAPES,
   type FactoryCase,
@@ -14,8 +14,9 @@ import {
   viewSamples,
 } from '../families/views.ts';
 import { type OpInfoSpec, opInfo } from '../info.ts';
+import { maker } from '../make.ts';
 import { fullRef, sequenceRef } from '../refs/views.ts';
-import type { OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
+import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
 /** Every keyword a factory takes, spelled out (`device` is the context's: the cpu one unless it says otherwise). */
@@ -146,6 +147,55 @@ function fill(
   });
 }
 
+/** The largest finite value of each float dtype a fill converts to (c10's checked conversion allows it). */
+const FLOAT_EDGE: Partial<Record<DType, number>> = {
+  float16: 65504,
+  bfloat16: 3.3895313892515355e38,
+  float32: 3.4028234663852886e38,
+};
+
+/**
+ * fill_ at the edges of the dtype's range, which c10's checked conversion accepts: the int dtype's min and max (as
+ * int and as float Scalars), uint8's -255 (a negative int wraps: 1), the largest finite float.
+ */
+const fillEdges = (ctx: SampleContext): SampleInput[] => {
+  const d = ctx.dtype;
+  const make = maker(ctx);
+  const at = (v: unknown, name: string): SampleInput => ({ input: make([3]), args: [v], kwargs: {}, name });
+  if (FLOAT_EDGE[d] !== undefined) return [at(float(FLOAT_EDGE[d]!), 'largest finite value')];
+  if (DTYPE_INFO[d].kind !== 'int' || d === 'int64') return [];
+  const bits = DTYPE_INFO[d].itemsize * 8;
+  const [lo, hi] = d === 'uint8' ? [0, 255] : [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1];
+  return [
+    at(hi, 'int max'),
+    at(lo, 'int min'),
+    at(float(hi), 'int max as a float'),
+    at(float(lo), 'int min as a float'),
+    ...(d === 'uint8' ? [at(-255, 'uint8 -255 wraps to 1')] : []),
+  ];
+};
+
+/** fill_ one past the dtype's range: "value cannot be converted to type ... without overflow" (webgpu dtypes). */
+const fillOverflows = (ctx: SampleContext): ErrorInput[] =>
+  (
+    [
+      ['int32', 2147483648, /type int without/],
+      ['int32', float(2147483647.5), /type int without/],
+      ['uint8', -256, /type uint8_t without/],
+      ['uint8', 256, /type uint8_t without/],
+      ['float32', float(3.5e38), /type float without/],
+    ] as const
+  ).map(([dtype, v, type]) => ({
+    sample: {
+      input: maker({ ...ctx, dtype })([2]),
+      args: [v],
+      kwargs: {},
+      name: `${dtype} fill_ past its range`,
+    },
+    code: 'E_INVALID_ARGUMENT',
+    regex: new RegExp(`value cannot be converted to ${type.source} overflow`),
+  }));
+
 export const FACTORY_OPINFOS: readonly OpInfo[] = [
   ...constant('empty', null),
   ...constant('zeros', 0),
@@ -201,11 +251,18 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
       };
     },
   }),
-  fill(
-    'fill_',
-    (ctx) => [[fillValue(ctx.dtype)], [1]],
-    (s) => num(s.args[0]),
-  ),
+  (() => {
+    const base = fill(
+      'fill_',
+      (ctx) => [[fillValue(ctx.dtype)], [1]],
+      (s) => num(s.args[0]),
+    );
+    return {
+      ...base,
+      sampleInputs: (ctx: SampleContext) => [...base.sampleInputs(ctx), ...fillEdges(ctx)],
+      errorInputs: fillOverflows,
+    };
+  })(),
   fill(
     'zero_',
     () => [[]],

@@ -37,6 +37,14 @@ function gatherSamples(ctx: SampleContext): SampleInput[] {
     sample(make([3, 5]), [1, index([3, 0], 5)], {}, { name: 'empty index' }),
     sample(make([0, 4]), [0, index([0, 4], 1)], {}, { name: 'zero-size' }),
     sample(make(FOUR_D), [2, index([2, 3, 3, 2], 2)], {}, { name: '4-D' }),
+    // The index is a narrow of a wider tensor whose next element along dim is out of range (99): the range check
+    // must stop at the line's end (a `<=` bound reads the neighbour and raises).
+    sample(
+      make([3, 5]),
+      [1, i64(ctx, [0, 4, 99, 3, 1, 99, 2, 2, 99], [3, 3]).narrow(1, 0, 2)],
+      {},
+      { name: 'index narrowed, out-of-range neighbour' },
+    ),
   ];
 }
 
@@ -275,7 +283,31 @@ function maskedFillSamples(ctx: SampleContext): SampleInput[] {
     sample(make(FOUR_D), [bools(FOUR_D), value], {}, { name: '4-D' }),
     sample(make([3, 4]), [bools([3, 4]).to('uint8'), value], {}, { name: 'uint8 mask (deprecated)' }),
     sample(make([4]), [bools([3, 4]), value], {}, { name: 'mask broadcasts self', broadcastsInput: true }),
+    ...rangeEdgeValues(ctx).map(([v, name]) =>
+      sample(make([3]), [bools([3], { excludeZero: true }), v], {}, { name: `value ${name}` }),
+    ),
   ];
+}
+
+/** The largest finite value of each float dtype (c10's checked conversion accepts it, one ulp more overflows). */
+const FLOAT_EDGE: Partial<Record<string, number>> = {
+  float16: 65504,
+  bfloat16: 3.3895313892515355e38,
+  float32: 3.4028234663852886e38,
+};
+
+/**
+ * Scalar values at the edges of the dtype's range, which c10's checked conversion (Scalar::to) accepts: the
+ * largest finite float, an int dtype's max as a float Scalar, uint8's -255 (a negative int wraps: 1).
+ */
+function rangeEdgeValues(ctx: SampleContext): [unknown, string][] {
+  const d = ctx.dtype;
+  const edge = FLOAT_EDGE[d];
+  if (edge !== undefined) return [[float(edge), 'largest finite']];
+  if (d === 'int8') return [[float(127), '127.0 (int8 max as a float)']];
+  if (d === 'int32') return [[float(2147483647), 'int32 max as a float']];
+  if (d === 'uint8') return [[-255, '-255 (wraps to 1)']];
+  return [];
 }
 
 function maskedFillErrors(ctx: SampleContext): ErrorInput[] {

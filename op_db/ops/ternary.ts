@@ -122,6 +122,20 @@ function clampSamples(ctx: SampleContext): SampleInput[] {
     out.push(sample(make([2, 3]), [], { min: null, max: make([3]) }, { name: 'Tensor max only' }));
   }
   if (kind === 'int') out.push(sample(make([3, 4]), [float(-2.5), float(3.5)], {}, { name: 'float bounds' }));
+  // Int bounds at the dtype's exact range (c10's checked conversion accepts them; uint8's 0 must not wrap).
+  if (kind === 'int' && d !== 'int64') {
+    const bits = DTYPE_INFO[d].itemsize * 8;
+    const range = d === 'uint8' ? [0, 255] : [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1];
+    out.push(sample(make([4]), range, {}, { name: 'bounds at the dtype range' }));
+    // A negative int bound wraps into uint8 down to -255 (checked_convert accepts it): min 1.
+    if (d === 'uint8') out.push(sample(make([4]), [-255, 255], {}, { name: 'uint8 min -255 (wraps to 1)' }));
+  }
+  // The largest finite float as bounds (accepted; one more overflows the conversion).
+  const edge = { bfloat16: 3.3895313892515355e38, float32: 3.4028234663852886e38 }[d as 'float32'];
+  if (edge !== undefined)
+    out.push(
+      sample(make([4]), [float(-edge), float(edge)], {}, { name: 'bounds at the largest finite float' }),
+    );
   if (kind === 'float') {
     const v = make.values(SPECIAL_FLOATS);
     const n = SPECIAL_FLOATS.length;
@@ -201,4 +215,34 @@ const clamp = opInfo({
   flags: { exactRounding: true },
 });
 
-export const TERNARY_OPINFOS: readonly OpInfo[] = [where, clamp];
+/**
+ * The clamp.Tensor overload called by its aten name (torch.ops.aten.clamp.Tensor): Python's clamp with no bound
+ * binds the Scalar overload, so only a direct call reaches this overload's own None / None check.
+ */
+const clampTensor = opInfo({
+  name: 'clamp.Tensor',
+  family: 'ternary',
+  dtypes: CLAMP_CPU,
+  dtypesIf: { meta: DTYPE_GROUPS.allButComplex },
+  sampleInputs: (ctx) => {
+    const { make } = gen(ctx);
+    // Both bounds: bool and float16 run only one-bound Tensor forms (maximum / minimum), claimed by neither.
+    return [
+      sample(make([3, 4]), [make([4], { high: 0 }), make([3, 1], { low: 0 })], {}, { name: 'Tensor bounds' }),
+    ];
+  },
+  errorInputs: (ctx) => [
+    errorCase(
+      f32(ctx)([3]),
+      [null, null],
+      {},
+      'E_INVALID_ARGUMENT',
+      /At least one of 'min' or 'max' must not be None/,
+    ),
+  ],
+  ref: R.clampRef,
+  resultDType: clampResultType,
+  flags: { exactRounding: true },
+});
+
+export const TERNARY_OPINFOS: readonly OpInfo[] = [where, clamp, clampTensor];

@@ -63,6 +63,8 @@ const INDEXING: OpInfo[] = [
       c([2, 3, 4], 1, 2),
       c([7], 0, 3),
       c([0, 4], 1, 2),
+      // index -size: the first element (a `<= -size` bound refuses it).
+      c([3, 4], 1, -4),
     ].concat([c(FOUR, 1, -2)]),
     [
       err('E_INDEX_OUT_OF_RANGE', /index 3 is out of bounds for dimension 0 with size 3/, [3, 4], 0, 3),

@@ -253,8 +253,10 @@ export function clampRef(s: RefSample): RefTensor {
   const hi = argOf<unknown>(s, 1, 'max', null);
   const tensors = [lo, hi].filter((b) => b !== null).every(isRefTensor);
   const ops: RefTensor[] = [x];
-  if (lo !== null) ops.push(isRefTensor(lo) ? lo : asRef(lo));
-  if (hi !== null) ops.push(isRefTensor(hi) ? hi : asRef(hi));
+  // c10's checked conversion lets a negative Python int bound wrap into uint8 (-255 -> 1).
+  const wrap = (b: unknown) => (x.dtype === 'uint8' && typeof b === 'number' && b < 0 ? b + 256 : b);
+  if (lo !== null) ops.push(isRefTensor(lo) ? lo : asRef(wrap(lo)));
+  if (hi !== null) ops.push(isRefTensor(hi) ? hi : asRef(wrap(hi)));
   const nan = Number.isNaN;
   return elementwise(
     ops,

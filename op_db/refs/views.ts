@@ -255,5 +255,25 @@ export function convertRef(x: RefTensor, dtype: DType): RefTensor {
     return { ...x, dtype, re: x.re.map((v, i) => (v !== 0 || x.im![i] !== 0 ? 1 : 0)), im: null };
   }
   const complex = dtype === 'complex64' || dtype === 'complex128';
-  return { ...x, dtype, re: x.re.slice(), im: complex ? (x.im?.slice() ?? null) : null };
+  const fromFloat = !['bool', 'uint8', 'int8', 'int16', 'int32', 'int64'].includes(x.dtype);
+  const re = fromFloat && INTEGRAL.has(dtype) ? x.re.map((v) => floatToIntX86(v, dtype)) : x.re.slice();
+  return { ...x, dtype, re, im: complex ? (x.im?.slice() ?? null) : null };
+}
+
+const INTEGRAL = new Set<DType>(['uint8', 'int8', 'int16', 'int32', 'int64']);
+
+/**
+ * PyTorch 1.13's float -> integer cast on x86 (cvttsd2si): truncation; NaN and values outside the converting
+ * register's range give its minimum. int64 converts through a 64-bit register, uint8 too (its low byte; measured:
+ * float64 -2147483649.0 -> 255), int8 / int16 / int32 through a 32-bit one (the comparison then keeps the low
+ * bits of INT32_MIN: 0).
+ */
+function floatToIntX86(v: number, dtype: DType): number {
+  const t = Math.trunc(v);
+  if (dtype === 'int64' || dtype === 'uint8') {
+    const inRange = Math.abs(t) < 2 ** 63;
+    if (dtype === 'int64') return inRange ? t : -(2 ** 63);
+    return inRange ? ((t % 256) + 256) % 256 : 0;
+  }
+  return t > -2147483649 && t < 2147483648 ? t : -2147483648;
 }

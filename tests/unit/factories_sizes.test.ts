@@ -38,6 +38,9 @@ describe('valid sizes and data (issue 15)', () => {
     expect(() => zeros(257)).toThrow(code('E_OUT_OF_MEMORY'));
     expect(zeros(256).numel).toBe(256);
     expect(() => zeros(2, 2).expand(300, 2, 2).contiguous()).toThrow(code('E_OUT_OF_MEMORY'));
+    // Reading back is refused past 1/64 of the limit in elements (16 here): exactly 16 is still fine.
+    expect(zeros(1).expand(16).tolist()).toHaveLength(16);
+    expect(() => zeros(1).expand(17).tolist()).toThrow(code('E_OUT_OF_MEMORY'));
     expect(() => T.setMaxAllocationBytes(-1)).toThrow(code('E_INVALID_ARGUMENT'));
   });
 

@@ -16,7 +16,10 @@ describe('op_db', () => {
     for (const info of opDb) covered.set(info.op, [...(covered.get(info.op) ?? []), info.name]);
     const missing = tableOps().filter((n) => !covered.has(n) && !(n in REACHED_THROUGH));
     const duplicated = [...covered].filter(([, infos]) => infos.length > 1);
-    const unknown = [...covered.keys()].filter((n) => !tableOps().includes(n));
+    // An OpInfo may also name one aten overload of a table op (clamp.Tensor), for what only that overload checks.
+    const overloadOfTableOp = (n: string) =>
+      n.includes('.') && tableOps().includes(n.split('.')[0]) && operatorTable.resolve(n).length === 1;
+    const unknown = [...covered.keys()].filter((n) => !tableOps().includes(n) && !overloadOfTableOp(n));
     expect({ missing, duplicated, unknown }).toEqual({ missing: [], duplicated: [], unknown: [] });
   });
 

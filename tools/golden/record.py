@@ -54,7 +54,11 @@ def resolve(name, op):
         return getattr(torch, op)
     if hasattr(torch.Tensor, op):
         return getattr(torch.Tensor, op)
-    return getattr(torch.ops.aten, op)
+    # An aten overload by its qualified name (clamp.Tensor): torch.ops.aten.clamp.Tensor.
+    obj = torch.ops.aten
+    for part in op.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def build_tensors(call):

@@ -85,7 +85,8 @@ export const PREFERRED: readonly {
   },
   {
     why: 'a dropped guard shows as a missing error: the errors and dtypes oracles call what must raise',
-    applies: (o, l) => o === 'drop-guard' || (o === 'swap-comparison' && /\bthrow\b/.test(l)),
+    applies: (o, l) =>
+      o === 'drop-guard' || (o === 'swap-comparison' && /\bthrow\b|^function (?:assert|check)[A-Z]/m.test(l)),
     prefers: (i) => i.oracle === 'errors' || i.oracle === 'dtypes',
   },
   {
@@ -93,6 +94,12 @@ export const PREFERRED: readonly {
     why: 'a 16-bit rounding bug shows only in float16 / bfloat16 values, bit for bit',
     applies: (o) => o === 'round-toward-zero',
     prefers: (i) => HALF.has(i.dtype) && VALUE_ORACLES.has(i.oracle) && i.info.flags.exactRounding,
+  },
+  {
+    // codegen's F2I / N2L and the element writers map to the whole matrix; `to` has the float64 edge samples.
+    why: "a float -> int cast's range bound shows only on a value at that bound: `to`'s float64 cast samples",
+    applies: (_o, l) => /2147483648|2 \*\* 63/.test(l),
+    prefers: (i) => i.info.name === 'to' && i.dtype === 'float64' && VALUE_ORACLES.has(i.oracle),
   },
   {
     why: 'a dropped storage offset shows only on a tensor that starts inside its storage',
@@ -220,6 +227,20 @@ export class Selector {
   private readonly importers: Importers;
 
   private readonly byId: Map<string, MatrixInstance>;
+  private testTexts: Map<string, string> | null = null;
+
+  /** The test files calling the Tensor method a mutated line belongs to (`.item(`), if it is in one. */
+  private methodTests(lines: readonly string[], line: number): string[] {
+    const name = enclosingMethod(lines, line);
+    if (!name) return [];
+    this.testTexts ??= new Map(
+      [...sourceFiles(this.root, 'tests'), ...sourceFiles(this.root, 'dashboards')]
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => [f, readFileSync(join(this.root, f), 'utf8')]),
+    );
+    const call = new RegExp(`\\.${name}\\(`);
+    return [...this.testTexts].filter(([, text]) => call.test(text)).map(([f]) => f);
+  }
 
   constructor(
     private readonly root: string,
@@ -273,9 +294,27 @@ export class Selector {
     // A helper's line (binary_math's floorDivFloat): the ops defined where its function is used.
     for (const op of this.importers.opsNearUses(file, enclosingFunction(text, line), candidates))
       if (!near.includes(op)) near.push(op);
-    const lineText = text.split('\n')[line - 1] ?? '';
+    const lines = text.split('\n');
+    // A guard `if (...)` whose throw is its next line: the preferences see both (a swapped bound is a guard).
+    const lineText =
+      (lines[line - 1] ?? '') +
+      (/^\s*if \(.*\)\s*$/.test(lines[line - 1] ?? '') ? `\n${lines[line] ?? ''}` : '') +
+      // A line of an assert / check function (assertNoPartialOverlap's stride test) is a guard too.
+      (/^(?:assert|check)[A-Z]/.test(enclosingFunction(text, line) ?? '')
+        ? `\nfunction ${enclosingFunction(text, line)}`
+        : '');
     const seed = seedOf(m.id);
     const first = near.flatMap((op) => interleaveOracles(all.filter((i) => i.info.name === op)));
+    // Then TD's own instances, when TD maps the file to fewer than the whole matrix (a webgpu kernel file ->
+    // sort and topk on webgpu): withUsers adds thousands through the backend's face, and a stratified 400 of
+    // those rarely holds the one instance that runs the mutated kernel.
+    const own = this.affected(file);
+    const direct = new Set(own.length < this.instances.length ? own.map((i) => i.id) : []);
+    const firstIds = new Set(first.map((i) => i.id));
+    const tdOwn = stratified(
+      all.filter((i) => direct.has(i.id) && !firstIds.has(i.id)),
+      seed,
+    );
     // Then the ops of the op files that import this one (a kernel or helper file names no op itself).
     // ... and the ops reaching it through the dispatcher (F.max_pool2d -> max_pool2d_with_indices -> pool_cpu.ts).
     const users = new Set(
@@ -284,15 +323,24 @@ export class Selector {
       ),
     );
     const second = stratified(
-      all.filter((i) => users.has(i.info.name)),
+      all.filter((i) => users.has(i.info.name) && !direct.has(i.id)),
       seed,
     );
     const rest = stratified(
-      all.filter((i) => !near.includes(i.info.name) && !users.has(i.info.name)),
+      all.filter((i) => !near.includes(i.info.name) && !users.has(i.info.name) && !direct.has(i.id)),
       seed,
     );
+    // A webgpu kernel runs only on webgpu: its instances (and crossbackend's, which run both) come first.
+    const onDevice = (l: MatrixInstance[]) =>
+      file.startsWith('src/runtime/backends/webgpu/')
+        ? [...l.filter((i) => i.device === 'webgpu'), ...l.filter((i) => i.device !== 'webgpu')]
+        : l;
     // The instances the mutated code serves (PREFERRED) before all others, each part in the order above.
-    const ordered = splitPreferred([...first, ...second, ...rest], operator, lineText).flat();
+    const ordered = splitPreferred(
+      onDevice([...first, ...tdOwn, ...second, ...rest]),
+      operator,
+      lineText,
+    ).flat();
     const reach =
       this.reach && !only && m.original !== undefined
         ? this.reach.reached({ ...m, original: m.original })
@@ -318,12 +366,28 @@ export class Selector {
       selected: all.length,
       // A named mutant (`only`) runs exactly its own tests.
       unitTests: [
-        ...new Set([...(only ? [] : (this.testImports.get(file) ?? [])), ...(m.tests ?? [])]),
+        ...new Set([
+          ...(only ? [] : [...(this.testImports.get(file) ?? []), ...this.methodTests(lines, line)]),
+          ...(m.tests ?? []),
+        ]),
       ].sort(),
       reached,
       unreached,
     };
   }
+}
+
+/**
+ * The Tensor method whose body holds `line` (`proto.item = function ...` in readback.ts), if any: a test reaches
+ * it through a face by calling it (`zeros(2).item()`), which no import names.
+ */
+export function enclosingMethod(lines: readonly string[], line: number): string | null {
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const m = /^\s*proto\.(\w+) = function\b/.exec(lines[i]);
+    if (m) return m[1];
+    if (i < line - 1 && /^(?: {2})?\}/.test(lines[i])) return null;
+  }
+  return null;
 }
 
 /** The runtime's import graph, reversed: which files import a file. */

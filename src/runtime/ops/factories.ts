@@ -26,7 +26,7 @@ import {
   toComplexDType,
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
-import { asScalar } from './op_helpers.ts';
+import { asScalar, scalarTo } from './op_helpers.ts';
 import { defineOp } from './structured.ts';
 
 const tags = { family: 'factory' } as const;
@@ -108,6 +108,14 @@ function storageWords(s: Scalar, dtype: DType): number[] {
  * A new tensor of `size` on the args' device; `fill` fills it, `zero` asks for zeros (cpu memory starts zeroed,
  * webgpu blocks come from a caching allocator and are filled explicitly).
  */
+/**
+ * fill_out's `value.to<scalar_t>()`: c10's checked conversion refuses a value outside the dtype's range (int8
+ * 128, 127.5, float16 65520.0); bool takes any value (nonzero is True). Meta tensors convert nothing.
+ */
+function checkFill(s: Scalar, dtype: DType, op: string, arg: string): void {
+  if (dtype !== 'bool') scalarTo(s, dtype, op, arg);
+}
+
 function create(
   size: readonly number[],
   a: BoundArgs,
@@ -125,6 +133,7 @@ function create(
     device,
     like ? likeStrides(like, a.memory_format as string | null | undefined) : contiguousStrides(size),
   );
+  if (fill && device !== 'meta') checkFill(fill, dtype, op, 'fill_value');
   if (fill) fillTensor(t, fill);
   else if (zero && t.device === 'webgpu') fillTensor(t, int(0));
   return t;
@@ -327,7 +336,11 @@ export function registerFactories(): void {
       // No internal-overlap check: filling is idempotent, so PyTorch fills an expanded self (fill_out disables
       // TensorIterator's overlap check); x.expand(2, 3).fill_(1) writes the shared elements.
       // A meta tensor has nothing to fill (and a meta value nothing to read).
-      if (self.device !== 'meta') fillTensor(self, scalarArg(a.value, 'fill_', 'value'));
+      if (self.device !== 'meta') {
+        const value = scalarArg(a.value, 'fill_', 'value');
+        checkFill(value, self.dtype, 'fill_', 'value');
+        fillTensor(self, value);
+      }
       self.bumpVersion();
       return self;
     },

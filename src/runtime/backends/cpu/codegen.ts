@@ -13,6 +13,7 @@ import {
   numberToF16Bits,
   type StorageArray,
 } from '../../core/index.ts';
+import { f2u8 } from './elements.ts';
 
 /** A pointwise scalar function; the element values come first, then the op's scalar parameters. */
 // biome-ignore lint/suspicious/noExplicitAny: scalar functions take numbers, bigints or booleans per domain
@@ -53,6 +54,8 @@ export const CODEGEN_HELPERS = {
   // values give the minimum int64 / int32 (narrower ints then keep the low bits of that int32).
   N2L: (v: number) => (Math.abs(v) < 2 ** 63 ? BigInt(Math.trunc(v)) : i64Min),
   F2I: (v: number) => (v > -2147483649 && v < 2147483648 ? Math.trunc(v) : -2147483648),
+  // uint8 converts through a 64-bit register (PyTorch 1.13 on x86: float64 -2147483649.0 -> 255): its low byte.
+  F2U8: f2u8,
   I8: (v: number) => (v << 24) >> 24,
   U8: (v: number) => v & 0xff,
   I16: (v: number) => (v << 16) >> 16,
@@ -150,6 +153,7 @@ function storeStmt(value: DType, out: DType, arr: string, idx: string, v: string
   if (out === 'bool') return `${arr}[${idx}] = (${rounded}) != 0 ? 1 : 0;`;
   if (out === 'float16') return `${arr}[${idx}] = F2H(${rounded});`;
   if (out === 'bfloat16') return `${arr}[${idx}] = F2B(${rounded});`;
+  if (out === 'uint8' && DTYPE_INFO[valueReal].kind === 'float') return `${arr}[${idx}] = F2U8(${rounded});`;
   if (DTYPE_INFO[out].kind === 'int' && DTYPE_INFO[valueReal].kind === 'float')
     return `${arr}[${idx}] = F2I(${rounded});`;
   return `${arr}[${idx}] = ${rounded};`;

@@ -51,6 +51,10 @@ export function numberWriter(d: DType): Writer {
       return (a, i, v) => {
         a[i] = v !== 0 ? 1 : 0;
       };
+    case 'uint8':
+      return (a, i, v) => {
+        a[i] = f2u8(v);
+      };
     case 'complex64':
     case 'complex128':
       return (a, i, v) => {
@@ -68,6 +72,14 @@ export function numberWriter(d: DType): Writer {
         a[i] = v > -2147483649 && v < 2147483648 ? Math.trunc(v) : -2147483648;
       };
   }
+}
+
+/**
+ * A float stored as uint8, as x86 PyTorch casts it: truncated through a 64-bit register (NaN and |v| >= 2^63 give
+ * INT64_MIN), then its low byte. `%` is exact on doubles, so values past 2^53 keep their low bits.
+ */
+export function f2u8(v: number): number {
+  return Math.abs(v) < 2 ** 63 ? ((Math.trunc(v) % 256) + 256) % 256 : 0;
 }
 
 /** Exact int64 read (other integer dtypes widen). */
