@@ -18,6 +18,65 @@ export interface Equivalent {
 }
 
 export const EQUIVALENTS: readonly Equivalent[] = [
+  ...['src/runtime/backends/cpu/codegen.ts', 'src/runtime/backends/cpu/elements.ts'].flatMap(
+    (file): Equivalent[] => [
+      {
+        file,
+        operator: 'swap-comparison',
+        original: 'v < 2147483648 ?',
+        mutated: 'v <= 2147483648 ?',
+        reason:
+          'at v = 2^31 the mutant gives trunc(v) = 2^31 where the original gives -2^31: equal mod 2^32, and every ' +
+          'use wraps to 32 bits (an Int32Array store, or a reduction that accumulates then wraps)',
+      },
+      {
+        file,
+        operator: 'swap-comparison',
+        original: 'Math.abs(v) < 2 ** 63 ?',
+        mutated: 'Math.abs(v) <= 2 ** 63 ?',
+        reason:
+          'at |v| = 2^63 the mutant gives BigInt(+-2^63), which the BigInt64Array it is stored into wraps to -2^63: ' +
+          'i64Min, what the original gives',
+      },
+    ],
+  ),
+  {
+    file: 'src/runtime/ops/indexing.ts',
+    operator: 'swap-comparison',
+    original: 'for (let d = 0; d < s.length; d++) {',
+    reason:
+      'the extra iteration reads ix[s.length] and s[s.length], both undefined: its comparisons are false, no throw',
+  },
+  {
+    file: 'src/runtime/ops/nn/pad.ts',
+    operator: 'swap-comparison',
+    original: 'for (let d = nd - pad.length / 2; d < nd; d++) {',
+    reason:
+      "the extra iteration reads pad[-2] and pad[-1], undefined: both '> 0' tests are false, so it narrows nothing",
+  },
+  {
+    file: 'src/runtime/ops/pointwise/binary_math.ts',
+    operator: 'swap-comparison',
+    original: 'return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;',
+    reason: 'a <= 0n differs from a < 0n only at a = 0n, where a % b === 0n already made the && false',
+  },
+  {
+    file: 'src/runtime/ops/pointwise/zero_divisor.ts',
+    operator: 'swap-comparison',
+    original: 'return lo >= tlo && hi <= thi;',
+    reason:
+      'the bounds tie only for the same dtype or between unsigned types and bool (the integral maxima 1, 255, 127, ' +
+      '32767, 2^31 - 1, 2^63 - 1 are distinct): the mutant then takes the mask path, whose mask covers every bit ' +
+      'of the dtype, so both paths raise on exactly the zero divisors',
+  },
+  {
+    file: 'src/runtime/ops/pointwise/zero_divisor.ts',
+    operator: 'drop-guard',
+    original: 'if ((BigInt(data[i]) & mask) === 0n) throw zeroDivisionError(op);',
+    reason:
+      'the mask path serves only a broadcast 0-dim divisor, and the kernel raises the same E_ZERO_DIVISION at its ' +
+      'first element before writing anything',
+  },
   ...[
     ['src/runtime/ops/nn/adaptive_pool.ts', 'for (let d = first; d < x.ndim; d++)'],
     ['src/runtime/ops/nn/fractional_pool.ts', 'for (let d = 1; d < x.ndim; d++)'],
