@@ -60,6 +60,7 @@ export {
 } from './instance.ts';
 export { applyLayout } from './layouts.ts';
 export { runMetadata } from './metadata.ts';
+export { outArgNames } from './out_guard.ts';
 export { runProperty } from './property.ts';
 export { runReference } from './reference.ts';
 export {

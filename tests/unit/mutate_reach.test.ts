@@ -4,10 +4,14 @@
  * iterator to the whole matrix, where a capped random sample almost never holds them), and call a line no
  * instance runs unreached.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildReachMap, generateMutants, ReachMap, treeHash } from '../../src/ci/mutate/index.ts';
 import { Selector } from '../../src/ci/mutate/select.ts';
 import { PACKAGE_ROOT as ROOT } from '../../src/ci/run/root.ts';
+import { opgate } from './run_helpers.ts';
 
 const ITERATOR = 'src/runtime/backends/cpu/iterator.ts';
 
@@ -73,5 +77,26 @@ describe('reach map', () => {
     const moved = fresh.reached({ ...m, line: m.line + 3 });
     expect(moved.kind).toBe('instances');
     expect(moved.kind === 'instances' && moved.exact).toBe(false);
+  });
+
+  test('opgate mutate --build-reach writes the map --reach reads: the tiled add runs first and kills the mutant', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opgate-reach-cli-'));
+    const map = join(dir, 'reach.json');
+    const tiled = generateMutants(ROOT, ['src/runtime/backends/cpu']).find(
+      (m) => m.file === ITERATOR && m.operator === 'drop-stride-term' && m.original.includes('i0 * strides'),
+    )!;
+    const args = ['mutate', '--only', tiled.id, '--reach', map, '--json', '--jobs', '1', '--no-unit'];
+    const r = await opgate([...args, '--build-reach', '--db', join(dir, 'm.db'), '--max-instances', '5'], {
+      env: { OPGATE_REACH_OPS: 'add' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    // Five instances out of the whole matrix: only the reached ones, run first, can kill it.
+    expect(summary).toMatchObject({ mutants: 1, killed: 1 });
+    const data = JSON.parse(readFileSync(map, 'utf8'));
+    // Built over add only: a partial map orders, it never rules a line unreached.
+    expect(data.partial).toBe(true);
+    expect(new ReachMap(data, ROOT).fresh).toBe(false);
   });
 }, 300_000);

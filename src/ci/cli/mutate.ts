@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { CiError } from '../errors.ts';
+import type { MatrixInstance } from '../matrix.ts';
 import {
   buildReachMap,
   changedLines,
@@ -66,9 +67,12 @@ async function reachMap(o: MutateFlags, root: string): Promise<ReachMap | null> 
     const say = o.json ? () => {} : (s: string) => console.log(s);
     say(`opgate mutate: building the reach map (${o.tier} matrix under coverage, ${o.jobs} processes)`);
     let last = 0;
+    // OPGATE_REACH_OPS=a,b: only those OpInfos' instances (a partial map, never exact: tests, quick looks).
+    const ops = process.env.OPGATE_REACH_OPS?.split(',').filter(Boolean);
     const data = await buildReachMap(generateMutants(root), {
       root,
       tier: o.tier,
+      ...(ops?.length && { only: (i: MatrixInstance) => ops.includes(i.info.name) }),
       jobs: o.jobs,
       instanceTimeoutMs: o.timeout * 1000,
       onProgress: (done, total) => {

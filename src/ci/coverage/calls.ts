@@ -7,6 +7,7 @@
  * oracles' float64 samples are bound too, with their float64 tensors requiring grad.
  */
 import type { OpInfo, SampleInput } from '../../../op_db/index.ts';
+import { outArgNames } from '../../oracles/index.ts';
 import { bindCall, callOp, givenArgNames, Tensor } from '../../runtime/index.ts';
 
 export interface BoundCall {
@@ -80,8 +81,17 @@ export function callsOfSample(info: OpInfo, s: SampleInput): BoundCall[] {
   const inplace = info.variants.inplace && (info.inplaceApplies?.(s) ?? true);
   if (inplace && s.input instanceof Tensor && !s.broadcastsInput && !('out' in kwargs))
     calls.push(bound(info, `${info.op}_`, args, kwargs));
-  if (info.variants.out && (info.outApplies?.(s) ?? true) && !('out' in kwargs))
+  if (info.variants.out && (info.outApplies?.(s) ?? true) && !('out' in kwargs)) {
     calls.push(bound(info, info.op, args, { ...kwargs, out: anyOut() }));
+    // Tuple outs (max_pool2d_with_indices.out's out and indices), as the reference oracle's guarded out= passes them.
+    for (const n of [2, 3]) {
+      const names = outArgNames(info.op, n);
+      if (names)
+        calls.push(
+          bound(info, info.op, args, { ...kwargs, ...Object.fromEntries(names.map((k) => [k, anyOut()])) }),
+        );
+    }
+  }
   return calls.filter((c): c is BoundCall => c !== null);
 }
 

@@ -36,6 +36,8 @@ export interface ReachMapData {
   /** `file:line` -> indices into `ids` of the instances that executed it. */
   readonly hits: Record<string, readonly number[]>;
   readonly seconds: number;
+  /** Built over some instances only (`only`): an ordering hint, never exact. */
+  readonly partial?: boolean;
 }
 
 /** Hash of the sources the matrix runs (the runtime, the oracles, op_db): a map is exact for one value of it. */
@@ -64,7 +66,7 @@ export class ReachMap {
     readonly data: ReachMapData,
     root: string,
   ) {
-    this.fresh = data.tree === treeHash(root);
+    this.fresh = !data.partial && data.tree === treeHash(root);
     this.loadTime = new Set(data.loadTime);
     this.unmapped = new Set(data.unmapped ?? []);
   }
@@ -195,6 +197,7 @@ export async function buildReachMap(mutants: readonly Mutant[], o: BuildReachOpt
     ids,
     hits: Object.fromEntries([...hits].map(([k, v]) => [k, v.sort((a, b) => a - b)])),
     seconds: Math.round((Date.now() - t0) / 1000),
+    ...(o.only && { partial: true }),
   };
 }
 

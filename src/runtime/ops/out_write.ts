@@ -19,17 +19,32 @@ export interface PendingOut {
 /**
  * The resize in two steps, so that an out= call that raises leaves `out` as it was (PyTorch checks before it
  * writes): the kernel fills `target` — `out` itself when the shape is right, else a tensor with the new
- * geometry over out's storage, from out's storage offset — grown in place when too small, as resize_output's
- * storage realloc does (out's own elements keep their values, and every view of the storage sees the result) —
- * and only `commit`, after the kernel succeeded, gives `out` that geometry.
+ * geometry over out's storage, from out's storage offset, or, when that storage is too small, a fresh tensor
+ * that `commit` copies in after growing the storage in place (resize_output's realloc: out's own elements keep
+ * their values, every view of the storage sees the result) — and only `commit`, after the kernel succeeded,
+ * gives `out` that geometry.
  */
 export function pendingOut(out: Tensor, shape: readonly number[], strides?: readonly number[]): PendingOut {
   if (sameShape(out.shape, shape)) return { target: out, commit: () => {} };
   const st = strides ?? contiguousStrides(shape);
   const { storage, storageOffset: offset } = out;
-  storage.grow(offset + storageSpan(shape, st));
-  const target = new Tensor(storage, [...shape], [...st], offset);
-  return { target, commit: () => out.setStrided(storage, shape, st, offset) };
+  const need = offset + storageSpan(shape, st);
+  if (need <= storage.numel) {
+    const target = new Tensor(storage, [...shape], [...st], offset);
+    return { target, commit: () => out.setStrided(storage, shape, st, offset) };
+  }
+  // Too small: the kernel fills a fresh tensor, and only once it succeeded does out's storage grow (a call that
+  // raises, zero division found mid-kernel, leaves even its size as it was).
+  const target = Tensor.empty(shape, out.dtype, out.device, st);
+  return {
+    target,
+    commit: () => {
+      storage.grow(need);
+      const view = new Tensor(storage, [...shape], [...st], offset);
+      copyOn(view, target);
+      out.setStrided(storage, shape, st, offset);
+    },
+  };
 }
 
 /** For the injected-bug test of the out= aliasing check: false writes straight into an aliased `out`. */

@@ -111,6 +111,10 @@ export function registerCtcLoss(): void {
       }),
     webgpu: noWebgpu,
   });
+  defineDerivative('_ctc_loss_backward', {
+    nondifferentiable:
+      "PyTorch 1.13's derivative of _ctc_loss_backward is not_implemented: CTC has no double backward",
+  });
   defineDerivative('_ctc_loss', {
     saves: ['log_probs', 'targets', 'result'],
     nondiffOutputs: [1],
