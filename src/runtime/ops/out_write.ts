@@ -40,8 +40,8 @@ export function pendingOut(out: Tensor, shape: readonly number[], strides?: read
     target,
     commit: () => {
       storage.grow(need);
-      const view = new Tensor(storage, [...shape], [...st], offset);
-      copyOn(view, target);
+      // meta has no data to move, only the geometry.
+      if (out.device !== 'meta') copyOn(new Tensor(storage, [...shape], [...st], offset), target);
       out.setStrided(storage, shape, st, offset);
     },
   };
