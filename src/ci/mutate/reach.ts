@@ -55,12 +55,19 @@ export function treeHash(root: string): string {
 export type Reached =
   | { readonly kind: 'unknown' }
   | { readonly kind: 'load-time' }
-  | { readonly kind: 'instances'; readonly ids: ReadonlySet<string>; readonly exact: boolean };
+  | {
+      readonly kind: 'instances';
+      readonly ids: ReadonlySet<string>;
+      readonly exact: boolean;
+      /** Whether the map ran this instance at all (one added since a stale map was built may reach the line). */
+      readonly known: (id: string) => boolean;
+    };
 
 export class ReachMap {
   readonly fresh: boolean;
   private readonly loadTime: Set<string>;
   private readonly unmapped: Set<string>;
+  private knownIds: Set<string> | null = null;
 
   constructor(
     readonly data: ReachMapData,
@@ -99,7 +106,15 @@ export class ReachMap {
     const atLoad = this.loadTime.has(key);
     if (atLoad && hits.length === 0) return { kind: 'load-time' };
     const ids = new Set(hits.map((i) => this.data.ids[i]));
-    return { kind: 'instances', ids, exact: this.fresh && line === m.line && !atLoad };
+    this.knownIds ??= new Set(this.data.ids);
+    const known = this.knownIds;
+    return {
+      kind: 'instances',
+      ids,
+      exact: this.fresh && line === m.line && !atLoad,
+      // A partial map left the others out on purpose: they are known not to be among its hits.
+      known: (id) => this.data.partial === true || known.has(id),
+    };
   }
 }
 

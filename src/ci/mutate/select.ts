@@ -354,10 +354,12 @@ export class Selector {
         [...reach.ids].filter((id) => !inTd.has(id)).flatMap((id) => this.byId.get(id) ?? []),
         seed,
       );
-      const hit = [...ordered.filter((i) => reach.ids.has(i.id)), ...beyondTd];
+      // Instances the map never ran (new since a stale map was built) may reach the line too: they go with the hits.
+      const maybe = (i: MatrixInstance) => reach.ids.has(i.id) || (!reach.exact && !reach.known(i.id));
+      const hit = [...ordered.filter(maybe), ...beyondTd];
       reached = Math.min(hit.length, this.maxInstances);
       unreached = hit.length === 0 && reach.exact;
-      run = unreached ? [] : [...hit, ...ordered.filter((i) => !reach.ids.has(i.id))];
+      run = unreached ? [] : [...hit, ...ordered.filter((i) => !maybe(i))];
     }
     run = run.slice(0, this.maxInstances);
     return {
