@@ -3,7 +3,7 @@
  * xfail rule, capped by a sample stratified over (oracle, op) so a shared file still reaches every oracle and
  * many ops), then the unit tests that import the file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { opDb, REACHED_THROUGH } from '../../../op_db/index.ts';
 import { expandMatrix, type MatrixInstance, type Tier } from '../matrix.ts';
@@ -17,6 +17,7 @@ import {
 } from '../td/index.ts';
 import { type Mutant, shuffled } from './generate.ts';
 import type { ReachMap } from './reach.ts';
+import { enclosingMethod, UnitTests } from './unit_tests.ts';
 
 export interface Selection {
   /** Instance ids in run order. */
@@ -223,24 +224,9 @@ const seedOf = (s: string) => Number.parseInt(s.slice(0, 8), 16) || 1;
 export class Selector {
   private readonly instances: MatrixInstance[];
   private readonly byFile = new Map<string, MatrixInstance[]>();
-  private readonly testImports: Map<string, string[]>;
+  private readonly tests: UnitTests;
   private readonly importers: Importers;
-
   private readonly byId: Map<string, MatrixInstance>;
-  private testTexts: Map<string, string> | null = null;
-
-  /** The test files calling the Tensor method a mutated line belongs to (`.item(`), if it is in one. */
-  private methodTests(lines: readonly string[], line: number): string[] {
-    const name = enclosingMethod(lines, line);
-    if (!name) return [];
-    this.testTexts ??= new Map(
-      [...sourceFiles(this.root, 'tests'), ...sourceFiles(this.root, 'dashboards')]
-        .filter((f) => f.endsWith('.test.ts'))
-        .map((f) => [f, readFileSync(join(this.root, f), 'utf8')]),
-    );
-    const call = new RegExp(`\\.${name}\\(`);
-    return [...this.testTexts].filter(([, text]) => call.test(text)).map(([f]) => f);
-  }
 
   constructor(
     private readonly root: string,
@@ -250,7 +236,7 @@ export class Selector {
   ) {
     this.instances = expandMatrix(tier).filter((i) => i.rule === null);
     this.byId = new Map(this.instances.map((i) => [i.id, i]));
-    this.testImports = testImportMap(root);
+    this.tests = new UnitTests(root);
     this.importers = new Importers(root);
   }
 
@@ -369,7 +355,9 @@ export class Selector {
       // A named mutant (`only`) runs exactly its own tests.
       unitTests: [
         ...new Set([
-          ...(only ? [] : [...(this.testImports.get(file) ?? []), ...this.methodTests(lines, line)]),
+          ...(only
+            ? []
+            : [...this.tests.importing(file), ...this.tests.calling(enclosingMethod(lines, line))]),
           ...(m.tests ?? []),
         ]),
       ].sort(),
@@ -377,19 +365,6 @@ export class Selector {
       unreached,
     };
   }
-}
-
-/**
- * The Tensor method whose body holds `line` (`proto.item = function ...` in readback.ts), if any: a test reaches
- * it through a face by calling it (`zeros(2).item()`), which no import names.
- */
-export function enclosingMethod(lines: readonly string[], line: number): string | null {
-  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
-    const m = /^\s*proto\.(\w+) = function\b/.exec(lines[i]);
-    if (m) return m[1];
-    if (i < line - 1 && /^(?: {2})?\}/.test(lines[i])) return null;
-  }
-  return null;
 }
 
 /** The runtime's import graph, reversed: which files import a file. */
@@ -478,77 +453,4 @@ class Importers {
     }
     return [...ops];
   }
-}
-
-/** Names a file exports (declarations and export lists). */
-function exportsOf(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const m of text.matchAll(
-    /^export (?:async )?(?:function\*?|const|class|let|type|interface|enum) (\w+)/gm,
-  ))
-    names.add(m[1]);
-  for (const m of text.matchAll(/^export (?:type )?\{([^}]*)\}/gm))
-    for (const part of m[1].split(',')) {
-      const name = part
-        .trim()
-        .split(/\s+as\s+/)
-        .pop()
-        ?.replace(/^type\s+/, '');
-      if (name) names.add(name);
-    }
-  return names;
-}
-
-/** The names a test imports from its relative imports: `import { a, b as c }` -> a, b; `import * as T` -> T.x. */
-function importedNames(text: string): { spec: string; names: string[] }[] {
-  const namespaces = [...text.matchAll(/^import\s+\*\s+as\s+(\w+)\s+from\s+'(\.[^']+)'/gm)].map((m) => ({
-    spec: m[2],
-    names: [...new Set([...text.matchAll(new RegExp(`\\b${m[1]}\\.(\\w+)`, 'g'))].map((u) => u[1]))],
-  }));
-  const named = [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/gms)].map((m) => ({
-    spec: m[2],
-    names: m[1]
-      .split(',')
-      .map(
-        (p) =>
-          p
-            .trim()
-            .replace(/^type\s+/, '')
-            .split(/\s+as\s+/)[0],
-      )
-      .filter(Boolean),
-  }));
-  return [...namespaces, ...named];
-}
-
-/**
- * Source file -> the test files (tests/**, dashboards/**) that import it: directly, or through a face (an
- * index.ts) by a name the file exports.
- */
-function testImportMap(root: string): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  const add = (f: string, t: string) => {
-    const l = map.get(f) ?? [];
-    if (!l.includes(t)) map.set(f, [...l, t]);
-  };
-  const tests = [...sourceFiles(root, 'tests'), ...sourceFiles(root, 'dashboards')].filter((f) =>
-    f.endsWith('.test.ts'),
-  );
-  const sources = ['src', 'op_db', 'dashboards']
-    .flatMap((d) => sourceFiles(root, d))
-    .filter((f) => !f.endsWith('.test.ts'));
-  const byName = new Map<string, string[]>();
-  for (const f of sources)
-    if (!f.endsWith('index.ts'))
-      for (const n of exportsOf(readFileSync(join(root, f), 'utf8')))
-        byName.set(n, [...(byName.get(n) ?? []), f]);
-  for (const t of tests) {
-    const text = readFileSync(join(root, t), 'utf8');
-    for (const target of relativeImports(root, t, text)) if (existsSync(join(root, target))) add(target, t);
-    for (const { spec, names } of importedNames(text)) {
-      if (!spec.endsWith('index.ts')) continue;
-      for (const n of names) for (const f of byName.get(n) ?? []) add(f, t);
-    }
-  }
-  return map;
 }

@@ -1,0 +1,115 @@
+/**
+ * The unit tests a mutated line runs beyond the matrix: the test files (tests/**, dashboards/**) importing its
+ * file, and those calling the Tensor method it belongs to. Each test file is read once.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { relativeImports, sourceFiles } from '../td/index.ts';
+
+export class UnitTests {
+  private readonly texts: Map<string, string>;
+  private readonly byImport: Map<string, string[]>;
+
+  constructor(root: string) {
+    this.texts = new Map(
+      [...sourceFiles(root, 'tests'), ...sourceFiles(root, 'dashboards')]
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => [f, readFileSync(join(root, f), 'utf8')]),
+    );
+    this.byImport = testImportMap(root, this.texts);
+  }
+
+  /** The test files importing `file`, directly or through a face by a name it exports. */
+  importing(file: string): readonly string[] {
+    return this.byImport.get(file) ?? [];
+  }
+
+  /** The test files calling Tensor method `name` (`.item(`): a face reaches it by no import name. */
+  calling(name: string | null): string[] {
+    if (!name) return [];
+    const call = new RegExp(`\\.${name}\\(`);
+    return [...this.texts].filter(([, text]) => call.test(text)).map(([f]) => f);
+  }
+}
+
+/**
+ * The Tensor method whose body holds `line` (`proto.item = function ...` in readback.ts), if any: a test reaches
+ * it through a face by calling it (`zeros(2).item()`), which no import names.
+ */
+export function enclosingMethod(lines: readonly string[], line: number): string | null {
+  for (let i = Math.min(line, lines.length) - 1; i >= 0; i--) {
+    const m = /^\s*proto\.(\w+) = function\b/.exec(lines[i]);
+    if (m) return m[1];
+    if (i < line - 1 && /^(?: {2})?\}/.test(lines[i])) return null;
+  }
+  return null;
+}
+
+/** Names a file exports (declarations and export lists). */
+function exportsOf(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of text.matchAll(
+    /^export (?:async )?(?:function\*?|const|class|let|type|interface|enum) (\w+)/gm,
+  ))
+    names.add(m[1]);
+  for (const m of text.matchAll(/^export (?:type )?\{([^}]*)\}/gm))
+    for (const part of m[1].split(',')) {
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.replace(/^type\s+/, '');
+      if (name) names.add(name);
+    }
+  return names;
+}
+
+/** The names a test imports from its relative imports: `import { a, b as c }` -> a, b; `import * as T` -> T.x. */
+function importedNames(text: string): { spec: string; names: string[] }[] {
+  const namespaces = [...text.matchAll(/^import\s+\*\s+as\s+(\w+)\s+from\s+'(\.[^']+)'/gm)].map((m) => ({
+    spec: m[2],
+    names: [...new Set([...text.matchAll(new RegExp(`\\b${m[1]}\\.(\\w+)`, 'g'))].map((u) => u[1]))],
+  }));
+  const named = [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/gms)].map((m) => ({
+    spec: m[2],
+    names: m[1]
+      .split(',')
+      .map(
+        (p) =>
+          p
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)[0],
+      )
+      .filter(Boolean),
+  }));
+  return [...namespaces, ...named];
+}
+
+/**
+ * Source file -> the test files (tests/**, dashboards/**) that import it: directly, or through a face (an
+ * index.ts) by a name the file exports.
+ */
+function testImportMap(root: string, tests: ReadonlyMap<string, string>): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  const add = (f: string, t: string) => {
+    const l = map.get(f) ?? [];
+    if (!l.includes(t)) map.set(f, [...l, t]);
+  };
+  const sources = ['src', 'op_db', 'dashboards']
+    .flatMap((d) => sourceFiles(root, d))
+    .filter((f) => !f.endsWith('.test.ts'));
+  const byName = new Map<string, string[]>();
+  for (const f of sources)
+    if (!f.endsWith('index.ts'))
+      for (const n of exportsOf(readFileSync(join(root, f), 'utf8')))
+        byName.set(n, [...(byName.get(n) ?? []), f]);
+  for (const [t, text] of tests) {
+    for (const target of relativeImports(root, t, text)) if (existsSync(join(root, target))) add(target, t);
+    for (const { spec, names } of importedNames(text)) {
+      if (!spec.endsWith('index.ts')) continue;
+      for (const n of names) for (const f of byName.get(n) ?? []) add(f, t);
+    }
+  }
+  return map;
+}
