@@ -2,250 +2,28 @@
  * Where the runtime knowingly differs from PyTorch 1.13 as recorded in op_db/goldens (by OpInfo name, like
  * autograd.ts's tables): the golden oracle expects these samples to differ and fails when one no longer does, and
  * the README's deviations section lists them. `tolerances` loosen the golden comparison where PyTorch's own result
- * is the less accurate one. Each entry says why; none hides a runtime bug (those are fixed, not declared).
+ * is the less accurate one. Each entry says why; none hides a runtime bug (those are fixed, not declared). The
+ * kinds many OpInfos share live in deviation_kinds.ts.
  */
-import type { DType } from '../src/runtime/index.ts';
-import { CANCELLING_K, LONG_K } from './ops/linalg.ts';
-import { type GoldenDeviation, type GoldenTolerance, LAYOUTS, type OpInfo, type Tolerance } from './types.ts';
-
-interface Declared {
-  readonly deviations?: readonly GoldenDeviation[];
-  readonly tolerances?: Readonly<Partial<Record<DType, GoldenTolerance>>>;
-}
-
-/** PyTorch 1.13's CPU backend has no kernel for these dtypes ("exp_vml_cpu" not implemented for 'Half'). */
-const noCpuKernel = (...dtypes: DType[]): Declared => ({
-  deviations: dtypes.map((dtype) => ({
-    dtypes: [dtype],
-    kind: 'sample',
-    reason:
-      `PyTorch 1.13 has no CPU ${dtype} kernel for this op (it raises "not implemented for ` +
-      `'${dtype === 'float16' ? 'Half' : 'BFloat16'}'"); the runtime computes it in float32 and rounds once, ` +
-      "as PyTorch's CUDA kernel and later CPU releases do",
-  })),
-});
-
-/**
- * The adaptive poolings whose kernel PyTorch 1.13 lacks for a dtype: only the samples that reach the kernel
- * (named `windows ...`) differ; an all-ones output takes aten's mean, which has them.
- */
-const noPoolKernel = (...dtypes: DType[]): Declared => ({
-  deviations: noCpuKernel(...dtypes).deviations!.map((d) => ({ ...d, sample: 'windows' })),
-});
-
-const COMPLEX_TO_BOOL: Declared = {
-  deviations: [
-    {
-      dtypes: ['complex64', 'complex128'],
-      reason:
-        'PyTorch 1.13 tests a complex element through its real part only (it warns "Casting complex values to ' +
-        'real discards the imaginary part"): all([-2j, 3]) is False; the runtime counts an element with any ' +
-        'nonzero part as true, as NumPy, Python and later PyTorch releases do',
-    },
-  ],
-};
-
-const COMPLEX_BLAS_DOT: Declared = {
-  deviations: [
-    {
-      dtypes: ['complex64', 'complex128'],
-      sample: '] @ [',
-      reason:
-        "Debian's PyTorch 1.13.1 (the recording build) links the generic reference BLAS, whose complex dot " +
-        "(cdotu/zdotu) returns 0 through PyTorch's calling convention: torch.dot of complex vectors is 0+0j; the " +
-        'runtime returns the dot product (checked by the reference oracle)',
-    },
-  ],
-};
-
-/**
- * PyTorch 1.13's CPU bfloat16 products (mm, bmm, matmul, mv, dot: its gemm / gemv / dot loops without oneDNN's
- * bfloat16 gemm) add each product into a bfloat16 sum, rounded to 8 significant bits every step; the runtime
- * accumulates in float64 and rounds once (held to the default bfloat16 tolerance by the reference oracle). The
- * loose golden tolerance goes only to the ops whose recorded samples need it (bmm, matmul, dot).
- */
-const BF16_PRODUCTS: Declared = {
-  tolerances: {
-    bfloat16: {
-      rtol: 1.6e-2,
-      atol: 1e-1,
-      reason:
-        "PyTorch 1.13's CPU bfloat16 products accumulate in bfloat16: each of k - 1 adds rounds the partial sum " +
-        '(about 2^-9 of |partial| <= 72 on k <= 8 samples); the runtime accumulates in float64 and rounds once',
-    },
-  },
-  deviations: [
-    {
-      dtypes: ['bfloat16'],
-      sample: LONG_K,
-      kind: 'sample',
-      // Expanded, the long-k operand repeats its first element: no 256 to swallow the ones.
-      layouts: LAYOUTS.filter((l) => l !== 'expanded'),
-      reason:
-        "PyTorch 1.13's CPU bfloat16 products accumulate in bfloat16: 256 plus 63 ones stays 256 (each +1 rounds " +
-        'away), where the runtime gives the sum 319 rounded once, 320',
-    },
-    {
-      dtypes: ['bfloat16'],
-      sample: CANCELLING_K,
-      kind: 'sample',
-      layouts: LAYOUTS.filter((l) => l !== 'expanded'),
-      reason:
-        "PyTorch 1.13's CPU bfloat16 products accumulate in bfloat16: 2^24 + 1 rounds back to 2^24, so " +
-        '2^24 + 1 - 2^24 gives 0, where the runtime gives the exact sum, 1',
-    },
-  ],
-};
-
-const HALF_NORM: Declared = {
-  deviations: [
-    {
-      dtypes: ['float16'],
-      sample: 'specials',
-      reason:
-        "PyTorch 1.13's CPU norm accumulates a float16 input's squares in float16, so it overflows to inf where " +
-        'the norm itself fits (|[100, 1e4]| = 1e4); the runtime accumulates in float32',
-    },
-  ],
-  tolerances: {
-    float16: {
-      rtol: 4e-3,
-      atol: 1e-5,
-      reason:
-        "PyTorch 1.13's CPU norm accumulates float16 powers in float16 (a few ulps off); the runtime accumulates " +
-        'in float32 and rounds once',
-    },
-  },
-};
-
-/**
- * PyTorch's float16/bfloat16 add/sub round alpha * other to the dtype before adding: an absolute error up to half
- * an ulp of |alpha * other| (operands up to ~14 here), which cancellation can make large relative to the result.
- */
-const ALPHA_ROUNDED: Declared = {
-  tolerances: {
-    float16: {
-      rtol: 2e-3,
-      atol: 4e-3,
-      reason:
-        "PyTorch 1.13's CPU kernel rounds alpha * other to float16 before adding (two roundings); the runtime " +
-        'rounds the exact result once',
-    },
-    bfloat16: {
-      rtol: 3.2e-2,
-      atol: 3.2e-2,
-      reason:
-        "PyTorch 1.13's CPU kernel rounds alpha * other to bfloat16 before adding (two roundings); the runtime " +
-        'rounds the exact result once',
-    },
-  },
-};
-
-/** Reductions over several dims of a reduced-precision input round between PyTorch's passes. */
-const STAGED: Declared = {
-  tolerances: {
-    float16: {
-      rtol: 3e-3,
-      atol: 1e-5,
-      reason:
-        'PyTorch 1.13 reduces several dims of a float16 input in passes, rounding to float16 between them; the ' +
-        'runtime accumulates in float32 and rounds once',
-    },
-    bfloat16: {
-      rtol: 1.6e-2,
-      atol: 2e-2,
-      reason:
-        'PyTorch 1.13 reduces several dims of a bfloat16 input in passes, rounding to bfloat16 between them; ' +
-        'the runtime accumulates in float32 and rounds once',
-    },
-  },
-};
-
-/**
- * pdist / cdist: PyTorch 1.13's CPU kernels dispatch on float32 / float64 only (cdist's matrix-product path, taken
- * for p = 2 with compute_mode='use_mm_for_euclid_dist' or more than 25 rows, also runs bfloat16).
- */
-const NO_HALF_DISTANCE: Declared = {
-  deviations: (['float16', 'bfloat16'] as const).map((dtype) => ({
-    dtypes: [dtype],
-    kind: 'sample',
-    reason:
-      `PyTorch 1.13 has no CPU ${dtype} distance kernel (it raises "not implemented for ` +
-      `'${dtype === 'float16' ? 'Half' : 'BFloat16'}'"); the runtime computes the differences in ${dtype} and ` +
-      'their norms in float32, rounded once',
-  })),
-};
-
-const nnf = (name: string) => `nn.functional.${name}`;
-
-/** sparse=True: PyTorch returns the dense output and makes weight's gradient sparse; the runtime has no sparse tensors. */
-const NO_SPARSE: Declared = {
-  deviations: [
-    {
-      kind: 'error',
-      sample: 'sparse=True',
-      reason:
-        'sparse=True asks for a sparse gradient of weight (torch.sparse_coo), and the runtime has no sparse ' +
-        'tensors: it raises E_NOT_IMPLEMENTED rather than silently returning a dense gradient',
-    },
-  ],
-};
-
-/**
- * PyTorch 1.13's bfloat16 CPU transposed convolution goes to mkldnn, which checks the weight as a non-transposed
- * convolution's: it raises "Given groups=1, weight of size [2, 3, 2], expected input[1, 2, 5] to have 3 channels"
- * (or, where the channel counts happen to agree, returns a wrongly shaped result).
- */
-const BF16_TRANSPOSED: GoldenDeviation = {
-  dtypes: ['bfloat16'],
-  kind: 'sample',
-  reason:
-    "PyTorch 1.13's bfloat16 CPU conv_transpose (mkldnn) checks the weight as a non-transposed convolution's and " +
-    'raises a channel-count error (or returns a wrongly shaped result); the runtime computes the transposed ' +
-    'convolution, accumulating in float64 and rounding once',
-};
-
-/**
- * Resampling modes whose PyTorch 1.13 CPU kernel lacks a dtype ("compute_indices_weights_nearest" not implemented
- * for 'Half'; nearest-exact and 3-d adaptive pooling for 'BFloat16'): samples are named by their mode.
- */
-const noResampleKernel = (byDType: Partial<Record<DType, readonly string[]>>): Declared => ({
-  deviations: Object.entries(byDType).flatMap(([dtype, modes]) =>
-    modes!.map((sample) => ({
-      dtypes: [dtype as DType],
-      sample,
-      reason:
-        `PyTorch 1.13 has no CPU ${dtype} kernel for ${sample} resampling (it raises "not implemented for ` +
-        `'${dtype === 'float16' ? 'Half' : 'BFloat16'}'"); the runtime resamples it as it does float32, weights and ` +
-        'sums in double, rounded once',
-    })),
-  ),
-});
-
-/**
- * PyTorch's bfloat16 linear kernels round each weighted term and the sum to bfloat16 (the runtime: once): atol per
- * op, a few times what its recorded samples need.
- */
-const bf16ResampleSums = (tol: Tolerance): Declared['tolerances'] => ({
-  bfloat16: {
-    ...tol,
-    reason:
-      "PyTorch 1.13's CPU bfloat16 linear interpolation rounds each weighted term and their sum to bfloat16 (8 " +
-      'terms in trilinear), so a result that cancels is off by up to an ulp of the terms (0.06 at 9); the runtime ' +
-      'sums in double and rounds once',
-  },
-});
-
-/** var / std over all dims with N - correction <= 0: PyTorch 1.13's backward returns a gradient of the wrong shape. */
-const fullDofGrad = (node: string): GoldenDeviation => ({
-  kind: 'grad',
-  dtypes: ['float64'],
-  sample: 'all dims, N - correction = 0',
-  reason:
-    `PyTorch 1.13's backward over all dims with N - correction <= 0 returns a 0-dim gradient, which its autograd ` +
-    `rejects ("${node} returned an invalid gradient ... got [] but expected shape compatible with [2, 3]"); the ` +
-    'runtime gives the gradient derivatives.yaml spells out (inf, NaN where x equals the mean)',
-});
+import {
+  ALPHA_ROUNDED,
+  BF16_PRODUCTS,
+  BF16_TRANSPOSED,
+  bf16ResampleSums,
+  COMPLEX_BLAS_DOT,
+  COMPLEX_TO_BOOL,
+  type Declared,
+  fullDofGrad,
+  HALF_NORM,
+  NO_HALF_DISTANCE,
+  NO_SPARSE,
+  nnf,
+  noCpuKernel,
+  noPoolKernel,
+  noResampleKernel,
+  STAGED,
+} from './deviation_kinds.ts';
+import type { OpInfo } from './types.ts';
 
 const DECLARED: Readonly<Record<string, Declared>> = {
   ...Object.fromEntries(

@@ -110,6 +110,8 @@ function unfoldSamples(ctx: SampleContext): SampleInput[] {
     ...(ctx.requiresGrad ? [] : [sample(make([0, 2, 3, 3]), [2], {}, { name: 'zero batch' })]),
     // Two images: each batch element's planes start one batch stride further.
     sample(make([2, 1, 3, 3]), [2], {}, { name: 'batch 2' }),
+    // The last window's right column lies in the padding at iw = W exactly (the bound's edge).
+    sample(make([1, 2, 3, 4]), [[2, 3]], { padding: [0, 1] }, { name: 'width padding' }),
   ];
 }
 
@@ -127,6 +129,9 @@ function foldSamples(ctx: SampleContext): SampleInput[] {
       { name: 'unbatched, dilation, padding, stride' },
     ),
     sample(make([1, 4, 4]), [3, 2, 1, 1, 2], {}, { name: 'positional, padding 1, stride 2' }),
+    // Columns whose right tap lies at iw = W exactly, in the padding: fold must drop them (windows that do not
+    // overlap, so no sum rounds).
+    sample(make([1, 2, 9]), [[3, 4], [1, 2]], { padding: [0, 1], stride: [1, 2] }, { name: 'width padding' }),
     ...(ctx.requiresGrad ? [] : [sample(make([0, 4, 4]), [[3, 3], 2], {}, { name: 'zero batch' })]),
   ];
 }

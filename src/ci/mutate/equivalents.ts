@@ -253,11 +253,26 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   {
     file: 'src/runtime/backends/webgpu/pool.ts',
     operator: 'swap-comparison',
-    original: 'w0 >= w1',
-    mutated: 'w0 > w1',
+    original: 'if (t0 >= t1 || h0 >= h1 || w0 >= w1) {',
     reason:
-      'w0 == w1 cannot happen: the op checks kernel >= 1, stride >= 1, pad <= kernel / 2 and the output-size rule ' +
-      'before the kernel runs, so every window start is below W and its clipped end above it (w0 < w1 always)',
+      'an empty window cannot happen: the op checks kernel >= 1, stride >= 1, pad <= kernel / 2 and the ' +
+      'output-size rule before the kernel runs, so in every dimension the window start is below the input size ' +
+      'and its clipped end above it (t0 < t1, h0 < h1, w0 < w1 always; `>=` and `>` agree)',
+  },
+  ...['(a > b ? a : b)', '(a < b ? a : b)'].map(
+    (original): Equivalent => ({
+      file: 'src/runtime/ops/pointwise/binary.ts',
+      operator: 'swap-comparison',
+      original: `big: (a: bigint, b: bigint) => ${original}`,
+      reason: 'the two choices differ only when a === b, and two equal bigints are the same value',
+    }),
+  ),
+  {
+    file: 'src/runtime/ops/views.ts',
+    operator: 'swap-comparison',
+    original: 'for (let i = 0; i < size.length; i++) if (size[i] > 0) span +=',
+    mutated: 'i <= size.length',
+    reason: "the extra iteration reads size[size.length], undefined: 'undefined > 0' is false, span is unchanged",
   },
   {
     file: 'src/runtime/autograd/derivatives/shape_index.ts',
