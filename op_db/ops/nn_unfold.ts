@@ -131,7 +131,15 @@ function foldSamples(ctx: SampleContext): SampleInput[] {
     sample(make([1, 4, 4]), [3, 2, 1, 1, 2], {}, { name: 'positional, padding 1, stride 2' }),
     // Columns whose right tap lies at iw = W exactly, in the padding: fold must drop them (windows that do not
     // overlap, so no sum rounds).
-    sample(make([1, 2, 9]), [[3, 4], [1, 2]], { padding: [0, 1], stride: [1, 2] }, { name: 'width padding' }),
+    sample(
+      make([1, 2, 9]),
+      [
+        [3, 4],
+        [1, 2],
+      ],
+      { padding: [0, 1], stride: [1, 2] },
+      { name: 'width padding' },
+    ),
     ...(ctx.requiresGrad ? [] : [sample(make([0, 4, 4]), [[3, 3], 2], {}, { name: 'zero batch' })]),
   ];
 }

@@ -272,7 +272,8 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < size.length; i++) if (size[i] > 0) span +=',
     mutated: 'i <= size.length',
-    reason: "the extra iteration reads size[size.length], undefined: 'undefined > 0' is false, span is unchanged",
+    reason:
+      "the extra iteration reads size[size.length], undefined: 'undefined > 0' is false, span is unchanged",
   },
   {
     file: 'src/runtime/autograd/derivatives/shape_index.ts',

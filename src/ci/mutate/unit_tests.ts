@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { relativeImports, sourceFiles } from '../td/index.ts';
+import { exportedNames, relativeImports, sourceFiles } from '../td/index.ts';
 
 export class UnitTests {
   private readonly texts: Map<string, string>;
@@ -45,25 +45,6 @@ export function enclosingMethod(lines: readonly string[], line: number): string 
   return null;
 }
 
-/** Names a file exports (declarations and export lists). */
-function exportsOf(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const m of text.matchAll(
-    /^export (?:async )?(?:function\*?|const|class|let|type|interface|enum) (\w+)/gm,
-  ))
-    names.add(m[1]);
-  for (const m of text.matchAll(/^export (?:type )?\{([^}]*)\}/gm))
-    for (const part of m[1].split(',')) {
-      const name = part
-        .trim()
-        .split(/\s+as\s+/)
-        .pop()
-        ?.replace(/^type\s+/, '');
-      if (name) names.add(name);
-    }
-  return names;
-}
-
 /** The names a test imports from its relative imports: `import { a, b as c }` -> a, b; `import * as T` -> T.x. */
 function importedNames(text: string): { spec: string; names: string[] }[] {
   const namespaces = [...text.matchAll(/^import\s+\*\s+as\s+(\w+)\s+from\s+'(\.[^']+)'/gm)].map((m) => ({
@@ -102,7 +83,7 @@ function testImportMap(root: string, tests: ReadonlyMap<string, string>): Map<st
   const byName = new Map<string, string[]>();
   for (const f of sources)
     if (!f.endsWith('index.ts'))
-      for (const n of exportsOf(readFileSync(join(root, f), 'utf8')))
+      for (const n of exportedNames(readFileSync(join(root, f), 'utf8'), true))
         byName.set(n, [...(byName.get(n) ?? []), f]);
   for (const [t, text] of tests) {
     for (const target of relativeImports(root, t, text)) if (existsSync(join(root, target))) add(target, t);

@@ -60,9 +60,26 @@ function opsNamedIn(text: string): string[] {
   return [...new Set([...own, ...through])];
 }
 
-/** Names a file exports (functions, consts, classes). */
-function exportsOf(text: string): string[] {
-  return [...text.matchAll(/^export (?:async )?(?:function|const|class|let) (\w+)/gm)].map((m) => m[1]);
+/**
+ * Names a file exports: its value declarations (functions, consts, classes); with `all`, also its types and the
+ * names of its export lists (`export { a, b as c }`: a face's re-exports).
+ */
+export function exportedNames(text: string, all = false): string[] {
+  const kinds = all ? 'function\\*?|const|class|let|type|interface|enum' : 'function\\*?|const|class|let';
+  const names = [...text.matchAll(new RegExp(`^export (?:async )?(?:${kinds}) (\\w+)`, 'gm'))].map(
+    (m) => m[1],
+  );
+  if (all)
+    for (const m of text.matchAll(/^export (?:type )?\{([^}]*)\}/gm))
+      for (const part of m[1].split(',')) {
+        const name = part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()
+          ?.replace(/^type\s+/, '');
+        if (name) names.push(name);
+      }
+  return names;
 }
 
 /** Files among `files` that mention any of `names` (word match), i.e. use what the changed file provides. */
@@ -250,14 +267,14 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
       const backendFiles = sourceFiles(root, `src/runtime/backends/${dev}`).filter(
         (x) => !x.endsWith('index.ts'),
       );
-      let names = exportsOf(text(f));
+      let names = exportedNames(text(f));
       const seen = new Set([f]);
       for (let changedSet = true; changedSet; ) {
         changedSet = false;
         for (const u of users(backendFiles, names, text)) {
           if (seen.has(u)) continue;
           seen.add(u);
-          names = [...names, ...exportsOf(text(u))];
+          names = [...names, ...exportedNames(text(u))];
           changedSet = true;
         }
       }
@@ -295,7 +312,7 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
       continue;
     }
     if (f.startsWith('op_db/') && f.endsWith('.ts')) {
-      const defining = users(opDbFiles, exportsOf(text(f)), text);
+      const defining = users(opDbFiles, exportedNames(text(f)), text);
       const names = [...new Set(defining.flatMap((d) => opsNamedIn(text(d))))];
       if (names.length && !f.endsWith('index.ts')) {
         addOps(names, null);

@@ -1,6 +1,7 @@
 export {
   type Affected,
   affectedBy,
+  exportedNames,
   isAffected,
   opsServedBy,
   relativeImports,
