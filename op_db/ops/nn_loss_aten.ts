@@ -55,6 +55,8 @@ function multiMarginErrors(ctx: SampleContext): ErrorInput[] {
       /Expected out tensor to have dtype float, but got double instead/,
       'out of another dtype',
     ),
+    // F.multi_margin_loss refuses p itself (a ValueError); only a direct call reaches the kernel's check.
+    errorCase(x, [y, 3], {}, 'E_INVALID_ARGUMENT', /only p == 1 and p == 2 supported/, 'p 3'),
   ];
 }
 
