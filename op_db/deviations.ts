@@ -197,6 +197,8 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     tolerances: bf16ResampleSums({ rtol: 1.6e-2, atol: 1.2e-2 }),
   },
   nll_loss2d: noCpuKernel('float16'),
+  nll_loss: noCpuKernel('float16'),
+  soft_margin_loss: noCpuKernel('float16'),
   'nn.functional.upsample_nearest': noResampleKernel({ float16: ['nearest'] }),
   'nn.functional.upsample_bilinear': {
     ...noResampleKernel({ float16: ['bilinear'] }),

@@ -128,7 +128,6 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     'nn.functional.nll_loss',
     'F.nll_loss maps its reduction to an int, then calls aten nll_loss_nd',
   ),
-  nll_loss: via('nn.functional.nll_loss', 'nll_loss_nd calls nll_loss for 1-d and 2-d inputs'),
   nll_loss_forward: via('nn.functional.nll_loss', 'nll_loss is the first output of nll_loss_forward'),
   nll_loss2d_forward: via('nn.functional.nll_loss', 'nll_loss2d is the first output of nll_loss2d_forward'),
   cross_entropy_loss: via(
@@ -190,10 +189,9 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
     [
       'hinge_embedding_loss',
       'margin_ranking_loss',
-      'soft_margin_loss',
       'cosine_embedding_loss',
       'triplet_margin_loss',
-      // multi_margin_loss and multilabel_margin_loss have OpInfos of their own (nn_loss_aten.ts).
+      // multi_margin_loss, multilabel_margin_loss and soft_margin_loss have OpInfos of their own (nn_loss_aten.ts).
     ].map((op) => [
       op,
       via(

@@ -117,13 +117,19 @@ const tiledSamples = (ctx: SampleContext): SampleInput[] => {
 };
 
 /**
- * out= the transpose of the other operand, 2 x 2: the same memory with other strides is a partial overlap
- * (PyTorch's assert_no_partial_overlap); dims of size 2 are where a `< 2` size test told apart from `<= 2`.
+ * add's own errors. out= the transpose of the other operand, 2 x 2: the same memory with other strides is a
+ * partial overlap (PyTorch's assert_no_partial_overlap); dims of size 2 are where a `< 2` size test told apart
+ * from `<= 2`. An operand on meta (not a 0-dim cpu tensor): TensorIterator's device check.
  */
-const transposedOutErrors = (ctx: SampleContext): ErrorInput[] => {
+const addErrors = (ctx: SampleContext): ErrorInput[] => {
   const make = maker(ctx);
   const x = make([2, 2]);
   return [
+    {
+      sample: sample(make([2, 3]), [make([2, 3]).to('meta')], {}, { name: 'other on meta' }),
+      code: 'E_DEVICE_MISMATCH',
+      regex: /Expected all tensors to be on the same device/,
+    },
     {
       sample: sample(make([2, 2]), [x.t()], { out: x }, { name: 'out= the transpose of other' }),
       code: 'E_INTERNAL_OVERLAP',
@@ -257,7 +263,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       ],
     ),
     tiledSamples,
-    transposedOutErrors,
+    addErrors,
   ),
   withKwargSamples(
     binary('sub', (a, b, s) => a - alpha(s) * b, {

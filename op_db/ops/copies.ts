@@ -86,7 +86,21 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
   ),
   {
     // Every instance has a dtype-changing sample, which copies.
-    ...view('to', (s) => R.convertRef(s.input, toDType(s)), [], [], copy),
+    ...view(
+      'to',
+      (s) => R.convertRef(s.input, toDType(s)),
+      [],
+      [
+        // A meta tensor has no values to copy to the sample's device (PyTorch's NotImplementedError).
+        {
+          ...err('E_NOT_IMPLEMENTED', /Cannot copy out of meta tensor; no data!/, [2, 3]),
+          kwargs: { device: 'cpu' },
+          prep: (t) => t.to('meta'),
+          name: 'meta input to the device',
+        },
+      ],
+      copy,
+    ),
     sampleInputs: (ctx) => [...viewSamples(toCases(ctx))(ctx), ...x86Casts(ctx)],
     resultDType: toDType,
   },
@@ -113,6 +127,21 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
       // PyTorch (TensorIterator): "The size of tensor a (4) must match the size of tensor b (3) at non-singleton
       // dimension 1"; the runtime words it as an expand error (reported), so only the common part is matched.
       { ...err('E_SHAPE_MISMATCH', /at non-singleton dimension 1/, [3, 4]), args: (m) => [m([3])] },
+      {
+        ...err('E_NOT_IMPLEMENTED', /Cannot copy out of meta tensor; no data!/, [2, 3]),
+        args: (m) => [m([2, 3]).to('meta')],
+        name: 'src on meta',
+      },
+      {
+        ...err(
+          'E_INTERNAL_OVERLAP',
+          /more than one element of the written-to tensor refers to a single memory location/,
+          [1],
+        ),
+        args: (m) => [m([3])],
+        prep: (t) => t.expand([3]),
+        name: 'self expanded (stride 0)',
+      },
       {
         ...err(
           'E_INTERNAL_OVERLAP',

@@ -211,6 +211,13 @@ function scatterErrors(ctx: SampleContext): ErrorInput[] {
       /Index tensor must have the same number of dimensions as self tensor/,
     ),
     errorCase(
+      f([3, 3]),
+      [0, zeros([2, 2]), f([2, 2, 2])],
+      {},
+      'E_SHAPE_MISMATCH',
+      /Index tensor must have the same number of dimensions as src tensor/,
+    ),
+    errorCase(
       f([3, 4]),
       [0, zeros([1, 1]), f([1, 1])],
       { reduce: 'max' },

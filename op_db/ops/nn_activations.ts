@@ -4,6 +4,7 @@
  */
 import { DTYPE_GROUPS, DTYPE_INFO, type DType, type Tensor, tensor } from '../../src/runtime/index.ts';
 import { unaryArbitrary } from '../families/arbitraries.ts';
+import { f32 } from '../families/shape.ts';
 import { sample, unarySamples } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
@@ -161,6 +162,11 @@ export const NN_ACTIVATION_OPINFOS: readonly OpInfo[] = [
           /Expected `weight` to be a scalar or 1D tensor, but got ndim = 2/,
         ),
         raises(sample(make([3]), [make([3])]), 'E_SHAPE_MISMATCH', /channel size = 1/),
+        raises(
+          sample(f32(ctx)([2, 3]), [f32(ctx)([3]).double()]),
+          'E_DTYPE_UNSUPPORTED',
+          /Found dtype Double but expected Float/,
+        ),
       ];
     },
   }),

@@ -1,9 +1,10 @@
 /**
  * aten-level OpInfos for the loss kernels whose `.out` forms and own checks the functional OpInfos never reach
  * (F.multi_margin_loss, F.multilabel_margin_loss and F.nll_loss call the function overloads, and nll_loss_nd
- * hands nll_loss2d only 4-d inputs): multi_margin_loss, multilabel_margin_loss and nll_loss2d, with reduction
- * 'none' samples of several frames, so the out= checks see the per-frame writes at a storage offset. The
- * references are the functional ones, the aten int reduction read as its name.
+ * hands nll_loss2d only 4-d inputs, nll_loss only 1-d and 2-d ones): multi_margin_loss, multilabel_margin_loss,
+ * nll_loss2d, nll_loss and soft_margin_loss, with reduction 'none' samples of several frames, so the out= checks
+ * see the per-frame writes at a storage offset. The references are the functional ones, the aten int reduction
+ * read as its name.
  */
 import type { DType, Tensor } from '../../src/runtime/index.ts';
 import { errorCase, exact, f32, indexOf } from '../families/shape.ts';
@@ -11,7 +12,7 @@ import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
 import { nllRef } from '../refs/loss.ts';
-import { multilabelMarginRef, multiMarginRef } from '../refs/loss_margin.ts';
+import { multilabelMarginRef, multiMarginRef, softMarginRef } from '../refs/loss_margin.ts';
 import type { ErrorInput, OpInfo, RefFn, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const DTYPES: readonly DType[] = ['float32', 'float64'];
@@ -55,6 +56,8 @@ function multiMarginErrors(ctx: SampleContext): ErrorInput[] {
       /Expected out tensor to have dtype float, but got double instead/,
       'out of another dtype',
     ),
+    // F.multi_margin_loss refuses p itself (a ValueError); only a direct call reaches the kernel's check.
+    errorCase(x, [y, 3], {}, 'E_INVALID_ARGUMENT', /only p == 1 and p == 2 supported/, 'p 3'),
   ];
 }
 
@@ -128,6 +131,64 @@ function nll2dErrors(ctx: SampleContext): ErrorInput[] {
   ];
 }
 
+function nllSamples(ctx: SampleContext): SampleInput[] {
+  const make = maker(ctx);
+  const y = indexOf(ctx, [2, 0, 3], [3]);
+  const weight = ctx.requiresGrad ? {} : { weight: make([4], { low: 0.5, high: 2 }) };
+  return [
+    sample(make([3, 4]), [y], { reduction: 0 }, { name: 'none, 3 frames' }),
+    sample(make([3, 4]), [y], { ...weight, reduction: 1, ignore_index: 0 }, { name: 'weight, ignore 0' }),
+    sample(make([4]), [indexOf(ctx, [1], [])], { reduction: 2 }, { name: '1-d input, 0-d target' }),
+  ];
+}
+
+/** nll_loss_nd hands nll_loss only 1-d and 2-d inputs: only a direct call reaches nll_loss_forward's check. */
+function nllErrors(ctx: SampleContext): ErrorInput[] {
+  return [
+    errorCase(
+      f32(ctx)([2, 3, 4]),
+      [indexOf(ctx, [0, 1, 2, 0, 1, 2, 0, 1], [2, 4])],
+      {},
+      'E_SHAPE_MISMATCH',
+      /input tensor should be 1D or 2D/,
+      '3-d input',
+    ),
+  ];
+}
+
+/** ±1 targets of the sample's dtype; int64 for gradient samples (aten refuses a target that requires grad). */
+const signs = (ctx: SampleContext, shape: number[]) =>
+  exact(
+    ctx,
+    Array.from({ length: shape.reduce((a, b) => a * b, 1) }, (_, i) => (i % 3 === 1 ? -1 : 1)),
+    shape,
+    ctx.requiresGrad ? 'int64' : ctx.dtype,
+  );
+
+function softMarginSamples(ctx: SampleContext): SampleInput[] {
+  const make = maker(ctx);
+  return [
+    sample(make([2, 3]), [signs(ctx, [2, 3])], { reduction: 0 }, { name: 'none' }),
+    sample(make([2, 3]), [signs(ctx, [2, 3])], {}, { name: 'mean' }),
+    sample(make([4]), [signs(ctx, [4])], { reduction: 2 }, { name: 'sum' }),
+  ];
+}
+
+/** soft_margin_loss_out computes in out: an out of another dtype is refused (F has no out=). */
+function softMarginErrors(ctx: SampleContext): ErrorInput[] {
+  const f = f32(ctx);
+  return [
+    errorCase(
+      f([3]),
+      [f([3])],
+      { reduction: 0, out: f([3]).double() },
+      'E_DTYPE_UNSUPPORTED',
+      /Found dtype Double but expected Float/,
+      'out of another dtype',
+    ),
+  ];
+}
+
 const lossInfo = (spec: Parameters<typeof opInfo>[0]): OpInfo =>
   opInfo({ unsupported: { webgpu: NO_WEBGPU }, resultDType: inputDType, ...spec });
 
@@ -155,5 +216,24 @@ export const NN_LOSS_ATEN_OPINFOS: readonly OpInfo[] = [
     sampleInputs: nll2dSamples,
     errorInputs: nll2dErrors,
     ref: atenRef(nllRef),
+  }),
+  lossInfo({
+    name: 'nll_loss',
+    family: 'loss',
+    dtypes: ['float16', 'bfloat16', ...DTYPES],
+    sampleInputs: nllSamples,
+    errorInputs: nllErrors,
+    ref: atenRef(nllRef),
+    // The weighted mean divides two sums each rounded to the dtype (F.nll_loss's tolerances).
+    tolerances: { float16: { rtol: 2e-3, atol: 1e-5 } },
+  }),
+  opInfo({
+    name: 'soft_margin_loss',
+    family: 'loss',
+    dtypes: ['float16', 'bfloat16', ...DTYPES, 'complex64', 'complex128'],
+    sampleInputs: softMarginSamples,
+    errorInputs: softMarginErrors,
+    ref: atenRef(softMarginRef),
+    resultDType: inputDType,
   }),
 ];

@@ -11,7 +11,7 @@ import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
 import { bceRef, bceWithLogitsRef, crossEntropyRef, nllRef } from '../refs/loss.ts';
 import type { OpInfo, SampleContext, SampleInput } from '../types.ts';
-import { bceErrors, bceLogitsErrors, classErrors, crossEntropyErrors } from './nn_loss_class_errors.ts';
+import { bceErrors, bceLogitsErrors, crossEntropyErrors, nllErrors } from './nn_loss_class_errors.ts';
 
 const _ARG = 'E_INVALID_ARGUMENT';
 const _DTYPE = 'E_DTYPE_UNSUPPORTED';
@@ -180,7 +180,7 @@ export const NN_LOSS_CLASS_OPINFOS: readonly OpInfo[] = [
     family: 'loss',
     dtypes: ALL_FLOATS,
     sampleInputs: nllSamples,
-    errorInputs: classErrors,
+    errorInputs: nllErrors,
     ref: nllRef,
     resultDType: ofInput,
     tolerances: { ...ROUNDED_STEPS, float16: { rtol: 5e-3, atol: 6e-4 } },

@@ -101,6 +101,20 @@ export function classErrors(ctx: SampleContext): ErrorInput[] {
   ];
 }
 
+/** nll_loss's: the class-index errors, and its kernel's dtype dispatch (cross_entropy's log_softmax refuses first). */
+export function nllErrors(ctx: SampleContext): ErrorInput[] {
+  return [
+    ...classErrors(ctx),
+    errorCase(
+      f32(ctx)([3, 4]).to('int64'),
+      [indexOf(ctx, [0, 1, 2], [3])],
+      {},
+      DTYPE,
+      /"nll_loss_out_frame" not implemented for 'Long'/,
+    ),
+  ];
+}
+
 export function crossEntropyErrors(ctx: SampleContext): ErrorInput[] {
   const f = f32(ctx);
   return [
@@ -133,6 +147,14 @@ export function crossEntropyErrors(ctx: SampleContext): ErrorInput[] {
       { label_smoothing: 1.5 },
       ARG,
       /label_smoothing must be between 0\.0 and 1\.0\. Got: 1\.5/,
+    ),
+    errorCase(
+      f([2, 3]),
+      [f([2, 3])],
+      { label_smoothing: 1.5 },
+      ARG,
+      /label_smoothing must be between 0\.0 and 1\.0\. Got: 1\.5/,
+      'class probabilities, label_smoothing 1.5',
     ),
     errorCase(
       f([2, 3]),

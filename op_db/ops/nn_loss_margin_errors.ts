@@ -60,6 +60,15 @@ export function softErrors(ctx: SampleContext): ErrorInput[] {
       /result type Float can't be cast to the desired output type Long/,
     ),
     badReduction(f([3]), [f([3])]),
+    // aten's soft_margin_loss has a derivative for self only: autograd refuses a target that requires grad.
+    errorCase(
+      f([3]),
+      [f([3]).requiresGrad_(true)],
+      {},
+      'E_AUTOGRAD',
+      /The function 'soft_margin_loss' is not differentiable with respect to argument 'target'/,
+      'target requires grad',
+    ),
   ];
 }
 

@@ -326,6 +326,23 @@ export const NN_LOSS_REGRESSION_OPINFOS: readonly OpInfo[] = [
           ...errorCase(f([2]), [f([2]), f([2], { low: -2, high: -1 })], {}, ARG, /var has negative entry/),
           valueDependent: "depends on var's values, which only the device reads",
         },
+        errorCase(
+          f([2]),
+          [f([2]), f([2]).to('complex64')],
+          {},
+          DTYPE,
+          /"lt_cpu" not implemented for 'ComplexFloat'/,
+          'complex var',
+        ),
+        // var.clamp_(min=eps) cannot write a float into an integral var (c10's C++ name of the dtype).
+        errorCase(
+          f([2]),
+          [f([2]), f([2], { low: 1, high: 2 }).to('int64')],
+          {},
+          DTYPE,
+          /result type Float can't be cast to the desired output type long int/,
+          'integral var',
+        ),
       ];
     },
     ref: gaussianNllRef,

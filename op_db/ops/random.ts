@@ -123,6 +123,12 @@ const pErrors =
             },
           ]
         : []),
+      // The Bernoulli mask is a float: an integral input cannot take it (bernoulli_'s result type check).
+      {
+        sample: sample(make(name === 'dropout3d' ? [2, 2, 2, 2, 2] : [2, 2, 2, 2]).to('int32'), [0.5, true]),
+        code: 'E_DTYPE_UNSUPPORTED',
+        regex: /result type Float can't be cast to the desired output type Int/,
+      },
     ];
   };
 
@@ -220,6 +226,11 @@ export const RANDOM_OPINFOS: readonly OpInfo[] = [
         sample: sample(maker(ctx)([3]), [2, 1]),
         code: 'E_INVALID_ARGUMENT',
         regex: /uniform_ expects to return a \[from, to\) range, but found from=2 > to=1/,
+      },
+      {
+        sample: sample(maker(ctx)([3]).to('int32'), [0, 1]),
+        code: 'E_DTYPE_UNSUPPORTED',
+        regex: /"check_uniform_bounds" not implemented for 'Int'/,
       },
     ],
     flags: { randomized: true, mutates: true },

@@ -111,6 +111,7 @@ const INDEXING: OpInfo[] = [
       ),
       err('E_SHAPE_MISMATCH', /mismatch in length of strides and shape/, [2, 4], [2, 2], [1]),
       err('E_INVALID_ARGUMENT', /Negative strides are not supported at the moment/, [2, 4], [2], [-1]),
+      err('E_INVALID_ARGUMENT', /Tensor: invalid storage offset -1/, [2, 4], [2], [1], -1),
     ],
     { skips: STORAGE_REF },
   ),
@@ -206,6 +207,12 @@ const SPLITS: OpInfo[] = [
     [
       err('E_SHAPE_MISMATCH', /expects split_sizes to sum exactly to 5/, [5, 4], [1, 2]),
       dimErr([5, 4], [5], 2),
+      err(
+        'E_INVALID_ARGUMENT',
+        /split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=\[6, -1\]/,
+        [5, 4],
+        [6, -1],
+      ),
     ],
     {},
   ),

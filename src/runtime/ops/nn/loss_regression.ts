@@ -7,6 +7,7 @@
  */
 import {
   broadcastShapes,
+  CPP_TYPE_NAMES,
   DTYPE_INFO,
   DTypeUnsupportedError,
   InvalidArgumentError,
@@ -197,7 +198,7 @@ function gaussianNllLoss(a: Args): Tensor {
   if (DTYPE_INFO[v.dtype].kind === 'complex') throw notImplementedFor('lt_cpu', v.dtype, op, 'var');
   if (!isFloatingDType(v.dtype))
     throw new DTypeUnsupportedError(
-      `result type Float can't be cast to the desired output type ${DTYPE_INFO[v.dtype].torchName}`,
+      `result type Float can't be cast to the desired output type ${CPP_TYPE_NAMES[v.dtype]}`,
       { op, arg: 'var', got: v.dtype, expected: 'a floating dtype' },
     );
   if (v.device === 'cpu' && (t('any', [t('lt', [v, 0])]).item() as boolean))

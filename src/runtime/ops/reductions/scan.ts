@@ -3,7 +3,14 @@
  * float64 and rounded on each store; bool/int inputs scan in int64 (exact, wrapping) unless a dtype is given.
  */
 import { computeValue, type GpuScan, runScanGPU } from '../../backends/webgpu/index.ts';
-import { DTYPE_INFO, type DType, ResultTypeError, type Tensor, wrapDim } from '../../core/index.ts';
+import {
+  CPP_TYPE_NAMES,
+  DTYPE_INFO,
+  type DType,
+  ResultTypeError,
+  type Tensor,
+  wrapDim,
+} from '../../core/index.ts';
 import { type BoundArgs, callOp } from '../../dispatch/index.ts';
 import { defineOp } from '../structured.ts';
 import { bigLoad, compileKernel, complexLoad, numLoad, numStore } from './codegen.ts';
@@ -125,7 +132,7 @@ function inplaceScan(kind: ScanKind, a: BoundArgs): Tensor {
   const dtype = a.dtype as DType | null;
   if (dtype !== null && dtype !== self.dtype)
     throw new ResultTypeError(
-      `Bad in-place call: input tensor dtype ${self.dtype} and output tensor dtype ${dtype} should match`,
+      `Bad in-place call: input tensor dtype ${CPP_TYPE_NAMES[self.dtype]} and output tensor dtype ${CPP_TYPE_NAMES[dtype]} should match`,
       { op: `${kind}_`, arg: 'dtype', got: dtype, expected: `None or self's dtype ${self.dtype}` },
     );
   return callOp('copy_', [self, callOp(kind, [self, a.dim])]) as Tensor;
