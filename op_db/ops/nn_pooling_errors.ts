@@ -169,10 +169,11 @@ export function poolErrors(nd: number, kind: 'max' | 'avg') {
                   'E_DIM_OUT_OF_RANGE',
                   /Dimension out of range \(expected to be in range of \[-2, 1\], but got -3\)/,
                 )
-              : errorCase(
+              : // avg_pool3d checks the dim count before the divisor (its geometry's own check comes after).
+                errorCase(
                   f([4, 4, 4]),
                   [2],
-                  {},
+                  { divisor_override: 0 },
                   'E_INVALID_ARGUMENT',
                   /non-empty 4D or 5D \(batch mode\) tensor expected for input/,
                 ),
