@@ -223,12 +223,29 @@ const ERRORS: Record<string, readonly ErrorRow[]> = {
 
 const literal = (s: string) => new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 
+/** The cpu kernel each op reaches, in the "not implemented" message of an integer input (1d goes through 2d). */
+const KERNEL_NAMES: Record<Kind, readonly string[]> = {
+  avg: ['adaptive_avg_pool2d', 'adaptive_avg_pool2d', 'adaptive_avg_pool3d_cpu'],
+  max: ['adaptive_max_pool2d', 'adaptive_max_pool2d', 'adaptive_max_pool3d_cpu'],
+};
+
 function adaptiveErrors(kind: Kind, k: number) {
   return (ctx: SampleContext): ErrorInput[] => {
     const f = f32(ctx);
-    return ERRORS[`adaptive_${kind}_pool${k}d`].map(([shape, size, message]) =>
-      errorCase(f(shape), [size], {}, 'E_INVALID_ARGUMENT', literal(message)),
-    );
+    // Output 2 from 4: an output of ones would take avg's mean shortcut, whose dtype error is another.
+    const shape = [1, 2, ...new Array(k).fill(4)];
+    return [
+      ...ERRORS[`adaptive_${kind}_pool${k}d`].map(([shape, size, message]) =>
+        errorCase(f(shape), [size], {}, 'E_INVALID_ARGUMENT', literal(message)),
+      ),
+      errorCase(
+        exact(ctx, new Array(2 * 4 ** k).fill(1), shape, 'int32'),
+        [2],
+        {},
+        'E_DTYPE_UNSUPPORTED',
+        literal(`"${KERNEL_NAMES[kind][k - 1]}" not implemented for 'Int'`),
+      ),
+    ];
   };
 }
 

@@ -73,6 +73,35 @@ export function convErrors(dims: number) {
         /dilation should be greater than zero, but got \[0(, 0)*\]/,
       ),
       errorCase(x(), [w()], { groups: 0 }, INVALID, /non-positive groups is not supported/),
+      errorCase(x(), [f([3, 2])], {}, SHAPE, /weight should have at least three dimensions/),
+      errorCase(
+        x(),
+        [w()],
+        { stride: sp(1).concat(1) },
+        INVALID,
+        new RegExp(
+          `expected stride to be a single integer value or a list of ${dims} values to match the convolution dimensions, but got stride=\\[${sp(1).concat(1).join(', ')}\\]`,
+        ),
+      ),
+      errorCase(
+        x(4),
+        [w(1)],
+        { groups: 2 },
+        SHAPE,
+        /Given groups=2, expected weight to be at least 2 at dimension 0, but got weight of size \[1, 2, .*\] instead/,
+      ),
+      // A weight of another rank with one-element lists: conv1d's only (the others' output_padding fails first).
+      ...(dims === 1
+        ? [
+            errorCase(
+              x(),
+              [f([3, 2, 2, 2])],
+              { stride: [1], padding: [0], dilation: [1] },
+              SHAPE,
+              /Expected 4-dimensional input for 4-dimensional weight \[3, 2, 2, 2\], but got 3-dimensional input of size \[1, 2, 4\] instead/,
+            ),
+          ]
+        : []),
       errorCase(x(), [w().double()], {}, DTYPE, /expected scalar type Float but found Double/),
       // A bias of another dtype: refused by the 2-d kernels; cast by the 1-d / 3-d slow ones, not by mkldnn's.
       dims === 2
@@ -155,6 +184,16 @@ export function transposedErrors(dims: number) {
         /output padding must be smaller than either stride or dilation, but got output_padding_/,
       ),
       errorCase(x(), [w()], { output_padding: -1 }, INVALID, /negative output_padding is not supported/),
+      // A weight of another rank, every list of one element: _convolution's own rank check.
+      errorCase(
+        x(),
+        [f(dims === 2 ? [2, 3, 2] : [2, 3, 2, 2])],
+        { stride: [1], padding: [0], output_padding: [0], dilation: [1] },
+        SHAPE,
+        new RegExp(
+          `Expected ${dims === 2 ? 3 : 4}-dimensional input for ${dims === 2 ? 3 : 4}-dimensional weight \\[.*\\], but got ${dims + 2}-dimensional input of size`,
+        ),
+      ),
       errorCase(x(), [w(), f([3]).double()], {}, DTYPE, /expected scalar type Float but found Double/),
       errorCase(
         x(2, 2),

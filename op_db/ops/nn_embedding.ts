@@ -124,6 +124,16 @@ function embeddingErrors(ctx: SampleContext): ErrorInput[] {
       /norm\(\): input dtype should be either floating point or complex. Got Long instead/,
     ),
     errorCase(idx([0]), [w], { sparse: true }, 'E_NOT_IMPLEMENTED', /no sparse tensors/, 'sparse=True'),
+    // max_norm renormalises the rows first: embedding_renorm_'s select raises on the index out of range.
+    onValues(
+      errorCase(
+        idx([0, 9]),
+        [w],
+        { max_norm: 1 },
+        'E_INDEX_OUT_OF_RANGE',
+        /select\(\): index 9 out of range for tensor of size \[5, 3\] at dimension 0/,
+      ),
+    ),
   ];
 }
 
@@ -338,6 +348,22 @@ function embeddingBagErrors(ctx: SampleContext): ErrorInput[] {
       { include_last_offset: true },
       'E_INVALID_ARGUMENT',
       /include_last_offset: number of offset should be at least 1/,
+    ),
+    errorCase(
+      idx([0, 1]),
+      [f([5]), idx([0])],
+      {},
+      'E_DIM_OUT_OF_RANGE',
+      /Dimension out of range \(expected to be in range of \[-1, 0\], but got 1\)/,
+    ),
+    // Bags of no index: F's arange(0, numel, size(1)) takes a zero step.
+    errorCase(idx([], [2, 0]), [w], {}, 'E_INVALID_ARGUMENT', /step must be nonzero/),
+    errorCase(
+      idx([0, 1]),
+      [w, idx([0])],
+      { mode: 'max', sparse: true },
+      'E_INVALID_ARGUMENT',
+      /max mode does not support sparse weights/,
     ),
     errorCase(
       idx([0, 1]),

@@ -175,6 +175,14 @@ function errors2d(ctx: SampleContext): ErrorInput[] {
       'E_DIM_OUT_OF_RANGE',
       /Dimension out of range \(expected to be in range of \[-2, 1\], but got -3\)/,
     ),
+    // Integer samples too: drawn ones would fail in uniform_ first.
+    errorCase(
+      exact(ctx, new Array(25).fill(1), [1, 1, 5, 5], 'int64'),
+      [2],
+      { output_size: 2, _random_samples: exact(ctx, [0, 0], [1, 1, 2], 'int64') },
+      'E_DTYPE_UNSUPPORTED',
+      /"fractional_max_pool2d_out_frame" not implemented for 'Long'/,
+    ),
   ];
 }
 
@@ -216,6 +224,13 @@ function errors3d(ctx: SampleContext): ErrorInput[] {
       { output_size: [2, 2], _random_samples: u([1, 1, 3]) },
       'E_INVALID_ARGUMENT',
       /fractional_max_pool3d: output_size must either be a single Int or tuple of three Ints/,
+    ),
+    errorCase(
+      exact(ctx, new Array(64).fill(1), [1, 1, 4, 4, 4], 'int32'),
+      [2],
+      { output_size: 2, _random_samples: exact(ctx, [0, 0, 0], [1, 1, 3], 'int32') },
+      'E_DTYPE_UNSUPPORTED',
+      /"fractional_max_pool3d_out_frame" not implemented for 'Int'/,
     ),
   ];
 }

@@ -132,6 +132,12 @@ function batchNormErrors(ctx: SampleContext): ErrorInput[] {
       'E_DTYPE_UNSUPPORTED',
       /mixed dtype \(CPU\): expect input to have scalar type of BFloat16/,
     ),
+    // Running statistics are buffers: native_batch_norm's derivative refuses one that requires grad.
+    raises(
+      sample(x, [make([3]).requiresGrad_(true), positive([3])]),
+      'E_AUTOGRAD',
+      /The function 'native_batch_norm' is not differentiable with respect to argument 'running_mean'. This input cannot have requires_grad True./,
+    ),
   ];
 }
 

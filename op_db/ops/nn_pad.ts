@@ -190,6 +190,14 @@ function padErrors(ctx: SampleContext): ErrorInput[] {
       arg,
       /2input \(W: 3\)is too small. Calculated output W: 0/,
     ),
+    // replication_pad2d asks for a positive height OR width: a negative height reaches the output's allocation.
+    errorCase(
+      f([1, 1, 4, 4]),
+      [[0, 0, -3, -3], 'replicate'],
+      {},
+      arg,
+      /Trying to create tensor with negative dimension -2: \[1, 1, -2, 4\]/,
+    ),
     errorCase(f([2, 3]), [[1, 1], 'circular'], {}, arg, /Invalid padding size, expected 0 but got 2/),
     errorCase(
       f([1, 2, 3]),

@@ -57,6 +57,20 @@ export function poolErrors(nd: number, kind: 'max' | 'avg') {
           ]
         : []),
     ];
+    // An integer input: avg takes int64 only, max none (max_pool1d with indices goes through max_pool2d).
+    const kernel = {
+      max: ['max_pool2d', 'max_pool2d', 'max_pool3d_with_indices_cpu'],
+      avg: ['avg_pool2d', 'avg_pool2d', 'avg_pool3d_out_frame'],
+    }[kind][nd - 1];
+    errors.push(
+      errorCase(
+        exact(ctx, new Array(2 * 4 ** nd).fill(1), [1, 2, ...spatial], 'int32'),
+        [2],
+        own ? { return_indices: true } : {},
+        'E_DTYPE_UNSUPPORTED',
+        new RegExp(`"${kernel}" not implemented for 'Int'`),
+      ),
+    );
     if (nd === 1)
       return [
         ...errors,
@@ -114,6 +128,57 @@ export function poolErrors(nd: number, kind: 'max' | 'avg') {
           : /Calculated output size: \(2x0x0.*Output size is too small/,
       ),
       errorCase(x, [2, -1], {}, 'E_INVALID_ARGUMENT', /stride should be greater than zero, but got d/),
+      errorCase(
+        x,
+        [2, new Array(nd + 1).fill(1)],
+        {},
+        'E_INVALID_ARGUMENT',
+        new RegExp(
+          `${fn}: stride must ${kind === 'avg' && nd === 3 ? '' : 'either '}be omitted, a single int, or a tuple of ${words}`,
+        ),
+      ),
+      errorCase(x, [2, 1, -1], {}, 'E_INVALID_ARGUMENT', /pad must be non-negative, but got pad: -1/),
+      // A zero kernel with stride 1 (a zero stride, defaulting to the kernel, is refused first).
+      errorCase(
+        x,
+        [0, 1],
+        {},
+        'E_INVALID_ARGUMENT',
+        new RegExp(`kernel size should be greater than zero, but got ${nd === 3 ? 'kT: 0 ' : ''}kH: 0 kW: 0`),
+      ),
+      ...(nd === 3
+        ? [
+            errorCase(
+              f([1, 0, 4, 4, 4]),
+              [2],
+              {},
+              'E_INVALID_ARGUMENT',
+              new RegExp(
+                `${kind === 'max' ? 'max_pool3d_with_indices_out_cpu_template' : 'avg_pool3d'}\\(\\): Expected input's non-batch dimensions to have positive length, but input has a shape of \\[1, 0, 4, 4, 4\\] and non-batch dimension 0 has length zero!`,
+              ),
+            ),
+          ]
+        : []),
+      ...(kind === 'avg'
+        ? [
+            nd === 2
+              ? errorCase(
+                  f([4, 4]),
+                  [2],
+                  {},
+                  'E_DIM_OUT_OF_RANGE',
+                  /Dimension out of range \(expected to be in range of \[-2, 1\], but got -3\)/,
+                )
+              : // avg_pool3d checks the dim count before the divisor (its geometry's own check comes after).
+                errorCase(
+                  f([4, 4, 4]),
+                  [2],
+                  { divisor_override: 0 },
+                  'E_INVALID_ARGUMENT',
+                  /non-empty 4D or 5D \(batch mode\) tensor expected for input/,
+                ),
+          ]
+        : []),
       ...(kind === 'avg'
         ? [errorCase(x, [2], { divisor_override: 0 }, 'E_INVALID_ARGUMENT', /divisor must be not zero/)]
         : [
@@ -175,6 +240,25 @@ export function unpoolErrors(nd: number) {
           `output_size should be a sequence containing ${nd} or ${nd + 2} elements, but it has a length of '${nd + 1}'`,
         ),
       ),
+      errorCase(
+        exact(ctx, ones, shape, 'int64'),
+        [idx(ones), 2],
+        {},
+        'E_DTYPE_UNSUPPORTED',
+        new RegExp(`"max_unpool${nd === 3 ? 3 : 2}d" not implemented for 'Long'`),
+      ),
+      // F.max_unpool3d passes its stride on; max_unpool2d takes none (its kernel reads output_size only).
+      ...(nd === 3
+        ? [
+            errorCase(
+              x,
+              [idx(ones), 2],
+              { stride: 0 },
+              'E_INVALID_ARGUMENT',
+              /strides should be greater than zero, but got stride: \[0, 0, 0\]/,
+            ),
+          ]
+        : []),
     ];
   };
 }

@@ -132,7 +132,39 @@ function vecErrors(aligned: boolean) {
         'both sizes and scale_factors',
       ),
       errorCase(x, [null, ...align, null], {}, 'E_INVALID_ARGUMENT', both, 'neither sizes nor scale_factors'),
-      errorCase(x, [null, ...align, [2]], {}, 'E_INVALID_ARGUMENT', /Expected 2 scale factors, got 1/),
+      errorCase(
+        x,
+        [null, ...align, [2]],
+        {},
+        'E_INVALID_ARGUMENT',
+        /Expected static_cast<int64_t>\(scale_factors->size\(\)\) == spatial_dimensions to be true, but got false/,
+        'one scale factor',
+      ),
+      // Named, scale_factors picks .vec (positionally the explicit overload takes the None as scales_h).
+      errorCase(
+        x,
+        [],
+        { output_size: [4], ...(aligned ? { align_corners: false } : {}), scale_factors: null },
+        'E_INVALID_ARGUMENT',
+        /Expected static_cast<int64_t>\(output_size->size\(\)\) == spatial_dimensions to be true, but got false/,
+        '.vec, one output size',
+      ),
+      errorCase(
+        x,
+        [[4, 4, 4], ...align],
+        {},
+        'E_INVALID_ARGUMENT',
+        /It is expected output_size equals to 2, but got size 3/,
+        'three output sizes',
+      ),
+      errorCase(
+        f32(ctx)([2, 2, 2]),
+        [[4, 4], ...align],
+        {},
+        'E_SHAPE_MISMATCH',
+        /It is expected input_size equals to 4, but got size 3/,
+        'a 3-d input',
+      ),
       // A zero spatial size fails the size check (before the empty-input check, whose error is another).
       errorCase(
         f32(ctx)([1, 2, 0, 2]),

@@ -250,6 +250,14 @@ function foldErrors(ctx: SampleContext): ErrorInput[] {
       'E_DTYPE_UNSUPPORTED',
       /"col2im_out_cpu" not implemented for 'Long'/,
     ),
+    // A kernel wider than the output: -2 blocks each way, whose product 4 passes the input.size(2) check.
+    errorCase(
+      f([1, 16, 4]),
+      [[1, 1], 4],
+      {},
+      SHAPE,
+      /Given output_size=\(1, 1\), kernel_size=\(4, 4\), dilation=\(1, 1\), padding=\(0, 0\), stride=\(1, 1\), calculated shape of the array of sliding blocks as \(-2, -2\), which is too small \(non-positive\)/,
+    ),
   ];
 }
 

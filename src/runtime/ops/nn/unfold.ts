@@ -121,7 +121,7 @@ function col2imPlan(a: BoundArgs): { blocks: Blocks; shape: number[] } {
     );
   if (oh < 1 || ow < 1)
     throw new ShapeMismatchError(
-      `${given}, calculated shape of the array of sliding blocks as (${oh}, ${ow}), which is invalid.`,
+      `${given}, calculated shape of the array of sliding blocks as (${oh}, ${ow}), which is too small (non-positive)`,
       { op: 'col2im', arg: 'output_size', got: [oh, ow], expected: 'at least one block each way' },
     );
   const image = [planes / kk, h, w];

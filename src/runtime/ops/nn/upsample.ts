@@ -118,15 +118,17 @@ export function vecOutputSize(
   const k = x.ndim - 2;
   const fail = (message: string, arg: string) =>
     new InvalidArgumentError(message, { op: opName, arg, got: 'both or neither', expected: 'exactly one' });
+  // compute_output_size's bare TORCH_CHECKs (PyTorch 1.13 words them from the condition).
+  const bare = (what: string) =>
+    `Expected static_cast<int64_t>(${what}->size()) == spatial_dimensions to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)`;
   if (size !== null) {
     if (factors !== null)
       throw fail('Must specify exactly one of output_size and scale_factors', 'scale_factors');
-    if (size.length !== k) throw fail(`Expected ${k} output sizes, got ${size.length}`, 'output_size');
+    if (size.length !== k) throw fail(bare('output_size'), 'output_size');
     return [...size];
   }
   if (factors !== null) {
-    if (factors.length !== k)
-      throw fail(`Expected ${k} scale factors, got ${factors.length}`, 'scale_factors');
+    if (factors.length !== k) throw fail(bare('scale_factors'), 'scale_factors');
     // The double product truncated to int64.
     return factors.map((f, i) => Math.trunc(x.shape[i + 2] * f));
   }
