@@ -112,6 +112,12 @@ function groupNormErrors(ctx: SampleContext): ErrorInput[] {
       /Expected more than 1 value per channel when training, got input size \[1, 3\]/,
     ),
     raises(sample(x, [0]), 'E_ZERO_DIVISION', /integer division or modulo by zero/),
+    // A 1-d input has no channel dim: PyTorch's input.size(1) is out of range.
+    raises(
+      sample(make([4]), [2]),
+      'E_DIM_OUT_OF_RANGE',
+      /Dimension out of range \(expected to be in range of \[-1, 0\], but got 1\)/,
+    ),
     raises(
       sample(
         tensor([

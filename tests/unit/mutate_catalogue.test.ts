@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   changedLines,
+  EQUIVALENTS,
   equivalenceOf,
   generateMutants,
   type Mutant,
@@ -148,6 +149,13 @@ describe('the mutation catalogue', () => {
     expect(equivalenceOf(m, [decl])).toBe(decl.reason);
     expect(equivalenceOf(m, [{ ...decl, operator: 'drop-guard' }])).toBeNull();
     expect(equivalenceOf(m, [{ ...decl, mutated: 'a < b' }])).toBeNull();
+  });
+
+  test("every declared equivalent matches a mutant of today's tree (a declaration whose line changed is stale)", () => {
+    const stale = EQUIVALENTS.filter((e) => !all.some((m) => equivalenceOf(m, [e]) !== null)).map(
+      (e) => `${e.file}: ${e.original}`,
+    );
+    expect(stale).toEqual([]);
   });
 
   test('the score: timeouts count as detected, equivalents and errors are left out', () => {

@@ -3,19 +3,11 @@
  * not run and does not count in the score). Matched by file, operator and the text of the original and mutated
  * lines, so a declaration survives lines moving. Each reason says why no input can tell the two apart.
  */
+import type { Equivalent } from './equivalent.ts';
+import { CORE_EQUIVALENTS } from './equivalents_core.ts';
 import type { Mutant } from './generate.ts';
 
-export interface Equivalent {
-  readonly file: string;
-  readonly operator: string;
-  /** A substring of the original line. */
-  readonly original: string;
-  /** A substring of the mutated line (absent: any mutant of that line by that operator). */
-  readonly mutated?: string;
-  /** A substring the mutant removed (the original has it, the mutated line no longer does). */
-  readonly dropped?: string;
-  readonly reason: string;
-}
+export type { Equivalent };
 
 export const EQUIVALENTS: readonly Equivalent[] = [
   ...['src/runtime/backends/cpu/codegen.ts', 'src/runtime/backends/cpu/elements.ts'].flatMap(
@@ -259,6 +251,22 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'output-size rule before the kernel runs, so in every dimension the window start is below the input size ' +
       'and its clipped end above it (t0 < t1, h0 < h1, w0 < w1 always; `>=` and `>` agree)',
   },
+  {
+    file: 'src/runtime/ops/nn/pad_checks.ts',
+    operator: 'drop-guard',
+    original: 'if (negative !== undefined)',
+    reason:
+      'without the check the output allocation raises first with the same code and message ("Trying to create ' +
+      'tensor with negative dimension ...": core/shape.ts), before anything is written',
+  },
+  {
+    file: 'src/runtime/ops/nn/pooling.ts',
+    operator: 'drop-guard',
+    original: "if (x.dtype !== 'float32')",
+    reason:
+      'checkDType lets only floating dtypes (and int64 for avg) through and webgpu holds float32, int32, uint8 ' +
+      'and bool: on webgpu x is always float32 here, so the throw is dead code',
+  },
   ...['(a > b ? a : b)', '(a < b ? a : b)'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary.ts',
@@ -283,6 +291,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       "masked_fill's value tensor is always 0-dim (maskedFillMeta raises for any other rank, on every device) and " +
       'the full sum above is 0-dim: sumToSize(g, []) returns g unchanged, so the call is the identity here',
   },
+  ...CORE_EQUIVALENTS,
 ];
 
 /** The declared reason `m` is equivalent, or null. */

@@ -5,6 +5,7 @@
  * channels).
  */
 import {
+  DimOutOfRangeError,
   DTYPE_INFO,
   DTypeUnsupportedError,
   InvalidArgumentError,
@@ -112,7 +113,7 @@ function verifyGroupBatch(x: Tensor, groups: number): void {
       expected: 'a positive number of groups',
     });
   if (x.dim() < 2)
-    throw new InvalidArgumentError(`Dimension out of range (expected to be in range of [-1, 0], but got 1)`, {
+    throw new DimOutOfRangeError(`Dimension out of range (expected to be in range of [-1, 0], but got 1)`, {
       op: 'group_norm',
       arg: 'input',
       got: x.dim(),
