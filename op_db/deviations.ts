@@ -23,7 +23,7 @@ import {
   noResampleKernel,
   STAGED,
 } from './deviation_kinds.ts';
-import type { OpInfo } from './types.ts';
+import type { Layout, OpInfo } from './types.ts';
 
 const DECLARED: Readonly<Record<string, Declared>> = {
   ...Object.fromEntries(
@@ -284,13 +284,71 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   },
 };
 
+/**
+ * Output memory layouts that differ from PyTorch 1.13's (the golden oracle compares the strides of every new
+ * output; values are compared as usual). By op: the input layouts on which the two lay the output out differently.
+ */
+const KEEPS_ORDER =
+  "the runtime's output keeps the input's dim order (as TensorIterator ops do); PyTorch 1.13's CPU kernel " +
+  'allocates it contiguous';
+const CONTIGUOUS =
+  "the runtime's kernel writes a contiguous output; PyTorch 1.13's keeps the input's channels-last (or " +
+  'transposed) dim order';
+const LAYOUT_DEVIATIONS: Readonly<Record<string, readonly [readonly Layout[], string]>> = {
+  ...Object.fromEntries(
+    [
+      'native_batch_norm',
+      'native_layer_norm',
+      'nll_loss2d',
+      'nn.functional.batch_norm',
+      'nn.functional.layer_norm',
+      'nn.functional.cross_entropy',
+      'nn.functional.nll_loss',
+      'nn.functional.max_pool1d',
+      'nn.functional.prelu',
+      'nn.functional.rrelu',
+    ].map((op) => [op, [['transposed'], KEEPS_ORDER]]),
+  ),
+  ...Object.fromEntries(
+    ['nn.functional.group_norm', 'nn.functional.logsigmoid'].map((op) => [
+      op,
+      [['transposed', 'channels_last'], KEEPS_ORDER],
+    ]),
+  ),
+  'nn.functional.grid_sample': [['channels_last'], KEEPS_ORDER],
+  ...Object.fromEntries(
+    ['nn.functional.adaptive_avg_pool1d', 'nn.functional.adaptive_max_pool1d'].map((op) => [
+      op,
+      [['transposed'], CONTIGUOUS],
+    ]),
+  ),
+  ...Object.fromEntries(
+    [
+      'adaptive_avg_pool2d',
+      'adaptive_max_pool2d',
+      'nn.functional.adaptive_avg_pool2d',
+      'nn.functional.adaptive_max_pool2d',
+      'max_unpool2d',
+      'nn.functional.max_unpool2d',
+      'nn.functional.interpolate',
+      'roll',
+    ].map((op) => [op, [['channels_last'], CONTIGUOUS]]),
+  ),
+};
+
 /** The OpInfo with its declared deviations from PyTorch (an entry's own come first). */
 export function withGoldenDeviations(info: OpInfo): OpInfo {
   const d = DECLARED[info.name];
-  if (!d) return info;
+  const layout = LAYOUT_DEVIATIONS[info.name];
+  if (!d && !layout) return info;
+  const layoutDeviation = layout && { kind: 'layout' as const, layouts: layout[0], reason: layout[1] };
   return {
     ...info,
-    goldenDeviations: [...info.goldenDeviations, ...(d.deviations ?? [])],
-    goldenTolerances: { ...d.tolerances, ...info.goldenTolerances },
+    goldenDeviations: [
+      ...info.goldenDeviations,
+      ...(d?.deviations ?? []),
+      ...(layoutDeviation ? [layoutDeviation] : []),
+    ],
+    goldenTolerances: { ...d?.tolerances, ...info.goldenTolerances },
   };
 }

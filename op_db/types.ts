@@ -110,8 +110,11 @@ export interface GoldenDeviation {
   readonly dtypes?: readonly DType[];
   /** Only samples whose name contains this text (all when absent). */
   readonly sample?: string;
-  /** Only this kind of golden request: outputs, error inputs or gradients (all when absent). */
-  readonly kind?: 'sample' | 'error' | 'grad';
+  /**
+   * Only this kind of golden request: outputs, error inputs or gradients (all when absent). `layout`: only the
+   * memory layout (strides) of the outputs a sample allocates differs; everything else is compared as usual.
+   */
+  readonly kind?: 'sample' | 'error' | 'grad' | 'layout';
   /** Only these layouts (all when absent): the expanded layout changes a sample's values. */
   readonly layouts?: readonly Layout[];
 }

@@ -50,6 +50,14 @@ interface Ctx {
   maxUlp: number;
   /** How much of a declared golden tolerance the comparisons use (cpu, all of an instance's samples). */
   readonly use?: ToleranceUse;
+  /** Declared deviations: on how many samples each applied, and on how many it was seen to differ. */
+  readonly deviations: Map<GoldenDeviation, { covered: number; differed: number }>;
+}
+
+function tallyOf(c: Ctx, d: GoldenDeviation): { covered: number; differed: number } {
+  const t = c.deviations.get(d) ?? { covered: 0, differed: 0 };
+  c.deviations.set(d, t);
+  return t;
 }
 
 function fail(c: Ctx, r: GoldenRequest, detail: string): never {
@@ -120,11 +128,28 @@ async function checkOutputs(c: Ctx, r: GoldenRequest, e: GoldenEntry, outs: Tens
           r,
           `output ${j} view strides ${fmt(t.strides)} offset ${t.storageOffset}, PyTorch ${fmt(w.strides)} offset ${w.offset}`,
         );
+      // New memory too has a layout PyTorch chose (TensorIterator keeps an input's dim order): over the dims
+      // with more than one element, the strides must be PyTorch's, unless a `layout` deviation is declared.
+      if (w.alias < 0 && t.numel > 1) {
+        const differs = !sameLayout(t.shape, t.strides, w.strides);
+        const d = deviationOf(c.inst, r, 'layout');
+        if (d) {
+          const tally = tallyOf(c, d);
+          tally.covered++;
+          if (differs) tally.differed++;
+        } else if (differs)
+          fail(c, r, `output ${j} strides ${fmt(t.strides)}, PyTorch lays it out as ${fmt(w.strides)}`);
+      }
     }
     // A sample that draws gets PyTorch's own random stream, not the runtime's: its values are not comparable.
     if (w.values !== null && !c.inst.info.flags.nondeterministicValues && !r.sample.draws)
       compareTo(c, r, `output ${j}`, t, decodeValues(c.golden, w.values, w.dtype as DType, w.shape));
   });
+}
+
+/** Strides agree on every dim of more than one element (a size-1 dim's stride is never used to address). */
+function sameLayout(shape: readonly number[], a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && shape.every((n, d) => n <= 1 || a[d] === b[d]);
 }
 
 async function checkCall(c: Ctx, r: GoldenRequest, e: GoldenEntry): Promise<boolean> {
@@ -184,12 +209,17 @@ function checkGrad(c: Ctx, r: GoldenRequest, e: GoldenEntry): boolean {
   return true;
 }
 
-function deviationOf(inst: Instance, r: GoldenRequest): GoldenDeviation | undefined {
+/** The deviation declared for request `r` (for its kind, or `layout`: for the layout of its new outputs). */
+function deviationOf(
+  inst: Instance,
+  r: GoldenRequest,
+  kind: GoldenDeviation['kind'] = r.kind,
+): GoldenDeviation | undefined {
   return inst.info.goldenDeviations.find(
     (d) =>
       (!d.dtypes || d.dtypes.includes(inst.dtype)) &&
       (!d.layouts || d.layouts.includes(inst.layout)) &&
-      (!d.kind || d.kind === r.kind) &&
+      (kind === 'layout' ? d.kind === 'layout' : !d.kind || d.kind === kind) &&
       (!d.sample || (r.sample.name ?? '').includes(d.sample)),
   );
 }
@@ -205,11 +235,9 @@ async function goldenPass(inst: Instance, only?: number, use?: ToleranceUse): Pr
       undefined,
       `no goldens recorded for ${op}: run \`${recordCommand(op)}\``,
     );
-  const c: Ctx = { inst, golden, maxUlp: 0, use };
+  const c: Ctx = { inst, golden, maxUlp: 0, use, deviations: new Map() };
   let checks = 0;
   let unrecorded = 0;
-  /** Declared deviations: whether each was seen to differ on a sample it covers. */
-  const deviations = new Map<GoldenDeviation, { covered: number; differed: number }>();
   for (const [i, r] of instanceRequests(inst).entries()) {
     if (only !== undefined && i !== only) continue;
     const e = golden.entries[r.fp];
@@ -224,8 +252,7 @@ async function goldenPass(inst: Instance, only?: number, use?: ToleranceUse): Pr
       continue;
     }
     const d = deviationOf(inst, r);
-    const tally = d && (deviations.get(d) ?? { covered: 0, differed: 0 });
-    if (d && tally) deviations.set(d, tally);
+    const tally = d && tallyOf(c, d);
     try {
       if (await (r.kind === 'grad' ? checkGrad(c, r, e) : checkCall(c, r, e))) checks++;
       if (tally) tally.covered++;
@@ -236,7 +263,7 @@ async function goldenPass(inst: Instance, only?: number, use?: ToleranceUse): Pr
     }
   }
   // (One sample alone, `repro --sample k`, cannot show that a deviation stopped differing on all of its samples.)
-  for (const [d, t] of only === undefined ? deviations : [])
+  for (const [d, t] of only === undefined ? c.deviations : [])
     if (t.covered > 0 && t.differed === 0)
       throw new OracleFailure(
         inst,
