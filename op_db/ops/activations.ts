@@ -3,7 +3,7 @@
  * plus a few samples per non-default argument set and aten-only arguments
  * (elu's scale / input_scale, which Python's F.elu does not take) called as the aten op.
  */
-import { DTYPE_GROUPS, DTYPE_INFO, type DType, opVariants, tensor } from '../../src/runtime/index.ts';
+import { DTYPE_GROUPS, DTYPE_INFO, type DType, float, opVariants, tensor } from '../../src/runtime/index.ts';
 import { unaryArbitrary } from '../families/arbitraries.ts';
 import { sample, unaryErrors, unarySamples } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
@@ -181,5 +181,19 @@ export const ACTIVATION_OPINFOS: readonly OpInfo[] = [
     dtypes: [...INTS, ...FLOATS],
     positional: { threshold: 0.5, value: 9 },
     kwargs: [],
+    // An int64 tensor converts its Scalar arguments to int64_t, which has no value for inf.
+    errors: () => [
+      {
+        ...raises(
+          tensor([1, 2], { dtype: 'int64' }),
+          {},
+          'E_INVALID_ARGUMENT',
+          /value cannot be converted to type int64_t without overflow/,
+          'int64 input, threshold inf',
+          [float(Number.POSITIVE_INFINITY), 0],
+        ),
+        valueDependent: 'cpu only: webgpu stores int64 but computes none, and refuses the dtype first',
+      },
+    ],
   }),
 ];

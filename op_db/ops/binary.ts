@@ -16,6 +16,7 @@ import { binaryRef } from '../refs/pointwise.ts';
 import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
 import { intPowWrap } from '../refs/special.ts';
 import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
+import { alphaErrors, negativeIntExponent } from './binary_errors.ts';
 
 const ALL = DTYPE_GROUPS.all;
 const NO_COMPLEX = DTYPE_GROUPS.allButComplex;
@@ -263,7 +264,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
       ],
     ),
     tiledSamples,
-    addErrors,
+    (ctx) => [...addErrors(ctx), ...alphaErrors(ctx)],
   ),
   withKwargSamples(
     binary('sub', (a, b, s) => a - alpha(s) * b, {
@@ -329,25 +330,29 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
     zeroDivisor: [{}],
     samples: { ...nonZeroRhs, ...AWAY_FROM_JUMPS },
   }),
-  binary(
-    'pow',
-    (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : cPow(a, b)),
-    {
-      dtypes: NO_BOOL,
-      samples: {
-        rhs: { low: 0, high: 4 },
-        lhs: { low: -4, high: 4 },
-        gradLhs: { low: 0.5, high: 3 },
-        gradRhs: { low: -2, high: 2 },
+  withSamples(
+    binary(
+      'pow',
+      (a, b, s) => (DTYPE_INFO[s.input.dtype].kind === 'int' && b >= 0 ? intPowWrap(a, b) : cPow(a, b)),
+      {
+        dtypes: NO_BOOL,
+        samples: {
+          rhs: { low: 0, high: 4 },
+          lhs: { low: -4, high: 4 },
+          gradLhs: { low: 0.5, high: 3 },
+          gradRhs: { low: -2, high: 2 },
+        },
+        complexRef: (ar, ai, br, bi) => {
+          if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
+          const lr = Math.log(Math.hypot(ar, ai));
+          const th = Math.atan2(ai, ar);
+          const mag = Math.exp(br * lr - bi * th);
+          return [mag * Math.cos(bi * lr + br * th), mag * Math.sin(bi * lr + br * th)];
+        },
       },
-      complexRef: (ar, ai, br, bi) => {
-        if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
-        const lr = Math.log(Math.hypot(ar, ai));
-        const th = Math.atan2(ai, ar);
-        const mag = Math.exp(br * lr - bi * th);
-        return [mag * Math.cos(bi * lr + br * th), mag * Math.sin(bi * lr + br * th)];
-      },
-    },
+    ),
+    () => [],
+    negativeIntExponent,
   ),
   withSamples(binary('maximum', nanAware(Math.max), { dtypes: NO_COMPLEX, exact: true }), tieSamples),
   withSamples(binary('minimum', nanAware(Math.min), { dtypes: NO_COMPLEX, exact: true }), tieSamples),

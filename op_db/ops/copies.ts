@@ -4,6 +4,7 @@ import {
   arg,
   COPY_SHAPES,
   c,
+  type ErrorCase,
   err,
   FOUR,
   NO_EXPANDED_SELF,
@@ -72,8 +73,14 @@ const copySrc = (shape: readonly number[], src: readonly number[]): ViewCase => 
 });
 const copy = { flags: { isView: false } };
 
+/** channels_last is a 4-D layout: a 3-D tensor asked for it is refused. */
+const channelsLast3d: ErrorCase = {
+  ...err('E_INVALID_ARGUMENT', /required rank 4 tensor to use channels_last format/, [2, 3, 4]),
+  kwargs: { memory_format: 'channels_last' },
+};
+
 export const COPY_OPINFOS: readonly OpInfo[] = [
-  view('contiguous', (s) => sameValues(s.input), [...shapes, ...formats('channels_last')], [], {
+  view('contiguous', (s) => sameValues(s.input), [...shapes, ...formats('channels_last')], [channelsLast3d], {
     ...copy,
     // Even the contiguous layout copies for the memory_format=channels_last sample.
   }),
@@ -81,7 +88,7 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
     'clone',
     (s) => sameValues(s.input),
     [...shapes, ...formats('contiguous_format', 'channels_last', 'preserve_format')],
-    [],
+    [channelsLast3d],
     copy,
   ),
   {

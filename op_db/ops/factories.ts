@@ -3,7 +3,14 @@
  * A factory sample's `input` is its size list (or the scalar of arange/linspace/eye); the dtype comes from the
  * context as kwargs.dtype, and the metadata oracle asks for device='meta' itself.
  */
-import { DTYPE_GROUPS, DTYPE_INFO, type DType, float, type Tensor } from '../../src/runtime/index.ts';
+import {
+  complex,
+  DTYPE_GROUPS,
+  DTYPE_INFO,
+  type DType,
+  float,
+  type Tensor,
+} from '../../src/runtime/index.ts';
 import {
   COPY_SHAPES,
   type FactoryCase,
@@ -90,6 +97,46 @@ function like(
     flags: { nondeterministicValues },
   });
 }
+
+const withErrors =
+  (base: (ctx: SampleContext) => ErrorInput[], extra: () => ErrorInput[]) =>
+  (ctx: SampleContext): ErrorInput[] => [...base(ctx), ...extra()];
+
+/** A factory error input whose dtype is its own (not the context's). */
+const explicitDType = (
+  input: number,
+  args: unknown[],
+  dtype: DType,
+  code: ErrorInput['code'],
+  regex: RegExp,
+): ErrorInput => ({
+  sample: { input: input as never, args, kwargs: { dtype }, name: `${dtype}: ${regex.source.slice(0, 40)}` },
+  code,
+  regex,
+});
+
+/**
+ * arange's checks that depend on the dtype: int64 computes its size in exact integers (its own step and sign
+ * checks), bool and complex have no kernel, and a float range must be finite (PyTorch prints inf as `inf`).
+ */
+const arangeErrors = (): ErrorInput[] => [
+  explicitDType(0, [5, 0], 'int64', 'E_INVALID_ARGUMENT', /step must be nonzero/),
+  explicitDType(
+    5,
+    [0, 1],
+    'int64',
+    'E_INVALID_ARGUMENT',
+    /upper bound and larger bound inconsistent with step sign/,
+  ),
+  explicitDType(5, [], 'bool', 'E_DTYPE_UNSUPPORTED', /"arange_cpu" not implemented for 'Bool'/),
+  explicitDType(
+    0,
+    [Number.POSITIVE_INFINITY],
+    'float32',
+    'E_INVALID_ARGUMENT',
+    /unsupported range: 0 -> inf/,
+  ),
+];
 
 /** torch.arange: start + i * step for i < ceil((end - start) / step). */
 function arangeRef(s: RefSample) {
@@ -184,6 +231,7 @@ const fillOverflows = (ctx: SampleContext): ErrorInput[] =>
       ['uint8', -256, /type uint8_t without/],
       ['uint8', 256, /type uint8_t without/],
       ['float32', float(3.5e38), /type float without/],
+      ['float32', complex(1, 2), /type float without/],
     ] as const
   ).map(([dtype, v, type]) => ({
     sample: {
@@ -210,23 +258,37 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
   factory('arange', {
     dtypes: DTYPE_GROUPS.realNumeric,
     sampleInputs: factorySamples(rangeCases),
-    errorInputs: factoryErrors([
-      { input: 0, args: [5, 0], code: 'E_INVALID_ARGUMENT', regex: /step must be nonzero/ },
-      {
-        input: 5,
-        args: [0, 1],
-        code: 'E_INVALID_ARGUMENT',
-        regex: /upper bound and larger bound inconsistent with step sign/,
-      },
-    ]),
+    errorInputs: withErrors(
+      factoryErrors([
+        { input: 0, args: [5, 0], code: 'E_INVALID_ARGUMENT', regex: /step must be nonzero/ },
+        {
+          input: 5,
+          args: [0, 1],
+          code: 'E_INVALID_ARGUMENT',
+          regex: /upper bound and larger bound inconsistent with step sign/,
+        },
+      ]),
+      arangeErrors,
+    ),
     ref: arangeRef,
   }),
   factory('linspace', {
     dtypes: DTYPE_GROUPS.allButBool,
     sampleInputs: factorySamples(linspaceCases),
-    errorInputs: factoryErrors([
-      { input: 0, args: [1, -1], code: 'E_INVALID_ARGUMENT', regex: /number of steps must be non-negative/ },
-    ]),
+    errorInputs: withErrors(
+      factoryErrors([
+        {
+          input: 0,
+          args: [1, -1],
+          code: 'E_INVALID_ARGUMENT',
+          regex: /number of steps must be non-negative/,
+        },
+      ]),
+      () => [
+        // PyTorch 1.13 has no bool linspace kernel (for steps >= 2; the runtime refuses bool for any steps).
+        explicitDType(0, [1, 5], 'bool', 'E_DTYPE_UNSUPPORTED', /"linspace_cpu" not implemented for 'Bool'/),
+      ],
+    ),
     ref: linspaceRef,
   }),
   factory('eye', {

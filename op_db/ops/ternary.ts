@@ -3,7 +3,14 @@
  * Both are pointwise ('ternary' family): the harness casts their tensor operands to the result dtype for the
  * reference, as the kernels compute in it.
  */
-import { DTYPE_GROUPS, DTYPE_INFO, type DType, float, type Tensor } from '../../src/runtime/index.ts';
+import {
+  complex,
+  DTYPE_GROUPS,
+  DTYPE_INFO,
+  type DType,
+  float,
+  type Tensor,
+} from '../../src/runtime/index.ts';
 import { claims, errorCase, FOUR_D, f32, gen, pyScalar, sample } from '../families/shape.ts';
 import { opInfo } from '../info.ts';
 import { SPECIAL_FLOATS } from '../make.ts';
@@ -208,6 +215,42 @@ const clamp = opInfo({
         /value cannot be converted to type int8_t without overflow/,
       ),
       errorCase(f([3]), [f([4]), f([3])], {}, 'E_SHAPE_MISMATCH', /The size of tensor a \(3\) must match/),
+      // An integral self with a complex Python bound: the promoted compute dtype is complex.
+      errorCase(
+        of('int32')([3]),
+        [complex(0, 1)],
+        {},
+        'E_DTYPE_UNSUPPORTED',
+        /clamp is not supported for complex types/,
+        'int self, complex Scalar min',
+      ),
+      errorCase(
+        of('complex64')([3]),
+        [of('complex64')([3])],
+        {},
+        'E_DTYPE_UNSUPPORTED',
+        /clamp is not supported for complex types/,
+        'complex self, tensor min',
+      ),
+      // Both tensor bounds run clamp_cpu, which has no bool (nor Half) kernel.
+      errorCase(
+        of('bool')([3]),
+        [of('bool')([3]), of('bool')([3])],
+        {},
+        'E_DTYPE_UNSUPPORTED',
+        /"clamp_cpu" not implemented for 'Bool'/,
+        'bool self and tensor bounds',
+      ),
+      // One complex tensor bound on a real self: the maximum / minimum kernel, which has no complex (into a
+      // complex out=: a real self or out, as in-place, fails the result type cast first, in PyTorch too).
+      errorCase(
+        f([3]),
+        [of('complex64')([3])],
+        { out: of('complex64')([3]) },
+        'E_DTYPE_UNSUPPORTED',
+        /"maximum_cpu" not implemented for 'ComplexFloat'/,
+        'float self, complex tensor min',
+      ),
     ];
   },
   ref: R.clampRef,

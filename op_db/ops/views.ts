@@ -13,6 +13,9 @@ import { INDEX_VIEW_OPINFOS } from './views_index.ts';
 const numelErrors = [
   err('E_SHAPE_MISMATCH', /shape '\[5\]' is invalid for input of size 12/, [3, 4], [5]),
   err('E_INVALID_ARGUMENT', /only one dimension can be inferred/, [3, 4], [-1, -1]),
+  err('E_INVALID_ARGUMENT', /invalid shape dimension -2/, [6], [-2, 3]),
+  // The inferred size must divide the element count.
+  err('E_SHAPE_MISMATCH', /shape '\[-1, 4\]' is invalid for input of size 6/, [6], [-1, 4]),
 ];
 const sameValues = (x: RefTensor) => R.reshapeRef(x, x.shape);
 

@@ -23,7 +23,9 @@ export function contiguousStrides(shape: Shape): number[] {
 /** Strides of channels_last (NHWC in memory) for a 4-D shape NCHW. */
 export function channelsLastStrides(shape: Shape): number[] {
   if (shape.length !== 4)
-    throw new InvalidArgumentError('channels_last needs a 4-D shape', { got: shape.length });
+    throw new InvalidArgumentError('required rank 4 tensor to use channels_last format', {
+      got: shape.length,
+    });
   const [, c, h, w] = shape.map((s) => Math.max(s, 1));
   return [h * w * c, 1, w * c, c];
 }

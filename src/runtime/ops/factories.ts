@@ -430,11 +430,15 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
   return t;
 }
 
+/** A double as C++'s ostream prints it: inf, -inf, nan (JS says Infinity, NaN). */
+const cNumber = (v: number) =>
+  Number.isNaN(v) ? 'nan' : Number.isFinite(v) ? String(v) : v > 0 ? 'inf' : '-inf';
+
 /** aten's arange checks: finite bounds ("unsupported range") and a finite step, before any size is computed. */
 function checkRange(start: Scalar, end: Scalar, step: Scalar): void {
   const [s, e, st] = [start.toNumber(), end.toNumber(), step.toNumber()];
   if (!Number.isFinite(s) || !Number.isFinite(e))
-    throw new InvalidArgumentError(`unsupported range: ${s} -> ${e}`, {
+    throw new InvalidArgumentError(`unsupported range: ${cNumber(s)} -> ${cNumber(e)}`, {
       op: 'arange',
       arg: Number.isFinite(s) ? 'end' : 'start',
       got: Number.isFinite(s) ? e : s,

@@ -176,10 +176,7 @@ function tensorCompute(args: BoundArgs, op: string): DType {
     if (compute === 'bool' || compute === 'float16' || kind === 'complex')
       throw notImplementedFor('clamp_cpu', compute, op);
   } else if (kind === 'complex') {
-    throw new DTypeUnsupportedError(
-      `${hasMin ? 'maximum' : 'minimum'} not implemented for complex tensors.`,
-      { op, arg: 'self', got: compute },
-    );
+    throw notImplementedFor(hasMin ? 'maximum_cpu' : 'minimum_cpu', compute, op);
   }
   return compute;
 }
