@@ -5,6 +5,7 @@
  */
 import type { Equivalent } from './equivalent.ts';
 import { CORE_EQUIVALENTS } from './equivalents_core.ts';
+import { NN_EQUIVALENTS } from './equivalents_nn.ts';
 import type { Mutant } from './generate.ts';
 
 export type { Equivalent };
@@ -267,6 +268,40 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'checkDType lets only floating dtypes (and int64 for avg) through and webgpu holds float32, int32, uint8 ' +
       'and bool: on webgpu x is always float32 here, so the throw is dead code',
   },
+  ...[
+    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0) throw zeroDiv('div');"],
+    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0) throw zeroDiv('remainder');"],
+    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0n) throw zeroDiv('remainder');"],
+    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0) throw zeroDiv('fmod');"],
+    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0n) throw zeroDiv('fmod');"],
+    ['src/runtime/ops/pointwise/binary_math.ts', "if (b === 0) throw zeroDiv('div');"],
+    ['src/runtime/ops/pointwise/binary_math.ts', "if (b === 0n) throw zeroDiv('div');"],
+  ].map(
+    ([file, original]): Equivalent => ({
+      file,
+      operator: 'drop-guard',
+      original,
+      reason:
+        "the row's precheck (checkIntegerDivisor, run by define.ts before any cpu kernel on a non-empty output) " +
+        'scans the whole divisor in the integer compute dtype and raises the same error first: the integer ' +
+        'kernels never see a zero divisor (an empty output runs no element)',
+    }),
+  ),
+  {
+    file: 'src/runtime/ops/factories.ts',
+    operator: 'drop-guard',
+    original: "if (info.kind === 'int' && !Number.isFinite(s.toNumber()))",
+    reason:
+      'every fill first runs checkFill -> scalarTo, which refuses a non-finite value for an integral dtype with ' +
+      'the same code and message',
+  },
+  {
+    file: 'src/runtime/core/storage.ts',
+    operator: 'drop-guard',
+    original: 'if (!(e instanceof RangeError)) throw e;',
+    reason:
+      'new TypedArray(n) with a number argument throws nothing but RangeError: the rethrow is dead code',
+  },
   ...['(a > b ? a : b)', '(a < b ? a : b)'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary.ts',
@@ -292,6 +327,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'the full sum above is 0-dim: sumToSize(g, []) returns g unchanged, so the call is the identity here',
   },
   ...CORE_EQUIVALENTS,
+  ...NN_EQUIVALENTS,
 ];
 
 /** The declared reason `m` is equivalent, or null. */
