@@ -5,6 +5,8 @@
  * is the less accurate one. Each entry says why; none hides a runtime bug (those are fixed, not declared). The
  * kinds many OpInfos share live in deviation_kinds.ts.
  */
+
+import type { DType } from '../src/runtime/index.ts';
 import {
   ALPHA_ROUNDED,
   BF16_PRODUCTS,
@@ -294,54 +296,62 @@ const KEEPS_ORDER =
 const CONTIGUOUS =
   "the runtime's kernel writes a contiguous output; PyTorch 1.13's keeps the input's channels-last (or " +
   'transposed) dim order';
-const LAYOUT_DEVIATIONS: Readonly<Record<string, readonly [readonly Layout[], string]>> = {
-  ...Object.fromEntries(
-    [
-      'native_batch_norm',
-      'native_layer_norm',
-      'nll_loss2d',
-      'nn.functional.batch_norm',
-      'nn.functional.layer_norm',
-      'nn.functional.cross_entropy',
-      'nn.functional.nll_loss',
-      'nn.functional.max_pool1d',
-      'nn.functional.prelu',
-      'nn.functional.rrelu',
-    ].map((op) => [op, [['transposed'], KEEPS_ORDER]]),
-  ),
-  ...Object.fromEntries(
-    ['nn.functional.group_norm', 'nn.functional.logsigmoid'].map((op) => [
-      op,
-      [['transposed', 'channels_last'], KEEPS_ORDER],
-    ]),
-  ),
-  'nn.functional.grid_sample': [['channels_last'], KEEPS_ORDER],
-  ...Object.fromEntries(
-    ['nn.functional.adaptive_avg_pool1d', 'nn.functional.adaptive_max_pool1d'].map((op) => [
-      op,
-      [['transposed'], CONTIGUOUS],
-    ]),
-  ),
-  ...Object.fromEntries(
-    [
-      'adaptive_avg_pool2d',
-      'adaptive_max_pool2d',
-      'nn.functional.adaptive_avg_pool2d',
-      'nn.functional.adaptive_max_pool2d',
-      'max_unpool2d',
-      'nn.functional.max_unpool2d',
-      'nn.functional.interpolate',
-      'roll',
-    ].map((op) => [op, [['channels_last'], CONTIGUOUS]]),
-  ),
-};
+/** The dtypes PyTorch 1.13 has these CPU kernels for (float16 raises there, so its layout is never compared). */
+const KERNEL_DTYPES: readonly DType[] = ['bfloat16', 'float32', 'float64'];
+const LAYOUT_DEVIATIONS: Readonly<Record<string, readonly [readonly Layout[], string, (readonly DType[])?]>> =
+  {
+    ...Object.fromEntries(
+      [
+        'native_batch_norm',
+        'native_layer_norm',
+        'nll_loss2d',
+        'nn.functional.batch_norm',
+        'nn.functional.layer_norm',
+        'nn.functional.cross_entropy',
+        'nn.functional.nll_loss',
+        'nn.functional.max_pool1d',
+        'nn.functional.prelu',
+        'nn.functional.rrelu',
+      ].map((op) => [op, [['transposed'], KEEPS_ORDER, KERNEL_DTYPES]]),
+    ),
+    ...Object.fromEntries(
+      ['nn.functional.group_norm', 'nn.functional.logsigmoid'].map((op) => [
+        op,
+        [['transposed', 'channels_last'], KEEPS_ORDER, KERNEL_DTYPES],
+      ]),
+    ),
+    'nn.functional.grid_sample': [['channels_last'], KEEPS_ORDER, KERNEL_DTYPES],
+    ...Object.fromEntries(
+      ['nn.functional.adaptive_avg_pool1d', 'nn.functional.adaptive_max_pool1d'].map((op) => [
+        op,
+        [['transposed'], CONTIGUOUS, KERNEL_DTYPES],
+      ]),
+    ),
+    ...Object.fromEntries(
+      [
+        'adaptive_avg_pool2d',
+        'adaptive_max_pool2d',
+        'nn.functional.adaptive_avg_pool2d',
+        'nn.functional.adaptive_max_pool2d',
+        'max_unpool2d',
+        'nn.functional.max_unpool2d',
+        'nn.functional.interpolate',
+      ].map((op) => [op, [['channels_last'], CONTIGUOUS, KERNEL_DTYPES]]),
+    ),
+    roll: [['channels_last'], CONTIGUOUS],
+  };
 
 /** The OpInfo with its declared deviations from PyTorch (an entry's own come first). */
 export function withGoldenDeviations(info: OpInfo): OpInfo {
   const d = DECLARED[info.name];
   const layout = LAYOUT_DEVIATIONS[info.name];
   if (!d && !layout) return info;
-  const layoutDeviation = layout && { kind: 'layout' as const, layouts: layout[0], reason: layout[1] };
+  const layoutDeviation = layout && {
+    kind: 'layout' as const,
+    layouts: layout[0],
+    reason: layout[1],
+    dtypes: layout[2],
+  };
   return {
     ...info,
     goldenDeviations: [
