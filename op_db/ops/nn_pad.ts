@@ -122,6 +122,8 @@ function padSamples(ctx: SampleContext): SampleInput[] {
     sample(make([1, 3, 3]), [[1, 2, -1, 2], 'reflect'], {}, { name: 'reflect 2-d, unbatched' }),
     sample(make([1, 2, 2, 3]), [[1, 2, 1, 1, 1, 0], 'reflect'], {}, { name: 'reflect 3-d, unbatched' }),
     sample(make([2, 3]), [[2, -1], 'replicate'], {}, { name: 'replicate 1-d, unbatched' }),
+    // Negative pads that leave exactly one column: the smallest output width 1-d padding allows.
+    sample(make([1, 2, 3]), [[-1, -1], 'reflect'], {}, { name: 'reflect 1-d, output width 1' }),
     sample(make([1, 1, 2, 3]), [[2, 1, 1, 2]], { mode: 'replicate', value: 0 }, { name: 'replicate 2-d' }),
     sample(make([1, 1, 2, 2, 2]), [[1, 0, 2, 1, -1, 1], 'replicate'], {}, { name: 'replicate 3-d' }),
   ];

@@ -149,6 +149,12 @@ describe('saved tensors and in-place', () => {
     expect(code(() => x.add_(1))).toBe('E_AUTOGRAD');
   });
 
+  it('a hook needs a tensor that requires grad', () => {
+    const plain = f64([1, 2], false);
+    expect(code(() => plain.registerHook((g) => g))).toBe('E_AUTOGRAD');
+    expect(code(() => f64([1, 2]).registerHook((g) => g))).toBe('no error');
+  });
+
   it('out= refuses inputs that require grad', () => {
     const x = f64([1, 2]);
     expect(code(() => T.torch.add(x, 1, { out: T.torch.zeros([2], { dtype: 'float64' }) }))).toBe(

@@ -209,6 +209,12 @@ describe('redispatch', () => {
     expect(entry.kernelKeys()).toEqual(['CPU', 'CompositeImplicitAutograd']);
   });
 
+  it('declaring function / method variants for an op with no overloads is refused (a registration typo)', () => {
+    expect(() => operatorTable.declare({ no_such_op_for_variants: { function: true } } as never)).toThrow(
+      expect.objectContaining({ code: 'E_UNKNOWN_OP', got: 'no_such_op_for_variants' }),
+    );
+  });
+
   it('a backend key without a kernel is E_NOT_IMPLEMENTED, and so is an empty key set', () => {
     const { entry } = testOp('_dispatch_test_cpu_meta');
     entry.kernels.delete(DispatchKey.Meta);

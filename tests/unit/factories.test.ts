@@ -229,6 +229,12 @@ describe('fromArray and readback', () => {
       [3, 9],
     ]);
     expect(() => T.fromArray(new Float32Array(3), [2, 2], 'float32')).toThrow(code('E_SHAPE_MISMATCH'));
+    // Bad arguments from untyped callers: each a typed error naming the argument.
+    const bad = (f: () => unknown, arg: string) =>
+      expect(f).toThrow(expect.objectContaining({ code: 'E_INVALID_ARGUMENT', arg }));
+    bad(() => T.fromArray(new Float32Array(4), 4 as unknown as number[], 'float32'), 'shape');
+    bad(() => T.fromArray(new Float32Array(4), [4], 'float31' as T.DType), 'dtype');
+    bad(() => T.fromArray(new Float64Array(4), [4], 'float32'), 'data');
   });
 
   it('toArray is flat and in logical order; item() reads one element per dtype', async () => {

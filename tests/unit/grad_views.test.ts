@@ -329,3 +329,26 @@ describe('wrong formulas are caught', () => {
     expect(() => gradgradcheck(fn, inputs())).toThrow(GradcheckError);
   });
 });
+
+describe('in-place on views', () => {
+  test('writing into a view of a tensor that requires grad is refused (no CopySlices), never silently unrecorded', () => {
+    const raised = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+      return 'no error';
+    };
+    const leaf = rand([3]);
+    leaf.requiresGrad_(true);
+    const x = op('mul', leaf, 1);
+    expect(raised(() => op('mul_', x.narrow(0, 0, 2), 2))).toBe('E_NOT_IMPLEMENTED');
+    // A view of a tensor outside the graph written with a value that requires grad: refused too.
+    const other = rand([2]);
+    other.requiresGrad_(true);
+    expect(raised(() => op('add_', zeros([3], { dtype: 'float64' }).narrow(0, 0, 2), other))).toBe(
+      'E_NOT_IMPLEMENTED',
+    );
+  });
+});

@@ -77,7 +77,7 @@ const HALF = new Set(['float16', 'bfloat16']);
 export const PREFERRED: readonly {
   readonly why: string;
   readonly applies: (operator: string, line: string) => boolean;
-  readonly prefers: (i: MatrixInstance) => boolean;
+  readonly prefers: (i: MatrixInstance, line: string) => boolean;
 }[] = [
   {
     why: 'a derivative formula (or its sum-to-size) shows only in a gradient',
@@ -113,6 +113,12 @@ export const PREFERRED: readonly {
     prefers: (i) => i.layout !== 'contiguous' && VALUE_ORACLES.has(i.oracle),
   },
   {
+    // The earned-tolerance check runs in the reference oracle on cpu, for the dtype the override names.
+    why: "a loosened tolerance shows in the earned check: the reference oracle on cpu, of the line's dtype",
+    applies: (o) => o === 'scale-tolerance',
+    prefers: (i, l) => i.oracle === 'reference' && i.device === 'cpu' && new RegExp(`\\b${i.dtype}:`).test(l),
+  },
+  {
     why: 'a narrowed accumulator shows only where float32 rounding is wider than the tolerance',
     applies: (o) => o === 'narrow-accumulator',
     prefers: (i) => (i.dtype === 'float64' || i.dtype === 'int64') && VALUE_ORACLES.has(i.oracle),
@@ -126,7 +132,7 @@ export function splitPreferred<T extends MatrixInstance>(
   lineText: string,
 ): [T[], T[]] {
   const rules = PREFERRED.filter((p) => p.applies(operator, lineText));
-  const hit = (i: T) => rules.some((r) => r.prefers(i));
+  const hit = (i: T) => rules.some((r) => r.prefers(i, lineText));
   return [list.filter(hit), list.filter((i) => !hit(i))];
 }
 
