@@ -302,6 +302,16 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     reason:
       'new TypedArray(n) with a number argument throws nothing but RangeError: the rethrow is dead code',
   },
+  {
+    file: 'src/runtime/backends/webgpu/matmul.ts',
+    operator: 'swap-comparison',
+    original: 'for (let j = 0; j < rn; j++) fma.push(`      let b${j} = Bs[q]',
+    mutated: 'j <= rn',
+    reason:
+      'the extra pass only declares one more WGSL `let` (b${rn}) that no statement reads: a read of workgroup ' +
+      'memory has no side effect (WGSL clamps an index past the array), so the kernel computes and stores the ' +
+      'same values',
+  },
   ...['(a > b ? a : b)', '(a < b ? a : b)'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary.ts',
