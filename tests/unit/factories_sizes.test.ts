@@ -49,6 +49,9 @@ describe('valid sizes and data (issue 15)', () => {
     expect([big.shape, big.storage.data]).toEqual([[1e9, 1e3], null]);
     expect(arange(1e12, meta).shape).toEqual([1e12]);
     expect(() => empty([2 ** 40, 2 ** 40], meta)).toThrow(code('E_INVALID_ARGUMENT'));
+    // The bound is exact: 2^53 - 1 elements are countable, 2^53 are not.
+    expect(empty([Number.MAX_SAFE_INTEGER], meta).numel).toBe(Number.MAX_SAFE_INTEGER);
+    expect(() => empty([2 ** 52, 2], meta)).toThrow(code('E_INVALID_ARGUMENT'));
     const long = empty([1e9], meta);
     for (const f of [
       () => T.torch.unbind(long),

@@ -312,6 +312,15 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'memory has no side effect (WGSL clamps an index past the array), so the kernel computes and stores the ' +
       'same values',
   },
+  {
+    file: 'src/runtime/ops/linalg.ts',
+    operator: 'swap-comparison',
+    original: 'const k2 = db > 1 ? last(b, 2) : b.shape[0];',
+    mutated: 'db >= 1',
+    reason:
+      'a 1-d other never reaches the batched branch: with da 1 it is dot, with da 2 mv, and with da >= 3 ' +
+      'shouldFold(a, 1) is always true (it refuses only for otherDim 2): db >= 2 here, where > 1 and >= 1 agree',
+  },
   ...['(a > b ? a : b)', '(a < b ? a : b)'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary.ts',
