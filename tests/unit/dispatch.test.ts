@@ -209,6 +209,13 @@ describe('redispatch', () => {
     expect(entry.kernelKeys()).toEqual(['CPU', 'CompositeImplicitAutograd']);
   });
 
+  it('callOp from untyped callers: a name that is no string, args that are no array are typed errors', () => {
+    expect(() => T.callOp(1 as unknown as string, [])).toThrow(expect.objectContaining({ arg: 'name' }));
+    expect(() => T.callOp('add', 'x' as unknown as unknown[])).toThrow(
+      expect.objectContaining({ code: 'E_INVALID_ARGUMENT', arg: 'args' }),
+    );
+  });
+
   it('declaring function / method variants for an op with no overloads is refused (a registration typo)', () => {
     expect(() => operatorTable.declare({ no_such_op_for_variants: { function: true } } as never)).toThrow(
       expect.objectContaining({ code: 'E_UNKNOWN_OP', got: 'no_such_op_for_variants' }),

@@ -321,6 +321,15 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'a 1-d other never reaches the batched branch: with da 1 it is dot, with da 2 mv, and with da >= 3 ' +
       'shouldFold(a, 1) is always true (it refuses only for otherDim 2): db >= 2 here, where > 1 and >= 1 agree',
   },
+  {
+    file: 'src/runtime/backends/cpu/iterator.ts',
+    operator: 'swap-comparison',
+    original: 'for (let i = 0; i < n; i++) {',
+    mutated: 'i <= n',
+    reason:
+      "logicalOffsets' extra pass writes out[n], past the end of its own fresh Float64Array(n) (dropped), and " +
+      'only advances its local idx / off, which nothing reads after the loop',
+  },
   ...['(a > b ? a : b)', '(a < b ? a : b)'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary.ts',
