@@ -305,10 +305,11 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   {
     file: 'src/runtime/backends/webgpu/matmul.ts',
     operator: 'swap-comparison',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
     original: 'for (let j = 0; j < rn; j++) fma.push(`      let b${j} = Bs[q]',
     mutated: 'j <= rn',
     reason:
-      'the extra pass only declares one more WGSL `let` (b${rn}) that no statement reads: a read of workgroup ' +
+      'the extra pass only declares one more WGSL `let` (b<rn>) that no statement reads: a read of workgroup ' +
       'memory has no side effect (WGSL clamps an index past the array), so the kernel computes and stores the ' +
       'same values',
   },
