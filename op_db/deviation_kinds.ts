@@ -235,13 +235,13 @@ export const bf16ResampleSums = (tol: Tolerance): Declared['tolerances'] => ({
   },
 });
 
-/** var / std over all dims with N - correction <= 0: PyTorch 1.13's backward returns a gradient of the wrong shape. */
+/** var / std over all dims with N - correction = 0: PyTorch 1.13's backward returns a gradient of the wrong shape. */
 export const fullDofGrad = (node: string): GoldenDeviation => ({
   kind: 'grad',
   dtypes: ['float64'],
   sample: 'all dims, N - correction = 0',
   reason:
-    `PyTorch 1.13's backward over all dims with N - correction <= 0 returns a 0-dim gradient, which its autograd ` +
+    `PyTorch 1.13's backward over all dims with N - correction = 0 returns a 0-dim gradient, which its autograd ` +
     `rejects ("${node} returned an invalid gradient ... got [] but expected shape compatible with [2, 3]"); the ` +
-    'runtime gives the gradient derivatives.yaml spells out (inf, NaN where x equals the mean)',
+    'runtime gives what 1.13 computes over a list of all dims, 2 / 0 * (x - mean): +-inf, NaN where x equals the mean',
 });

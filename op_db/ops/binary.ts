@@ -66,7 +66,35 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
   });
 }
 
-const alpha = (s: RefSample) => (s.kwargs.alpha === undefined ? 1 : Number(s.kwargs.alpha));
+/** alpha as a number: a Scalar, a number, or a 0-dim tensor bound to the Scalar parameter (a RefTensor here). */
+const alpha = (s: RefSample) => {
+  const a = s.kwargs.alpha;
+  if (a === undefined) return 1;
+  return typeof a === 'object' && a !== null && 're' in a
+    ? (a as { re: ArrayLike<number> }).re[0]
+    : Number(a);
+};
+/**
+ * sub with alpha a 0-dim float32 tensor (PyTorch binds it to the Scalar): the derivative negates a tensor alpha
+ * by another path than a number's. alpha is float32, so gradcheck leaves it alone as PyTorch's Scalar is (no
+ * gradient). float64 samples only (where gradients are checked): the golden oracle moves every sample tensor to
+ * the device, and a webgpu tensor cannot be read as a Scalar without a blocking readback (a typed error says so).
+ */
+const tensorAlphaSamples = (ctx: SampleContext): SampleInput[] => {
+  if (ctx.dtype !== 'float64') return [];
+  const make = maker(ctx);
+  const a = tensor([1.5], { dtype: 'float32' }).reshape([]);
+  return [
+    sample(
+      make([2, 3]),
+      [make([2, 3])],
+      { alpha: a },
+      {
+        name: 'alpha a 0-dim float32 tensor',
+      },
+    ),
+  ];
+};
 const nonZeroRhs = { rhs: { excludeZero: true } };
 /**
  * remainder/fmod jump where self/other crosses an integer: gradient samples keep self/other in (1.27, 1.92),
@@ -266,17 +294,20 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
     tiledSamples,
     (ctx) => [...addErrors(ctx), ...alphaErrors(ctx)],
   ),
-  withKwargSamples(
-    binary('sub', (a, b, s) => a - alpha(s) * b, {
-      dtypes: NO_BOOL,
-      samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
-      exact: true,
-      complexRef: (ar, ai, br, bi, s) => [ar - (alpha(s) * br - 0 * bi), ai - (alpha(s) * bi + 0 * br)],
-    }),
-    [
-      { kwargs: { alpha: -3 }, when: intAlpha },
-      { kwargs: { alpha: float(1.5) }, when: floatAlpha },
-    ],
+  withSamples(
+    withKwargSamples(
+      binary('sub', (a, b, s) => a - alpha(s) * b, {
+        dtypes: NO_BOOL,
+        samples: { beyondFloat64: true, mixedScalar: true, subnormals: true },
+        exact: true,
+        complexRef: (ar, ai, br, bi, s) => [ar - (alpha(s) * br - 0 * bi), ai - (alpha(s) * bi + 0 * br)],
+      }),
+      [
+        { kwargs: { alpha: -3 }, when: intAlpha },
+        { kwargs: { alpha: float(1.5) }, when: floatAlpha },
+      ],
+    ),
+    tensorAlphaSamples,
   ),
   binary('mul', (a, b) => a * b, {
     dtypes: ALL,

@@ -51,9 +51,10 @@ function moment(name: 'var' | 'std'): OpInfo {
       call(x, [null], { correction: 0 }),
       call(x, [null], { correction: 5 }, 'correction > 1'),
       call(make([2, 3]), [0], { correction: 2 }, 'N - correction = 0 -> inf'),
-      // All dims (the full reduction's own backward branch): 2 / 0 = inf, so the gradient is +-inf, NaN only
-      // where an element equals the mean.
+      // All dims: 2 / 0 = inf, so the gradient is +-inf, NaN only where an element equals the mean; below 0 the
+      // variance is inf (N - correction clamped at 0) and the gradient finite, 2 / (N - correction) * (x - mean).
       call(make([2, 3]), [null], { correction: 6 }, 'all dims, N - correction = 0 -> inf gradient'),
+      call(make([2, 3]), [null], { correction: 8 }, 'all dims, N - correction < 0 -> finite gradient'),
     ];
   };
   return opInfo({

@@ -20,7 +20,7 @@ import {
 import { guardedOuts, outArgNames } from './out_guard.ts';
 import { callOp, canCast, type DType, sameShapeOf, Tensor } from './runtime_face.ts';
 import { callOnDevice, onDevice, onHost, outputsOf, refSampleFor, reseed, withLayout } from './sample_io.ts';
-import { DEFAULT_TOLERANCES, toleranceFor } from './tolerances.ts';
+import { DEFAULT_TOLERANCES, floorCalibrationFailure, toleranceFor } from './tolerances.ts';
 
 function fmtShape(s: readonly number[]): string {
   return `[${s.join(', ')}]`;
@@ -162,6 +162,8 @@ function call(
 export async function runReference(inst: Instance, only?: number): Promise<OracleResult> {
   const { info } = inst;
   if (!info.ref) throw new OracleFailure(inst, null, undefined, `OpInfo ${info.name} has no reference`);
+  const miscalibrated = floorCalibrationFailure();
+  if (miscalibrated) throw new OracleFailure(inst, null, undefined, miscalibrated);
   const samples = info.sampleInputs(sampleContext(inst));
   const dev = (s: SampleInput) => onDevice(s, inst.device);
   let checks = 0;

@@ -1,6 +1,7 @@
 /** webgpu pointwise kernels against cpu: layouts (transposed, offset, broadcast), dtypes, wrapped scalars. */
 import { expect, test } from 'vitest';
 import { callOp, type Tensor, tensor } from '../../src/runtime/index.ts';
+import { expectCode } from './errors_helpers.ts';
 import { describeWebGPU, expectSameAsCpu, onWebGPU } from './webgpu_helpers.ts';
 
 const op =
@@ -80,6 +81,16 @@ describeWebGPU('webgpu pointwise', () => {
       tensor([1, 2, 3], { dtype: 'int32' }),
       tensor([0.5, 0.25, 0.125], { dtype: 'float32' }),
     ]);
+  });
+  test('alpha a 0-dim cpu tensor works on webgpu; a webgpu one is refused with a typed error', async () => {
+    const alpha = tensor(1.5, { dtype: 'float32' });
+    await expectSameAsCpu((a, b) => callOp('sub', [a, b], { alpha }), [x, y]);
+    const [a, b] = onWebGPU([x, y]);
+    expectCode(() => callOp('sub', [a, b], { alpha: alpha.to('webgpu') }), 'E_INVALID_ARGUMENT', {
+      op: 'sub',
+      arg: 'value',
+      says: [/webgpu tensor as a Scalar synchronously/, /got webgpu/, /expected cpu/],
+    });
   });
   test('float64 on webgpu is refused with E_DTYPE_UNSUPPORTED', () => {
     expect(() => onWebGPU([tensor([1.5], { dtype: 'float64' })])).toThrow(/E_DTYPE_UNSUPPORTED/);

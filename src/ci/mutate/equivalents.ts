@@ -339,6 +339,18 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       reason: 'the two choices differ only when a === b, and two equal bigints are the same value',
     }),
   ),
+  ...['a > b ? a : b;', 'a < b ? a : b;'].map(
+    (original): Equivalent => ({
+      file: 'src/runtime/ops/pointwise/binary_math.ts',
+      operator: 'swap-comparison',
+      original: `Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : ${original}`,
+      reason:
+        'the two choices differ only for a tie of +0 and -0, where the spec itself gives either: PyTorch 1.13 ' +
+        "(one thread) returns maximum's and minimum's first operand in its scalar loop (float32 tensors under 16 " +
+        'elements, and the tail of longer ones) and the second in its vectorized loop, so no conforming check ' +
+        'can require one zero; every other tie is two equal numbers',
+    }),
+  ),
   {
     file: 'src/runtime/ops/views.ts',
     operator: 'swap-comparison',

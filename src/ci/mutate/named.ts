@@ -55,6 +55,16 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     killers: ['gradcheck'],
   },
   {
+    // The reference oracle's floor calibration (inside every reference instance) fails a looser device floor.
+    name: 'webgpu-float32-floor-x10',
+    operator: 'scale-tolerance',
+    file: 'src/oracles/tolerances.ts',
+    find: 'webgpu: { float32: { rtol: 1e-5,',
+    replace: 'webgpu: { float32: { rtol: 1e-4,',
+    instances: ['test_reference_neg_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
     // The compile oracle's third call feeds another layout: it must not reuse the first layout's entry.
     name: 'compile-stride-guard-dropped',
     operator: 'drop-guard',

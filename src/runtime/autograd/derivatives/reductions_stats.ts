@@ -20,16 +20,15 @@ function correctionOf(c: GradContext): number {
   return c.args.unbiased === false ? 0 : 1;
 }
 
-/** PyTorch's var_backward: 2 / (N - correction) * grad * (self - mean). */
+/**
+ * PyTorch 1.13's var_backward: 2 / (N - correction) * grad * (self - mean), for every N - correction: negative
+ * gives a finite gradient, 0 gives +-inf (NaN where self equals its mean), as 1.13 computes over a dim list (over
+ * all dims 1.13's own backward fails at 0, op_db's deviations say so).
+ */
 function varBackward(c: GradContext, g: Tensor, self: Tensor): Tensor {
   const dims = reducedDims(c.args.dim, self.ndim);
   const dof = reducedNumel(c, self.shape) - correctionOf(c);
   const centered = sub(self, op('mean', self, dims, true));
-  const full = c.args.dim === undefined || c.args.dim === null || self.ndim === 0;
-  if (full && dof <= 0) {
-    // 2 / 0: infinity, and NaN where self equals its mean (infinity * 0), as PyTorch spells it out.
-    return mul(g, op('where', op('eq', centered, 0), Number.NaN, Number.POSITIVE_INFINITY));
-  }
   return mul(mul(unsqueezeReduced(c, g, self.ndim), 2 / dof), centered);
 }
 

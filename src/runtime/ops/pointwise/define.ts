@@ -168,7 +168,10 @@ export function definePointwise(row: PointwiseRow): void {
         expr,
         exprType: r.promotion === 'alwaysBool' ? 'bool' : vt,
         loads,
-        scalars: scalarNames.map((n) => ({ value: (args[n] as Scalar).toNumber(), type: vt })),
+        scalars: scalarNames.map((n) => ({
+          value: asScalar(args[n] as Scalar | Tensor).toNumber(),
+          type: vt,
+        })),
       },
       out,
       operands,
