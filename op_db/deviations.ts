@@ -118,17 +118,28 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   adaptive_max_pool2d: noCpuKernel('float16'),
   fractional_max_pool2d: noCpuKernel('float16', 'bfloat16'),
   'nn.functional.pad': {
-    deviations: ['reflect 1-d', 'reflect 2-d', 'replicate'].flatMap((sample) =>
-      (['float16', 'bfloat16'] as const).map((dtype) => ({
-        dtypes: [dtype],
-        sample,
-        kind: 'sample' as const,
+    deviations: [
+      ...['reflect 1-d', 'reflect 2-d', 'replicate'].flatMap((sample) =>
+        (['float16', 'bfloat16'] as const).map((dtype) => ({
+          dtypes: [dtype],
+          sample,
+          kind: 'sample' as const,
+          reason:
+            `PyTorch 1.13 has no CPU ${dtype} kernel for reflection_pad1d / reflection_pad2d / replication_pad{1,2,3}d ` +
+            "(it raises \"not implemented for 'Half'\" or 'BFloat16'; reflection_pad3d has both); padding only moves " +
+            "elements, so the runtime pads every floating dtype, as PyTorch's CUDA kernels do",
+        })),
+      ),
+      {
+        kind: 'error',
+        sample: 'unsupported operation: some elements of',
         reason:
-          `PyTorch 1.13 has no CPU ${dtype} kernel for reflection_pad1d / reflection_pad2d / replication_pad{1,2,3}d ` +
-          "(it raises \"not implemented for 'Half'\" or 'BFloat16'; reflection_pad3d has both); padding only moves " +
-          "elements, so the runtime pads every floating dtype, as PyTorch's CUDA kernels do",
-      })),
-    ),
+          'a circular pad wider than the cropped window ([3, -1] on width 3) makes PyTorch 1.13 copy between ' +
+          'overlapping slices of its output: it returns uninitialised memory in a fresh process and raises the ' +
+          'overlap error after other calls (allocator-dependent, so a recording flips per dtype); the runtime ' +
+          'always raises that error',
+      },
+    ],
   },
   'nn.functional.adaptive_avg_pool1d': noPoolKernel('float16'),
   'nn.functional.adaptive_avg_pool2d': noPoolKernel('float16'),

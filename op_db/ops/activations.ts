@@ -7,6 +7,7 @@ import { DTYPE_GROUPS, DTYPE_INFO, type DType, float, opVariants, tensor } from 
 import { unaryArbitrary } from '../families/arbitraries.ts';
 import { sample, unaryErrors, unarySamples } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
+import { maker } from '../make.ts';
 import { ACTIVATION_REFS, type Kw } from '../refs/activations.ts';
 import { elementwise } from '../refs/pointwise.ts';
 import { pointwiseResultDType } from '../refs/promotion.ts';
@@ -32,8 +33,12 @@ interface ActivationSpec {
   readonly errors?: (ctx: SampleContext) => ErrorInput[];
 }
 
-const few = (ctx: SampleContext, kw: Kw, positional: unknown[], extra: Partial<SampleInput> = {}) =>
-  unarySamples({ noSpecials: true, low: -4, high: 4 })(ctx)
+/**
+ * Two samples per kwargs set, plus -0 and +0 on floating dtypes (not for gradients: a kink sits at 0): which
+ * zero comes out is PyTorch's (leaky_relu with a negative slope turns -0 into +0 and +0 into -0).
+ */
+const few = (ctx: SampleContext, kw: Kw, positional: unknown[], extra: Partial<SampleInput> = {}) => [
+  ...unarySamples({ noSpecials: true, low: -4, high: 4 })(ctx)
     .slice(1, 3)
     .map((s) => ({
       ...s,
@@ -41,7 +46,18 @@ const few = (ctx: SampleContext, kw: Kw, positional: unknown[], extra: Partial<S
       kwargs: { ...kw },
       ...extra,
       name: `${s.name} ${JSON.stringify(kw)}`,
-    }));
+    })),
+  ...(DTYPE_INFO[ctx.dtype].kind === 'float' && !ctx.requiresGrad
+    ? [
+        sample(
+          maker(ctx).values([-0, 0], [2]),
+          positional,
+          { ...kw },
+          { ...extra, name: `signed zeros ${JSON.stringify(kw)}` },
+        ),
+      ]
+    : []),
+];
 
 function activation(spec: ActivationSpec): OpInfo {
   const positional = Object.values(spec.positional ?? {});

@@ -118,6 +118,23 @@ function bilinearSamples(ctx: SampleContext): SampleInput[] {
           sample(m([2, 3]), [m([2, 2]), m([0, 3, 2]), m([0])], {}, { name: 'no out-features' }),
         ]
       : []),
+    // With nothing to compute PyTorch multiplies nothing, so it checks no dtypes: the result is input1's dtype.
+    ...(ctx.dtype === 'float64'
+      ? [
+          sample(
+            m([0, 3]),
+            [f32(ctx)([0, 2]), f32(ctx)([4, 3, 2])],
+            {},
+            { name: 'zero-size batch, float32 others' },
+          ),
+          sample(
+            m([2, 3]),
+            [f32(ctx)([2, 2]), f32(ctx)([0, 3, 2])],
+            {},
+            { name: 'no out-features, float32 others' },
+          ),
+        ]
+      : []),
   ];
 }
 

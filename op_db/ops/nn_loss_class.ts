@@ -106,6 +106,19 @@ function crossEntropySamples(ctx: SampleContext): SampleInput[] {
     ),
     sample(make([2, 3, 2]), [probs([2, 3, 2])], { reduction: 'none' }, { name: 'probabilities, 3-d, none' }),
     sample(make([4]), [probs([4])], {}, { name: 'probabilities, unbatched' }),
+    // label_smoothing at its bound, 1.0 (allowed): every target weighs 1/C.
+    sample(
+      make([2, 3]),
+      [probs([2, 3])],
+      { label_smoothing: 1 },
+      { name: 'probabilities, label_smoothing 1' },
+    ),
+    sample(
+      make([2, 3]),
+      [exact(ctx, [2, 0], [2], 'int64')],
+      { label_smoothing: 1 },
+      { name: 'label_smoothing 1' },
+    ),
     // log_softmax of nothing runs no kernel, so float16 would pass: gated to the claimed dtypes.
     ...(ctx.requiresGrad || !claims(ctx, CE_DTYPES)
       ? []

@@ -126,6 +126,9 @@ function padSamples(ctx: SampleContext): SampleInput[] {
     sample(make([1, 2, 3]), [[-1, -1], 'reflect'], {}, { name: 'reflect 1-d, output width 1' }),
     sample(make([1, 1, 2, 3]), [[2, 1, 1, 2]], { mode: 'replicate', value: 0 }, { name: 'replicate 2-d' }),
     sample(make([1, 1, 2, 2, 2]), [[1, 0, 2, 1, -1, 1], 'replicate'], {}, { name: 'replicate 3-d' }),
+    // Unbatched with no channels: PyTorch requires only the padded dims to be non-empty.
+    sample(make([0, 5]), [[2, 1], 'reflect'], {}, { name: 'reflect 1-d, unbatched, no channels' }),
+    sample(make([0, 3, 4]), [[2, 1, 1, 2], 'reflect'], {}, { name: 'reflect 2-d, unbatched, no channels' }),
   ];
 }
 

@@ -143,6 +143,8 @@ function scan(kind: 'cumsum' | 'cumprod'): OpInfo {
         ...int64Overflow('scan')(make, ctx),
         // (not bool: "cumsum_out_cpu" is not implemented for Bool, whatever the input)
         ...(ctx.dtype === 'bool' ? [] : [call(make([3, 4]), [1], { dtype: ctx.dtype }, 'own dtype')]),
+        // ... except a 0-dim input, which PyTorch copies before it dispatches on the dtype.
+        ...(ctx.requiresGrad ? [] : [call(make([]), [0], { dtype: 'bool' }, '0-dim, dtype=bool (a copy)')]),
         // Zeros (one per row, then two in a row): cumprod's backward divides by x only away from zeros.
         ...(kind === 'cumprod' && ctx.dtype === 'float64'
           ? [call(make.values([0.5, 0, 2, 1.5, 0, 1.5, 0, 2], [2, 4]), [1], {}, 'zeros')]

@@ -182,6 +182,18 @@ describe('grad modes', () => {
     expect(code(() => T.torch.mul(c, 2))).toBe('E_NOT_IMPLEMENTED');
   });
 
+  it("scatter with reduce='multiply' runs forward and refuses backward, as PyTorch 1.13's NotImplemented node does", () => {
+    const x = f64([1, 2, 3]).requiresGrad_(true);
+    const index = T.tensor([0, 2], { dtype: 'int64' });
+    const y = T.torch.scatter(x, 0, index, f64([4, 5]), { reduce: 'multiply' }) as T.Tensor;
+    expect(y.tolist()).toEqual([4, 2, 15]);
+    expect(code(() => T.torch.sum(y).backward())).toBe('E_NOT_IMPLEMENTED');
+    // reduce='add' differentiates like scatter_add (a deliberate deviation: 1.13 refuses it too).
+    const z = T.torch.scatter(x, 0, index, f64([4, 5]), { reduce: 'add' }) as T.Tensor;
+    T.torch.sum(z).backward();
+    expect(x.grad?.tolist()).toEqual([1, 1, 1]);
+  });
+
   it('every op has a derivative, a decomposition or a documented non-differentiable reason', () => {
     expect(T.opsWithoutDerivative()).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * matching OpgateError subclass, and the message names the op and what it got / expected. This file: shapes,
  * dims, views, indices and invalid arguments.
  */
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as core from '../../src/runtime/core/index.ts';
 import * as T from '../../src/runtime/index.ts';
 import { expectCode, namesGotExpected } from './errors_helpers.ts';
@@ -81,6 +81,17 @@ describe('E_INVALID_VIEW', () => {
 });
 
 describe('E_INVALID_ARGUMENT', () => {
+  it("getitem's string spec: an item that is not an int, a slice, None or ... is named", () => {
+    for (const item of ['1.5', 'x'])
+      namesGotExpected(
+        expectCode(() => T.getitem(zeros(3), item), 'E_INVALID_ARGUMENT', {
+          op: 'getitem',
+          arg: 'index',
+          says: ['bad index', `got ${item}`, 'int, slice, None or ...'],
+        }),
+      );
+    expect(T.getitem(zeros(3), '1').shape).toEqual([]);
+  });
   it('factories with a negative size / zero step', () => {
     namesGotExpected(
       expectCode(() => zeros(-1), 'E_INVALID_ARGUMENT', {

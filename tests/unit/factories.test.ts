@@ -235,6 +235,8 @@ describe('fromArray and readback', () => {
     bad(() => T.fromArray(new Float32Array(4), 4 as unknown as number[], 'float32'), 'shape');
     bad(() => T.fromArray(new Float32Array(4), [4], 'float31' as T.DType), 'dtype');
     bad(() => T.fromArray(new Float64Array(4), [4], 'float32'), 'data');
+    for (const options of ['float32', 5, [], T.tensor([0])])
+      bad(() => T.tensor([1], options as unknown as T.TensorOptions), 'options');
   });
 
   it('toArray is flat and in logical order; item() reads one element per dtype', async () => {

@@ -339,6 +339,16 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       reason: 'the two choices differ only when a === b, and two equal bigints are the same value',
     }),
   ),
+  {
+    file: 'src/runtime/backends/webgpu/conv.ts',
+    operator: 'swap-comparison',
+    original: 'if (r < rows && q < K) {',
+    mutated: 'r <= rows',
+    reason:
+      'the extra weight row r = rows only feeds the accumulators of output row rows, which store() refuses ' +
+      '(r >= rows returns before writing); the read itself stays inside the bound buffer or is clamped by ' +
+      "WebGPU's robust access",
+  },
   ...['a > b ? a : b;', 'a < b ? a : b;'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary_math.ts',

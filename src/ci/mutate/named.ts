@@ -65,6 +65,16 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     killers: ['reference'],
   },
   {
+    // The golden oracle compares the sign of float64 zeros with PyTorch's: relu(-0) is -0 (clamp_min keeps x).
+    name: 'relu-loses-negative-zero',
+    operator: 'swap-comparison',
+    file: 'src/runtime/ops/pointwise/unary.ts',
+    find: 'num: (x: number) => (x < 0 ? 0 : x),',
+    replace: 'num: (x: number) => (x <= 0 ? 0 : x),',
+    instances: ['test_golden_nn_functional_relu_cpu_float64_contiguous_eager'],
+    killers: ['golden'],
+  },
+  {
     // The compile oracle's third call feeds another layout: it must not reuse the first layout's entry.
     name: 'compile-stride-guard-dropped',
     operator: 'drop-guard',

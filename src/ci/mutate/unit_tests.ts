@@ -19,9 +19,15 @@ export class UnitTests {
     this.byImport = testImportMap(root, this.texts);
   }
 
-  /** The test files importing `file`, directly or through a face by a name it exports. */
+  /**
+   * The test files importing `file`, directly or through a face by a name it exports, and those named after one of
+   * its runtime directories (`tests/unit/autograd*.test.ts` for `src/runtime/autograd/record.ts`): a test calling
+   * ops through the `torch` namespace (`T.torch.mul(c, 2)`) reaches the autograd recorder, the dispatcher or a
+   * kernel family by no name it imports.
+   */
   importing(file: string): readonly string[] {
-    return this.byImport.get(file) ?? [];
+    const named = namedAfterDirs(file, [...this.texts.keys()]);
+    return [...new Set([...(this.byImport.get(file) ?? []), ...named])];
   }
 
   /** The test files calling Tensor method `name` (`.item(`): a face reaches it by no import name. */
@@ -30,6 +36,17 @@ export class UnitTests {
     const call = new RegExp(`\\.${name}\\(`);
     return [...this.texts].filter(([, text]) => call.test(text)).map(([f]) => f);
   }
+}
+
+/** Test files (tests/unit/<dir>.test.ts, <dir>_*.test.ts) named after a directory `file` sits in under src/runtime. */
+export function namedAfterDirs(file: string, tests: readonly string[]): string[] {
+  const m = /^src\/runtime\/(.+)\/[^/]+\.ts$/.exec(file);
+  if (!m) return [];
+  const dirs = m[1].split('/');
+  return tests.filter((t) => {
+    const base = /^tests\/unit\/([^/]+)\.test\.ts$/.exec(t)?.[1];
+    return base !== undefined && dirs.some((d) => base === d || base.startsWith(`${d}_`));
+  });
 }
 
 /**

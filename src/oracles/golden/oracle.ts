@@ -96,12 +96,33 @@ function compareTo(
       r,
       `${what} (${dtype}): ${m.count}/${m.total} elements differ from PyTorch; first at index ${m.index} (${m.part}): got ${m.actual}, PyTorch ${m.expected} (rtol ${tol.rtol}, atol ${tol.atol})`,
     );
+  // A zero's sign is part of the value (1 / x, atan2, copysign read it): on cpu, in float64, it must be PyTorch's.
+  // Not in the other dtypes: PyTorch's float32 kernels pick their own zeros (its float32 gelu(-0) is +0, its float64
+  // one -0), and 16-bit ones compute in float32, where a tiny result's underflow decides.
+  if (exactOk && inst.device === 'cpu' && dtype === 'float64') {
+    const i = signedZeroMismatch(actual, want);
+    if (i >= 0)
+      fail(
+        c,
+        r,
+        `${what} (${dtype}): element ${i} is ${zeroName(actual.re[i])}, PyTorch gives ${zeroName(want.re[i])}`,
+      );
+  }
   if (dtype === inst.dtype) c.use?.add(actual, want, dtype, tol);
   // The fingerprint is the outputs' error: gradients depend on each side's own loss weights (linspace's last bits).
   if (exactOk) c.maxUlp = Math.max(c.maxUlp, ulpError(actual, want, dtype));
 }
 
 const fmt = (xs: readonly number[]) => `[${xs.join(', ')}]`;
+const zeroName = (x: number) => (Object.is(x, -0) ? '-0' : '+0');
+
+/** The first real element where both sides are zero of opposite signs, or -1. */
+export function signedZeroMismatch(actual: RefTensor, want: RefTensor): number {
+  for (let i = 0; i < actual.re.length; i++)
+    if (actual.re[i] === 0 && want.re[i] === 0 && Object.is(actual.re[i], -0) !== Object.is(want.re[i], -0))
+      return i;
+  return -1;
+}
 
 async function checkOutputs(c: Ctx, r: GoldenRequest, e: GoldenEntry, outs: Tensor[]) {
   const want = e.out!;

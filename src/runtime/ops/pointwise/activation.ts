@@ -27,8 +27,9 @@ const K_KAPPA = 0.044715;
 const SELU_ALPHA = 1.6732632423543772;
 const SELU_SCALE = 1.0507009873554805;
 
+// expm1(-0) is -0 where PyTorch 1.13's exp(x) - 1 is +0: `+ 0` gives its signed zeros, and changes nothing else.
 const eluNum = (x: number, alpha: number, scale: number, inputScale: number) =>
-  x <= 0 ? Math.expm1(x * inputScale) * alpha * scale : x * scale;
+  x <= 0 ? (Math.expm1(x * inputScale) + 0) * alpha * scale : x * scale;
 /** elu_backward(is_result=false): the negative side's slope alpha * scale * input_scale * exp(x * input_scale). */
 const eluGrad = (
   c: GradContext,
@@ -58,9 +59,17 @@ const GELU_TANH = {
  * aten's hardtanh: min(max(x, lo), hi), so lo > hi gives hi; NaN stays NaN; integer dtypes truncate the limits
  * (the Scalar converts to int).
  */
-const clampNum = (x: number, lo: number, hi: number) => (Number.isNaN(x) ? x : Math.min(Math.max(x, lo), hi));
+// std::min(std::max(x, lo), hi) as ATen spells it: a bound replaces x only when x is beyond it (so -0 stays -0 at
+// lo = 0, NaN stays NaN, and lo > hi gives hi); Math.max would prefer +0.
+const clampNum = (x: number, lo: number, hi: number) => {
+  // biome-ignore lint/complexity/useMathMinMax: Math.max(-0, 0) is +0 where std::max keeps its first operand
+  const y = x < lo ? lo : x;
+  // biome-ignore lint/complexity/useMathMinMax: Math.min(+0, -0) is -0 where std::min keeps its first operand
+  return y > hi ? hi : y;
+};
 const clampInt = (x: number, lo: number, hi: number) => clampNum(x, Math.trunc(lo), Math.trunc(hi));
 const clampBig = (x: bigint, lo: bigint, hi: bigint) => {
+  // biome-ignore lint/complexity/useMathMinMax: Math.max(-0, 0) is +0 where std::max keeps its first operand
   const y = x < lo ? lo : x;
   return y > hi ? hi : y;
 };

@@ -231,7 +231,8 @@ export const UNARY_ROWS = [
     name: 'relu',
     arity: 1,
     promotion: 'default',
-    num: (x: number) => (x > 0 || Number.isNaN(x) ? x : 0),
+    // clamp_min(x, 0): -0 stays -0, NaN stays NaN (as PyTorch 1.13).
+    num: (x: number) => (x < 0 ? 0 : x),
     big: (x: bigint) => (x > 0n ? x : 0n),
     kinds: ['int', 'float'],
     aliases: ['nn.functional.relu'],

@@ -2,7 +2,8 @@
 
 // Abramowitz-Stegun is not accurate enough for float64 references; this is W. J. Cody's rational erf.
 export function erf(x: number): number {
-  if (Number.isNaN(x)) return x;
+  // NaN, and +-0 keeping its sign (the series' first step adds +0 to -0).
+  if (Number.isNaN(x) || x === 0) return x;
   const ax = Math.abs(x);
   if (ax > 6) return Math.sign(x);
   // Series for small |x|, continued fraction (via erfc) for large.

@@ -2,7 +2,7 @@
  * cumsum and cumprod along one dim. Like PyTorch's CPU kernel the running value of a float scan is kept in
  * float64 and rounded on each store; bool/int inputs scan in int64 (exact, wrapping) unless a dtype is given.
  */
-import { computeValue, type GpuScan, runScanGPU } from '../../backends/webgpu/index.ts';
+import { computeValue, copyGPU, type GpuScan, runScanGPU } from '../../backends/webgpu/index.ts';
 import {
   CPP_TYPE_NAMES,
   DTYPE_INFO,
@@ -113,6 +113,8 @@ const runScan =
 const gpuScan =
   (kind: ScanKind) =>
   (a: BoundArgs, p: ScanPlan, [out]: Tensor[], op: string) => {
+    // A 0-dim scan is a cast copy (a float to bool is x != 0, not a truncation to int first).
+    if ((a.self as Tensor).ndim === 0) return copyGPU(out, a.self as Tensor);
     const fold = kind === 'cumsum' ? 'sum' : 'prod';
     let k: GpuScan;
     if (p.compute === 'int64') k = { load: 'i64', acc: 'i64', fold };
