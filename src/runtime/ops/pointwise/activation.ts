@@ -69,7 +69,6 @@ const clampNum = (x: number, lo: number, hi: number) => {
 };
 const clampInt = (x: number, lo: number, hi: number) => clampNum(x, Math.trunc(lo), Math.trunc(hi));
 const clampBig = (x: bigint, lo: bigint, hi: bigint) => {
-  // biome-ignore lint/complexity/useMathMinMax: Math.max(-0, 0) is +0 where std::max keeps its first operand
   const y = x < lo ? lo : x;
   return y > hi ? hi : y;
 };

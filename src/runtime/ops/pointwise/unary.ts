@@ -232,6 +232,7 @@ export const UNARY_ROWS = [
     arity: 1,
     promotion: 'default',
     // clamp_min(x, 0): -0 stays -0, NaN stays NaN (as PyTorch 1.13).
+    // biome-ignore lint/complexity/useMathMinMax: Math.max(-0, 0) is +0
     num: (x: number) => (x < 0 ? 0 : x),
     big: (x: bigint) => (x > 0n ? x : 0n),
     kinds: ['int', 'float'],
