@@ -113,6 +113,8 @@ const CONV_SAMPLES: Record<number, (m: Mk, dil: Dil) => SampleInput[]> = {
       {},
       'input, weight and bias with storage offsets',
     ),
+    // A channels-last input (NHWC memory): 2-d convolutions keep that layout in their output, as PyTorch's do.
+    s(m([2, 3, 3, 2]).permute([0, 3, 1, 2]), [m([3, 2, 2, 2]), m([3])], {}, 'channels-last input'),
   ],
   3: (m, dil) => [
     s(m([1, 2, 3, 3, 3]), [m([2, 2, 2, 2, 2]), m([2])], { dilation: 1 }, 'bias'),
@@ -142,6 +144,25 @@ function cancelling(ctx: SampleContext): SampleInput[] {
   const x = make.values([1e6 + 0.01, 1, 2, 3, 1e6, 4, 5, 6], [1, 1, 1, 8]);
   const rows = [1, 2, 3, 4].flatMap((r) => [1, 0, 0, 0, -1, 0, 0, r]);
   return [s(x, [make.values(rows, [4, 1, 1, 8])], { bias: null }, 'float64 sums that cancel 1e6')];
+}
+
+/**
+ * float32: an inf weight at the start of output channel 1 (flat index K = C * kH * kW of the weight): only that
+ * channel is non-finite, so a kernel that reads one weight past a row's K (times a zero-padded input) turns
+ * channel 0 into NaN.
+ */
+function infWeight(ctx: SampleContext): SampleInput[] {
+  if (ctx.requiresGrad || ctx.dtype !== 'float32') return [];
+  const make = maker(ctx);
+  const w = Array.from({ length: 16 }, (_, i) => (i === 8 ? Number.POSITIVE_INFINITY : ((i % 5) - 2) / 4));
+  return [
+    s(
+      make([1, 2, 3, 3], { low: 0.5, high: 2 }),
+      [make.values(w, [2, 2, 2, 2])],
+      { bias: null },
+      'inf weight in channel 1',
+    ),
+  ];
 }
 
 /** 520 output columns: more than one 512-column block of the blocked gemm, which float32 / float64 run. */
@@ -217,7 +238,7 @@ function convInfo(dims: number, transposed: boolean): OpInfo {
   const sampleInputs = (ctx: SampleContext) => [
     ...makers[dims](mk(ctx), dilFor(ctx)),
     // Not gradient samples: values of 1e6 spoil finite differences, and 521 columns make gradcheck slow.
-    ...(dims === 2 && !transposed ? [...cancelling(ctx), ...longOutput(ctx)] : []),
+    ...(dims === 2 && !transposed ? [...cancelling(ctx), ...longOutput(ctx), ...infWeight(ctx)] : []),
     ...(dims === 1 && transposed ? offsetWeight(ctx) : []),
   ];
   return opInfo({

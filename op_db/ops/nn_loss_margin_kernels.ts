@@ -60,8 +60,21 @@ function multiMarginSamples(ctx: SampleContext): SampleInput[] {
       ? []
       : [sample(make([0, 4]), [classes(ctx, 0, 4)], { reduction: 'none' }, { name: 'no frames' })]),
     ...(ctx.dtype === 'float64' && !ctx.requiresGrad ? [hugeFrames(ctx, indexOf(ctx, [0, 1], [2]))] : []),
+    ...(ctx.dtype === 'float64' && !ctx.requiresGrad ? [marginExactlyMet(ctx)] : []),
   ];
 }
+
+/**
+ * A class exactly at the margin (z = 1 - 1.5 + 0.5 = 0) with the target's weight inf: aten adds a class's term only
+ * for z > 0, so the loss is 0, where adding z = 0 times the weight would make it NaN.
+ */
+const marginExactlyMet = (ctx: SampleContext): SampleInput =>
+  sample(
+    exact(ctx, [0.5, 1.5, -2], [1, 3], 'float64'),
+    [indexOf(ctx, [1], [1])],
+    { weight: exact(ctx, [1, Number.POSITIVE_INFINITY, 1], [3], 'float64'), reduction: 'none' },
+    { name: 'a class exactly at the margin, target weight inf' },
+  );
 
 /**
  * float64 frames whose losses (~1e300) only float64 holds: a per-frame loss kept in float32 would be inf. Frame 0's

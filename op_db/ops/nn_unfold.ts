@@ -172,6 +172,14 @@ function unfoldErrors(ctx: SampleContext): ErrorInput[] {
       ARG,
       /kernel size should be greater than zero, but got kernel_height: 2 kernel_width: 0/,
     ),
+    // ... and a zero height alone, past a positive width.
+    errorCase(
+      x(),
+      [[0, 2]],
+      {},
+      ARG,
+      /kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 2/,
+    ),
     errorCase(
       x(),
       [2],

@@ -126,6 +126,8 @@ const INDEXING: OpInfo[] = [
     [
       err('E_SHAPE_MISMATCH', /maximum size for tensor at dimension 1 is 4 but size is 5/, [3, 4], 1, 5, 1),
       err('E_INVALID_ARGUMENT', /step is 0 but must be > 0/, [3, 4], 1, 2, 0),
+      // PyTorch 1.13 says "Storage size calculation overflowed with sizes=[3, 6, -1]"; the runtime says what 2.x does.
+      err('E_INVALID_ARGUMENT', /size is -1 but must be >= 0/, [3, 4], 1, -1, 1),
       dimErr([3, 4], 2, 1, 1),
     ],
   ),

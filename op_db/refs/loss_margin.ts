@@ -230,9 +230,11 @@ export function multiMarginRef(s: RefSample): RefTensor {
   const loss = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const target = y.re[i];
-    for (let k = 0; k < c; k++)
-      if (k !== target)
-        loss[i] += (w ? w.re[target] : 1) * Math.max(0, margin - x.re[i * c + target] + x.re[i * c + k]) ** p;
+    for (let k = 0; k < c; k++) {
+      const z = margin - x.re[i * c + target] + x.re[i * c + k];
+      // Only classes inside the margin count (z > 0): a class exactly at it adds nothing, even times an inf weight.
+      if (k !== target && z > 0) loss[i] += (w ? w.re[target] : 1) * z ** p;
+    }
     loss[i] /= c;
   }
   return frameLosses(loss, x.dtype, reductionOf(s, 4), y.shape.length > 0);

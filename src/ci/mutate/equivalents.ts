@@ -349,6 +349,23 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       '(r >= rows returns before writing); the read itself stays inside the bound buffer or is clamped by ' +
       "WebGPU's robust access",
   },
+  {
+    file: 'src/runtime/backends/webgpu/matmul.ts',
+    operator: 'swap-comparison',
+    original: 'TILES.find((t) => n >= 4 * t.tm && m >= 2 * t.tn)',
+    reason:
+      'only which tile shape runs at a boundary size: every shape stages TK-wide slices of k and accumulates each ' +
+      'output over q = 0..K-1 in the same order, so every shape gives the same bits',
+  },
+  {
+    file: 'src/runtime/ops/pointwise/unary_math.ts',
+    operator: 'swap-comparison',
+    original: 'for (let n = 1; n < 300; n++) {',
+    mutated: 'n <= 300',
+    reason:
+      "erfc's continued fraction runs only for 2.5 <= |x| <= 6 (NaN and |x| > 6 return first), where it converges " +
+      'within 55 steps (measured over that range in steps of 0.001): the bound is never reached',
+  },
   ...['a > b ? a : b;', 'a < b ? a : b;'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary_math.ts',
