@@ -146,6 +146,33 @@ const tiledSamples = (ctx: SampleContext): SampleInput[] => {
 };
 
 /**
+ * Operands whose strides tie (TensorIterator's reorder_dimensions): an overlapping first operand whose two dims
+ * have equal strides and sizes, which must not decide the order (the contiguous second one does), and a 3-d pair
+ * where a tie between dims 1 and 0 must not stop the insertion sort before dim 0 passes dim 2 (the output is then
+ * dim 0 fastest, strides (1, 2, 4)). The golden oracle compares the output's strides with PyTorch's. Not for
+ * gradients: gradcheck refuses overlapping inputs.
+ */
+const tiedStrideSamples = (ctx: SampleContext): SampleInput[] => {
+  if (ctx.requiresGrad) return [];
+  const make = maker(ctx);
+  const base = () => make([20]);
+  return [
+    sample(
+      base().as_strided([2, 2], [1, 1]),
+      [make([2, 2])],
+      {},
+      { name: 'tied strides: overlapping first operand' },
+    ),
+    sample(
+      base().as_strided([2, 1, 3], [1, 1, 2]),
+      [base().as_strided([2, 2, 3], [3, 3, 1])],
+      {},
+      { name: 'tied strides: a tie mid-way through the order' },
+    ),
+  ];
+};
+
+/**
  * add's own errors. out= the transpose of the other operand, 2 x 2: the same memory with other strides is a
  * partial overlap (PyTorch's assert_no_partial_overlap); dims of size 2 are where a `< 2` size test told apart
  * from `<= 2`. An operand on meta (not a 0-dim cpu tensor): TensorIterator's device check.
@@ -291,7 +318,7 @@ export const BINARY_OPINFOS: readonly OpInfo[] = [
         { kwargs: { alpha: float(0.5) }, when: floatAlpha },
       ],
     ),
-    tiledSamples,
+    (ctx) => [...tiledSamples(ctx), ...tiedStrideSamples(ctx)],
     (ctx) => [...addErrors(ctx), ...alphaErrors(ctx)],
   ),
   withSamples(

@@ -11,13 +11,14 @@ import { enclosingFunction, Selector, splitPreferred } from '../../src/ci/mutate
 
 const ROOT = join(import.meta.dirname, '../..');
 
-const inst = (oracle: string, dtype: string, layout = 'contiguous', exactRounding = true) =>
+const inst = (oracle: string, dtype: string, layout = 'contiguous', exactRounding = true, name = 'mul') =>
   ({
-    id: `${oracle}-${dtype}-${layout}`,
+    id: `${oracle}-${dtype}-${layout}${name === 'mul' ? '' : `-${name}`}`,
     oracle,
     dtype,
     layout,
-    info: { flags: { exactRounding } },
+    device: 'cpu',
+    info: { name, flags: { exactRounding } },
   }) as unknown as MatrixInstance;
 
 describe('splitPreferred', () => {
@@ -47,6 +48,18 @@ describe('splitPreferred', () => {
     expect(ids(splitPreferred(list, 'drop-guard', 'if (bad) throw e;')[0])).toEqual([
       'errors-float32-contiguous',
     ]);
+  });
+
+  test("a line of TensorIterator's dim order (by file): golden add on cpu, whatever the line says", () => {
+    const withAdd = [...list, inst('golden', 'float64', 'contiguous', true, 'add')];
+    expect(
+      ids(
+        splitPreferred(withAdd, 'swap-comparison', 'if (s0 > s1) return 1;', 'src/runtime/core/layout.ts')[0],
+      ),
+    ).toEqual(['golden-float64-contiguous-add']);
+    expect(
+      splitPreferred(withAdd, 'swap-comparison', 'if (s0 > s1) return 1;', 'src/runtime/core/shape.ts')[0],
+    ).toEqual([]);
   });
 
   test('no rule applies: nothing is preferred, nothing dropped', () => {

@@ -66,7 +66,22 @@ export function enclosingMethod(lines: readonly string[], line: number): string 
 function importedNames(text: string): { spec: string; names: string[] }[] {
   const namespaces = [...text.matchAll(/^import\s+\*\s+as\s+(\w+)\s+from\s+'(\.[^']+)'/gm)].map((m) => ({
     spec: m[2],
-    names: [...new Set([...text.matchAll(new RegExp(`\\b${m[1]}\\.(\\w+)`, 'g'))].map((u) => u[1]))],
+    names: [
+      ...new Set([
+        ...[...text.matchAll(new RegExp(`\\b${m[1]}\\.(\\w+)`, 'g'))].map((u) => u[1]),
+        // Destructured from the namespace, or from a spread of it: `const { zeros, empty } = { ...T, ...T.torch }`.
+        ...[
+          ...text.matchAll(
+            new RegExp(`const\\s*\\{([^}]*)\\}\\s*=\\s*(?:${m[1]}\\b|\\{[^}]*\\.\\.\\.${m[1]}\\b)`, 'g'),
+          ),
+        ].flatMap((u) =>
+          u[1]
+            .split(',')
+            .map((n) => n.trim().split(/\s*:\s*/)[0])
+            .filter(Boolean),
+        ),
+      ]),
+    ],
   }));
   const named = [...text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/gms)].map((m) => ({
     spec: m[2],
