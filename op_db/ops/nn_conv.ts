@@ -162,6 +162,16 @@ function infWeight(ctx: SampleContext): SampleInput[] {
       { bias: null },
       'inf weight in channel 1',
     ),
+    // An inf at the start of the input's batch item 1: a read one channel past C in item 0 would meet it.
+    s(
+      make.values(
+        Array.from({ length: 36 }, (_, i) => (i === 18 ? Number.POSITIVE_INFINITY : ((i % 7) - 3) / 4)),
+        [2, 2, 3, 3],
+      ),
+      [make([2, 2, 2, 2], { low: 0.5, high: 2 })],
+      { bias: null },
+      'inf input in item 1',
+    ),
   ];
 }
 

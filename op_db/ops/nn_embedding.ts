@@ -68,6 +68,8 @@ function embeddingSamples(ctx: SampleContext): SampleInput[] {
     ...grad,
     sample(idx([0, 2, 1, 2], [2, 2]), [make([5, 3])], { padding_idx: 2 }, { name: 'padding_idx=2' }),
     sample(idx([4, 1, 4], [3]), [make([5, 3])], { padding_idx: -1 }, { name: 'padding_idx=-1' }),
+    // The lowest valid padding_idx, -num_embeddings (row 0).
+    sample(idx([0, 2, 0], [3]), [make([5, 3])], { padding_idx: -5 }, { name: 'padding_idx=-5' }),
     sample(
       idx([1, 1, 3, 0], [4]),
       [make([5, 3])],

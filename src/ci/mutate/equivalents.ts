@@ -366,6 +366,14 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       "erfc's continued fraction runs only for 2.5 <= |x| <= 6 (NaN and |x| > 6 return first), where it converges " +
       'within 55 steps (measured over that range in steps of 0.001): the bound is never reached',
   },
+  {
+    file: 'src/runtime/ops/factories.ts',
+    operator: 'swap-comparison',
+    original: 'const fits = (v: bigint) => v >= -(2n ** 31n) && v < 2n ** 31n;',
+    reason:
+      "only which of two exact paths writes an int64 arange on webgpu: the i32 kernel's sign-extended values, or " +
+      'the host sequence uploaded; at start or last = -2^31 both give the same int64 values',
+  },
   ...['a > b ? a : b;', 'a < b ? a : b;'].map(
     (original): Equivalent => ({
       file: 'src/runtime/ops/pointwise/binary_math.ts',
