@@ -117,7 +117,7 @@ const fmt = (xs: readonly number[]) => `[${xs.join(', ')}]`;
 const zeroName = (x: number) => (Object.is(x, -0) ? '-0' : '+0');
 
 /** The first real element where both sides are zero of opposite signs, or -1. */
-export function signedZeroMismatch(actual: RefTensor, want: RefTensor): number {
+function signedZeroMismatch(actual: RefTensor, want: RefTensor): number {
   for (let i = 0; i < actual.re.length; i++)
     if (actual.re[i] === 0 && want.re[i] === 0 && Object.is(actual.re[i], -0) !== Object.is(want.re[i], -0))
       return i;
