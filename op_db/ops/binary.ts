@@ -14,6 +14,7 @@ import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
 import { binaryRef } from '../refs/pointwise.ts';
 import { type PromotionRule, pointwiseResultDType } from '../refs/promotion.ts';
+import { isRefTensor } from '../refs/shape.ts';
 import { intPowWrap } from '../refs/special.ts';
 import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 import { alphaErrors, negativeIntExponent } from './binary_errors.ts';
@@ -70,9 +71,7 @@ function binary(op: string, ref: (a: number, b: number, s: RefSample) => number,
 const alpha = (s: RefSample) => {
   const a = s.kwargs.alpha;
   if (a === undefined) return 1;
-  return typeof a === 'object' && a !== null && 're' in a
-    ? (a as { re: ArrayLike<number> }).re[0]
-    : Number(a);
+  return isRefTensor(a) ? a.re[0] : Number(a);
 };
 /**
  * sub with alpha a 0-dim float32 tensor (PyTorch binds it to the Scalar): the derivative negates a tensor alpha

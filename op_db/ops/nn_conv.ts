@@ -151,7 +151,7 @@ function cancelling(ctx: SampleContext): SampleInput[] {
  * channel is non-finite, so a kernel that reads one weight past a row's K (times a zero-padded input) turns
  * channel 0 into NaN.
  */
-function infWeight(ctx: SampleContext): SampleInput[] {
+function infNeighbours(ctx: SampleContext): SampleInput[] {
   if (ctx.requiresGrad || ctx.dtype !== 'float32') return [];
   const make = maker(ctx);
   const w = Array.from({ length: 16 }, (_, i) => (i === 8 ? Number.POSITIVE_INFINITY : ((i % 5) - 2) / 4));
@@ -248,7 +248,7 @@ function convInfo(dims: number, transposed: boolean): OpInfo {
   const sampleInputs = (ctx: SampleContext) => [
     ...makers[dims](mk(ctx), dilFor(ctx)),
     // Not gradient samples: values of 1e6 spoil finite differences, and 521 columns make gradcheck slow.
-    ...(dims === 2 && !transposed ? [...cancelling(ctx), ...longOutput(ctx), ...infWeight(ctx)] : []),
+    ...(dims === 2 && !transposed ? [...cancelling(ctx), ...longOutput(ctx), ...infNeighbours(ctx)] : []),
     ...(dims === 1 && transposed ? offsetWeight(ctx) : []),
   ];
   return opInfo({

@@ -151,18 +151,6 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
   {
     file: 'src/runtime/ops/pointwise/activation.ts',
     operator: 'swap-comparison',
-    original: 'const y = x < lo ? lo : x;',
-    reason: 'the two choices differ only when x === lo, and two equal bigints are the same value',
-  },
-  {
-    file: 'src/runtime/ops/pointwise/activation.ts',
-    operator: 'swap-comparison',
-    original: 'return y > hi ? hi : y;',
-    reason: 'the two choices differ only when y === hi, and two equal bigints are the same value',
-  },
-  {
-    file: 'src/runtime/ops/pointwise/activation.ts',
-    operator: 'swap-comparison',
     original: 'num: (x: number) => x * Math.tanh(x > 20 ? x : Math.log1p(Math.exp(x))),',
     reason:
       'the only new input is x = 20, where tanh(20) and tanh(log1p(exp(20))) = tanh(20.000000002) both round ' +
@@ -201,15 +189,15 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'mod !== 0 excludes; NaN fails both forms',
   },
   {
-    file: 'src/runtime/ops/pointwise/clamp.ts',
+    file: 'src/runtime/ops/pointwise/unary_math.ts',
     operator: 'swap-comparison',
-    original: 'const bigLower = (x: bigint, lo: bigint) => (x < lo ? lo : x);',
+    original: 'export const clampLowerBigInt = (x: bigint, lo: bigint) => (x < lo ? lo : x);',
     reason: 'the two choices differ only when x === lo, and two equal bigints are the same value',
   },
   {
-    file: 'src/runtime/ops/pointwise/clamp.ts',
+    file: 'src/runtime/ops/pointwise/unary_math.ts',
     operator: 'swap-comparison',
-    original: 'const bigUpper = (x: bigint, hi: bigint) => (hi < x ? hi : x);',
+    original: 'export const clampUpperBigInt = (x: bigint, hi: bigint) => (hi < x ? hi : x);',
     reason: 'the two choices differ only when x === hi, and two equal bigints are the same value',
   },
   {
@@ -219,8 +207,8 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
     mutated: 'given.length >= 0',
     reason:
       'the new case is min = max = None: the tensor path then raises the same noneError(op) as the first check ' +
-      'of tensorMeta (clamp.ts:144), which every tensor path (meta, tensorCompute) runs first, as the scalar ' +
-      'path does at clamp.ts:74',
+      'of tensorMeta (clamp.ts:143), which every tensor path (meta, tensorCompute) runs first, as the scalar ' +
+      'path does at clamp.ts:73',
   },
   {
     file: 'src/runtime/ops/pointwise/unary.ts',

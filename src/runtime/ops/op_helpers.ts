@@ -47,13 +47,13 @@ export function preserveStrides(t: Tensor): number[] {
 /** A Scalar argument, or a 0-dim tensor bound to a Scalar parameter, as a Scalar (reads the tensor). */
 export function asScalar(v: Scalar | Tensor): Scalar {
   if (v instanceof Scalar) return v;
-  const data = v.storage.data;
   if (v.device === 'webgpu')
     // CUDA's item() blocks on the device; WebGPU has no blocking readback.
     throw new InvalidArgumentError(
       'cannot read a webgpu tensor as a Scalar synchronously: pass a number or a cpu tensor',
       { arg: 'value', got: 'webgpu', expected: 'cpu' },
     );
+  const data = v.storage.data;
   if (data === null)
     throw new InvalidArgumentError('cannot read the value of a meta tensor', { arg: 'value', got: 'meta' });
   const kind = DTYPE_INFO[v.dtype].kind;

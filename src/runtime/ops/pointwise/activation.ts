@@ -7,7 +7,7 @@
 import { arg, type Derivative, type GradContext, gradOps, unaryGrad } from '../../autograd/index.ts';
 import { InvalidArgumentError, Scalar, type Tensor, ZeroDivisionError } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
-import { erf } from './unary_math.ts';
+import { clampBigInt, clampNumber, erf } from './unary_math.ts';
 
 const { add, mul, neg, op, sub } = gradOps;
 const self = (c: GradContext) => arg(c, 'self');
@@ -56,22 +56,10 @@ const GELU_TANH = {
 } as const satisfies PointwiseRow;
 
 /**
- * aten's hardtanh: min(max(x, lo), hi), so lo > hi gives hi; NaN stays NaN; integer dtypes truncate the limits
- * (the Scalar converts to int).
+ * aten's hardtanh: min(max(x, lo), hi), as clamp computes it (clampNumber: lo > hi gives hi, NaN stays NaN, -0
+ * stays -0 at lo = 0); integer dtypes truncate the limits (the Scalar converts to int).
  */
-// std::min(std::max(x, lo), hi) as ATen spells it: a bound replaces x only when x is beyond it (so -0 stays -0 at
-// lo = 0, NaN stays NaN, and lo > hi gives hi); Math.max would prefer +0.
-const clampNum = (x: number, lo: number, hi: number) => {
-  // biome-ignore lint/complexity/useMathMinMax: Math.max(-0, 0) is +0 where std::max keeps its first operand
-  const y = x < lo ? lo : x;
-  // biome-ignore lint/complexity/useMathMinMax: Math.min(+0, -0) is -0 where std::min keeps its first operand
-  return y > hi ? hi : y;
-};
-const clampInt = (x: number, lo: number, hi: number) => clampNum(x, Math.trunc(lo), Math.trunc(hi));
-const clampBig = (x: bigint, lo: bigint, hi: bigint) => {
-  const y = x < lo ? lo : x;
-  return y > hi ? hi : y;
-};
+const clampInt = (x: number, lo: number, hi: number) => clampNumber(x, Math.trunc(lo), Math.trunc(hi));
 const hardtanhGrad = (
   lo: (c: GradContext) => number | Tensor,
   hi: (c: GradContext) => number | Tensor,
@@ -99,9 +87,9 @@ const HARDTANH = {
   arity: 1,
   promotion: 'default',
   scalars: ['min_val', 'max_val'],
-  num: clampNum,
+  num: clampNumber,
   int: clampInt,
-  big: clampBig,
+  big: clampBigInt,
   kinds: ['int', 'float'],
   refuse: { bool: 'Bool inputs not supported for hardtanh' },
   select: checkUnsignedLimits,
@@ -268,8 +256,8 @@ export const ACTIVATION_ROWS = [
     name: 'relu6',
     arity: 1,
     promotion: 'default',
-    num: (x: number) => clampNum(x, 0, 6),
-    big: (x: bigint) => clampBig(x, 0n, 6n),
+    num: (x: number) => clampNumber(x, 0, 6),
+    big: (x: bigint) => clampBigInt(x, 0n, 6n),
     kinds: ['int', 'float'],
     refuse: { bool: 'Bool inputs not supported for hardtanh' },
     variants: 'function',

@@ -31,20 +31,19 @@ import {
   scalarTo,
 } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
+import {
+  clampBigInt as bigBoth,
+  clampLowerBigInt as bigLower,
+  clampUpperBigInt as bigUpper,
+  clampNumber as both,
+  clampLower as lower,
+  clampUpper as upper,
+} from './unary_math.ts';
 
 type Bound = Scalar | Tensor | null;
 
-// std::max / std::min argument order, so NaN in `x` propagates and -0/+0 ties keep `x` like C++.
-// biome-ignore lint/complexity/useMathMinMax: Math.max would turn a NaN bound into NaN and reorder -0/+0
-const lower = (x: number, lo: number) => (x < lo ? lo : x);
-// biome-ignore lint/complexity/useMathMinMax: see lower
-const upper = (x: number, hi: number) => (hi < x ? hi : x);
 /** at::clamp's result when a bound is NaN (module-level: compiled loops are cached by function identity). */
 const nanFill = () => Number.NaN;
-const both = (x: number, lo: number, hi: number) => upper(lower(x, lo), hi);
-const bigLower = (x: bigint, lo: bigint) => (x < lo ? lo : x);
-const bigUpper = (x: bigint, hi: bigint) => (hi < x ? hi : x);
-const bigBoth = (x: bigint, lo: bigint, hi: bigint) => bigUpper(bigLower(x, lo), hi);
 
 const noneError = (op: string) =>
   new InvalidArgumentError("torch.clamp: At least one of 'min' or 'max' must not be None", {

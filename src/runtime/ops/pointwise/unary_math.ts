@@ -1,4 +1,7 @@
-/** Scalar functions of unary rows that JS's Math lacks (float64, so they also serve as references). */
+/**
+ * Scalar functions of pointwise rows that JS's Math lacks (float64, so they also serve as references): erf and
+ * friends, and clamp's min(max(x, lo), hi) in C++'s argument order (clamp, hardtanh, relu6).
+ */
 
 // Abramowitz-Stegun is not accurate enough for float64 references; this is W. J. Cody's rational erf.
 export function erf(x: number): number {
@@ -51,3 +54,15 @@ export const clog = (re: number, im: number): [number, number] => [
   Math.log(Math.hypot(re, im)),
   Math.atan2(im, re),
 ];
+
+// std::max / std::min argument order, as aten's clamp and hardtanh spell min(max(x, lo), hi): NaN in `x`
+// propagates, -0/+0 ties keep `x` (relu6(-0) is -0), and lo > hi gives hi.
+// biome-ignore lint/complexity/useMathMinMax: Math.max would turn a NaN bound into NaN and reorder -0/+0
+export const clampLower = (x: number, lo: number) => (x < lo ? lo : x);
+// biome-ignore lint/complexity/useMathMinMax: see clampLower
+export const clampUpper = (x: number, hi: number) => (hi < x ? hi : x);
+export const clampNumber = (x: number, lo: number, hi: number) => clampUpper(clampLower(x, lo), hi);
+export const clampLowerBigInt = (x: bigint, lo: bigint) => (x < lo ? lo : x);
+export const clampUpperBigInt = (x: bigint, hi: bigint) => (hi < x ? hi : x);
+export const clampBigInt = (x: bigint, lo: bigint, hi: bigint) =>
+  clampUpperBigInt(clampLowerBigInt(x, lo), hi);
