@@ -27,6 +27,16 @@ export interface NamedMutant {
 
 export const NAMED_MUTANTS: readonly NamedMutant[] = [
   {
+    // The SIMD gemm's micro-kernel reads row 0's (and row 2's) value of A for rows 1 and 3 of each 4-row block.
+    name: 'wasm-gemm-row-aliasing',
+    operator: 'drop-stride-term',
+    file: 'src/runtime/backends/cpu/wasm/gemm.ts',
+    find: 'op.v128Load64Splat(8 * r)',
+    replace: 'op.v128Load64Splat(8 * (r & 2))',
+    instances: ['test_reference_mm_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
     name: 'softmax-no-max-subtraction',
     operator: 'remove-correction',
     file: 'src/runtime/ops/reductions/softmax.ts',

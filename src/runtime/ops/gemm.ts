@@ -5,7 +5,13 @@
  * float64 (then round once to the output dtype), small ints in wrapping int32, int64 exactly as bigint.
  */
 
-import { logicalOffsets, numberReader, numberWriter } from '../backends/cpu/index.ts';
+import {
+  type FloatMatrix,
+  logicalOffsets,
+  numberReader,
+  numberWriter,
+  wasmGemm,
+} from '../backends/cpu/index.ts';
 import { DTYPE_INFO, type StorageArray, type Tensor } from '../core/index.ts';
 
 /** A tensor seen as a batch of matrices: batch strides (broadcast dims have stride 0), row and column strides. */
@@ -85,8 +91,27 @@ const FLOAT_SRC = `return function floatKernel(o, a, b, n, k, m) {
     for (let j = 0; j < m; j++) O[oi + j * ocs] = acc[j];
   }
 };`;
-const float32Kernel = new Function(FLOAT_SRC)() as Kernel2D;
-const float64Kernel = new Function(FLOAT_SRC)() as Kernel2D;
+/**
+ * Products of at least this many multiply-adds go to the WebAssembly SIMD kernel (backends/cpu/wasm/gemm.ts:
+ * packed panels, float64 sums in order p = 0..k-1); below it packing costs more than it saves.
+ */
+export const WASM_MIN_MACS = 64;
+
+function withWasm(js: Kernel2D): Kernel2D {
+  return (o, a, b, n, k, m) => {
+    if (n * k * m >= WASM_MIN_MACS && wasmGemm(o as FloatMatrix, a as FloatMatrix, b as FloatMatrix, n, k, m))
+      return;
+    js(o, a, b, n, k, m);
+  };
+}
+
+/** The JS kernels (also what runs without wasm SIMD), exported for the wasm kernel's equivalence test. */
+export const jsFloatKernels = {
+  float32: new Function(FLOAT_SRC)() as Kernel2D,
+  float64: new Function(FLOAT_SRC)() as Kernel2D,
+};
+const float32Kernel = withWasm(jsFloatKernels.float32);
+const float64Kernel = withWasm(jsFloatKernels.float64);
 
 /** uint8..int32: products and sums wrap modulo 2^32; the store wraps further to the dtype's width. */
 const intKernel: Kernel2D = (o, a, b, n, k, m) => {

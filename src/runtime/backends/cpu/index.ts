@@ -11,3 +11,4 @@ export {
 } from './elements.ts';
 export { forEachRow, type IterPlan, logicalOffsets, planIteration, type RowKernel } from './iterator.ts';
 export { type PointwiseCall, runPointwise } from './pointwise.ts';
+export { type FloatMatrix, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';

@@ -5,6 +5,7 @@
  * that keep the accumulators and the rows of cols in cache. Sums are float64, rounded once on store, as gemm.ts.
  * The source is compiled once per array type so each copy stays monomorphic.
  */
+import { wasmGemm } from '../../backends/cpu/index.ts';
 import type { StorageArray } from '../../core/index.ts';
 
 export type ConvGemm = (
@@ -68,8 +69,30 @@ const SRC = `return function convGemm(O, o, ors, ocs, W, w, wrs, wcs, B, n, k, m
   }
 };`;
 
-const float32 = new Function(SRC)() as ConvGemm;
-const float64 = new Function(SRC)() as ConvGemm;
+/** Products of at least this many multiply-adds run in the WebAssembly SIMD gemm (as ops/gemm.ts's). */
+const WASM_MIN_MACS = 64;
+
+function withWasm(js: ConvGemm): ConvGemm {
+  return (O, o, ors, ocs, W, w, wrs, wcs, B, n, k, m) => {
+    const F = (x: StorageArray) => x as Float32Array | Float64Array;
+    if (
+      n * k * m >= WASM_MIN_MACS &&
+      wasmGemm(
+        { arr: F(O), off: o, rs: ors, cs: ocs },
+        { arr: F(W), off: w, rs: wrs, cs: wcs },
+        { arr: F(B), off: 0, rs: m, cs: 1 },
+        n,
+        k,
+        m,
+      )
+    )
+      return;
+    js(O, o, ors, ocs, W, w, wrs, wcs, B, n, k, m);
+  };
+}
+
+const float32 = withWasm(new Function(SRC)() as ConvGemm);
+const float64 = withWasm(new Function(SRC)() as ConvGemm);
 
 /** The blocked kernel for float32 / float64 (whose storages hold the values themselves); null otherwise. */
 export const convGemmFor = (dtype: string): ConvGemm | null =>

@@ -1,0 +1,217 @@
+/**
+ * The float32 / float64 matrix product in WebAssembly SIMD: out[n x m] = A[n x k] @ B[k x m], every operand
+ * strided. A is packed into panels of 4 rows and B into panels of 4 columns (float64, zero-padded to a multiple
+ * of 4), so the micro-kernel's inner step is one 32-byte read of each panel: 4 broadcast values of A times 2
+ * f64x2 lanes of B into 8 accumulators (a 4x4 block of out). Sums are float64 in order p = 0..k-1, rounded once
+ * on store (float32 out) like the JS kernels; a padded row or column is computed and never stored.
+ */
+import { type FuncSpec, op, WasmKernels } from './emit.ts';
+
+// Params and locals of the kernel (A, B, C are byte addresses).
+const [A, B, C, NB, K, MB] = [0, 1, 2, 3, 4, 5];
+const [IB, JB, P, AP, BP, CP, MSTRIDE] = [6, 7, 8, 9, 10, 11, 12];
+const ACC = 13; // 8 accumulators: row r, columns 0-1 at ACC + 2r, columns 2-3 at ACC + 2r + 1
+const [B0, B1, AV] = [21, 22, 23];
+
+function microKernel(): number[] {
+  const body: number[] = [];
+  for (let r = 0; r < 4; r++) {
+    body.push(...op.get(AP), ...op.v128Load64Splat(8 * r), ...op.set(AV));
+    for (const [c, bv] of [
+      [0, B0],
+      [1, B1],
+    ])
+      body.push(
+        ...op.get(ACC + 2 * r + c),
+        ...op.get(AV),
+        ...op.get(bv),
+        ...op.f64x2Mul,
+        ...op.f64x2Add,
+        ...op.set(ACC + 2 * r + c),
+      );
+  }
+  return body;
+}
+
+const inc = (local: number, by: number | number[]) => [
+  ...op.get(local),
+  ...(typeof by === 'number' ? op.i32(by) : by),
+  ...op.i32Add,
+  ...op.set(local),
+];
+
+function gemmFunc(): FuncSpec {
+  const zeroAccs = Array.from({ length: 8 }, (_, i) => [...op.v128Zero, ...op.set(ACC + i)]).flat();
+  const storeRow = (r: number) => [
+    ...op.get(CP),
+    ...op.i32(r),
+    ...op.get(MSTRIDE),
+    ...op.i32Mul,
+    ...op.i32Add,
+    ...op.tee(P),
+    ...op.get(ACC + 2 * r),
+    ...op.v128Store(0),
+    ...op.get(P),
+    ...op.get(ACC + 2 * r + 1),
+    ...op.v128Store(16),
+  ];
+  const body = [
+    // MSTRIDE = 4 * MB columns * 8 bytes
+    ...op.get(MB),
+    ...op.i32(32),
+    ...op.i32Mul,
+    ...op.set(MSTRIDE),
+    ...op.i32(0),
+    ...op.set(JB),
+    ...op.block,
+    ...op.loop,
+    ...op.get(JB),
+    ...op.get(MB),
+    ...op.i32GeU,
+    ...op.brIf(1),
+    ...op.i32(0),
+    ...op.set(IB),
+    ...op.block,
+    ...op.loop,
+    ...op.get(IB),
+    ...op.get(NB),
+    ...op.i32GeU,
+    ...op.brIf(1),
+    ...zeroAccs,
+    // AP = A + IB * K * 32, BP = B + JB * K * 32
+    ...[...op.get(A), ...op.get(IB), ...op.get(K), ...op.i32Mul, ...op.i32(32), ...op.i32Mul, ...op.i32Add],
+    ...op.set(AP),
+    ...[...op.get(B), ...op.get(JB), ...op.get(K), ...op.i32Mul, ...op.i32(32), ...op.i32Mul, ...op.i32Add],
+    ...op.set(BP),
+    ...op.get(K),
+    ...op.set(P),
+    ...op.block,
+    ...op.get(P),
+    ...op.i32Eqz,
+    ...op.brIf(0),
+    ...op.loop,
+    ...op.get(BP),
+    ...op.v128Load(0),
+    ...op.set(B0),
+    ...op.get(BP),
+    ...op.v128Load(16),
+    ...op.set(B1),
+    ...microKernel(),
+    ...inc(AP, 32),
+    ...inc(BP, 32),
+    ...op.get(P),
+    ...op.i32(1),
+    ...op.i32Sub,
+    ...op.tee(P),
+    ...op.brIf(0),
+    ...op.end,
+    ...op.end,
+    // CP = C + IB * 4 * MSTRIDE + JB * 32
+    ...[
+      ...op.get(C),
+      ...op.get(IB),
+      ...op.i32(4),
+      ...op.i32Mul,
+      ...op.get(MSTRIDE),
+      ...op.i32Mul,
+      ...op.i32Add,
+    ],
+    ...[...op.get(JB), ...op.i32(32), ...op.i32Mul, ...op.i32Add],
+    ...op.set(CP),
+    ...[0, 1, 2, 3].flatMap(storeRow),
+    ...inc(IB, 1),
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+    ...inc(JB, 1),
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+  ];
+  return {
+    name: 'gemm',
+    params: ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'],
+    locals: [...new Array<'i32'>(7).fill('i32'), ...new Array<'v128'>(11).fill('v128')],
+    body,
+  };
+}
+
+let kernels: WasmKernels<'gemm'> | null | undefined;
+
+function instance(): WasmKernels<'gemm'> | null {
+  if (kernels === undefined) {
+    try {
+      kernels = new WasmKernels<'gemm'>([gemmFunc()]);
+    } catch {
+      kernels = null; // no wasm SIMD here: callers keep their JS kernels
+    }
+  }
+  return kernels;
+}
+
+export const wasmGemmAvailable = (): boolean => instance() !== null;
+
+/** A strided matrix of float values (a Float32Array or Float64Array at an element offset). */
+export interface FloatMatrix {
+  readonly arr: Float32Array | Float64Array;
+  readonly off: number;
+  readonly rs: number;
+  readonly cs: number;
+}
+
+/** out = a @ b (n x k by k x m) through the SIMD kernel; false (nothing written) when wasm SIMD is missing. */
+export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: number, k: number, m: number) {
+  const w = instance();
+  if (!w) return false;
+  const nb = Math.ceil(n / 4);
+  const mb = Math.ceil(m / 4);
+  const aLen = nb * 4 * k;
+  const bLen = mb * 4 * k;
+  const mem = w.reserve(8 * (aLen + bLen + nb * mb * 16));
+  packRows(mem, 0, a, n, k, nb);
+  packCols(mem, aLen, b, k, m, mb);
+  const c = aLen + bLen;
+  w.fns.gemm(0, 8 * aLen, 8 * c, nb, k, mb);
+  const O = out.arr;
+  const m4 = mb * 4;
+  for (let i = 0; i < n; i++) {
+    const src = c + i * m4;
+    const dst = out.off + i * out.rs;
+    for (let j = 0; j < m; j++) O[dst + j * out.cs] = mem[src + j];
+  }
+  return true;
+}
+
+/** A's panels: for each block of 4 rows, k groups of the 4 rows' values at column p (missing rows are 0). */
+function packRows(mem: Float64Array, at: number, a: FloatMatrix, n: number, k: number, nb: number): void {
+  const X = a.arr;
+  for (let ib = 0; ib < nb; ib++) {
+    const base = at + ib * 4 * k;
+    for (let r = 0; r < 4; r++) {
+      const i = ib * 4 + r;
+      if (i >= n) {
+        for (let p = 0; p < k; p++) mem[base + p * 4 + r] = 0;
+        continue;
+      }
+      const row = a.off + i * a.rs;
+      for (let p = 0; p < k; p++) mem[base + p * 4 + r] = X[row + p * a.cs];
+    }
+  }
+}
+
+/** B's panels: for each block of 4 columns, k groups of row p's 4 values (missing columns are 0). */
+function packCols(mem: Float64Array, at: number, b: FloatMatrix, k: number, m: number, mb: number): void {
+  const X = b.arr;
+  for (let jb = 0; jb < mb; jb++) {
+    const base = at + jb * 4 * k;
+    for (let c = 0; c < 4; c++) {
+      const j = jb * 4 + c;
+      if (j >= m) {
+        for (let p = 0; p < k; p++) mem[base + p * 4 + c] = 0;
+        continue;
+      }
+      const col = b.off + j * b.cs;
+      for (let p = 0; p < k; p++) mem[base + p * 4 + c] = X[col + p * b.rs];
+    }
+  }
+}
