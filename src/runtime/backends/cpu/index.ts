@@ -12,3 +12,4 @@ export {
 export { forEachRow, type IterPlan, logicalOffsets, planIteration, type RowKernel } from './iterator.ts';
 export { type PointwiseCall, runPointwise } from './pointwise.ts';
 export { type FloatMatrix, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';
+export { wasmSoftmaxLine } from './wasm/softmax.ts';

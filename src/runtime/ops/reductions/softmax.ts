@@ -4,7 +4,7 @@
  * the max is not masked: a +inf or all -inf line gives NaN for softmax.
  */
 
-import { forEachRow } from '../../backends/cpu/index.ts';
+import { forEachRow, wasmSoftmaxLine } from '../../backends/cpu/index.ts';
 import { computeValue, runSoftmaxGPU } from '../../backends/webgpu/index.ts';
 import { contiguousStrides, DTYPE_INFO, type DType, type Tensor, wrapDim } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
@@ -92,9 +92,12 @@ const runSoftmax =
     const sx = g.strides[g.dim];
     const sy = outStrides[g.dim];
     const offset = self.storageOffset * DTYPE_INFO[self.dtype].lanes;
-    forEachLine(g.shape, g.dim, g.strides, offset, outStrides, 0, (ix, iy) =>
-      kernel(n, X, ix, sx, Y, iy, sy, T),
-    );
+    // float32 lines contiguous in both: the SIMD kernel (backends/cpu/wasm/softmax.ts), as PyTorch's vectorised one.
+    const simd = self.dtype === 'float32' && p.compute === 'float32' && sx === 1 && sy === 1;
+    forEachLine(g.shape, g.dim, g.strides, offset, outStrides, 0, (ix, iy) => {
+      if (simd && wasmSoftmaxLine(kind, X as Float32Array, ix, n, Y as Float32Array, iy)) return;
+      kernel(n, X, ix, sx, Y, iy, sy, T);
+    });
   };
 
 type WriteRow = (
