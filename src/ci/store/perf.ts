@@ -2,9 +2,15 @@
 import { type ResultsSource, SQL } from './connection.ts';
 import type { ResultsStore } from './store.ts';
 
+/**
+ * instructions: callgrind counts per iteration; wall_us: opgate's wall-clock (µs per call); torch_wall_us and
+ * ratio (opgate / torch): the same case's PyTorch time and the quotient, from `npm run bench:torch`.
+ */
+export type PerfMetric = 'instructions' | 'wall_us' | 'torch_wall_us' | 'ratio';
+
 export interface PerfSample {
   readonly scenario: string;
-  readonly metric: 'instructions' | 'wall_us';
+  readonly metric: PerfMetric;
   readonly value: number;
   readonly commitSha: string;
   readonly platform: string;
