@@ -27,6 +27,26 @@ export interface NamedMutant {
 
 export const NAMED_MUTANTS: readonly NamedMutant[] = [
   {
+    // The SIMD pointwise table lowers float32 add to f32x4.sub.
+    name: 'wasm-add-f32-as-sub',
+    operator: 'swap-comparison',
+    file: 'src/runtime/backends/cpu/wasm/pointwise.ts',
+    find: 'add: { f32: 0xe4,',
+    replace: 'add: { f32: 0xe5,',
+    instances: ['test_reference_add_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
+    // The SIMD float32 sum adds each vector's low half twice and never its high half.
+    name: 'wasm-sum-drops-high-half',
+    operator: 'drop-stride-term',
+    file: 'src/runtime/backends/cpu/wasm/reduce.ts',
+    find: '...add(acc + 1, [...op.get(V), ...op.get(V), ...HIGH_HALF]),',
+    replace: '...add(acc + 1, [...op.get(V)]),',
+    instances: ['test_reference_sum_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
     // The SIMD softmax's exp reduces by ln 2's high part only (Cody-Waite without the low correction).
     name: 'wasm-softmax-exp-drops-ln2-low-part',
     operator: 'remove-correction',

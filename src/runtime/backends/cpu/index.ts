@@ -12,4 +12,6 @@ export {
 export { forEachRow, type IterPlan, logicalOffsets, planIteration, type RowKernel } from './iterator.ts';
 export { type PointwiseCall, runPointwise } from './pointwise.ts';
 export { type FloatMatrix, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';
+export { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';
+export { wasmSumF32 } from './wasm/reduce.ts';
 export { wasmSoftmaxLine } from './wasm/softmax.ts';

@@ -2,6 +2,16 @@
 import { broadcastStridesFor, DeviceMismatchError, DTYPE_INFO, type Tensor } from '../../core/index.ts';
 import { compileRowLoop, type LoopSpec, type ScalarFn } from './codegen.ts';
 import { forEachRow } from './iterator.ts';
+import { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';
+
+/** Rows of at least this many elements try the SIMD kernel (below it, the copies cost more than they save). */
+const SIMD_MIN = 16;
+
+/**
+ * The perf gate's self-test knob: OPGATE_PERF_INJECT_KERNEL=n runs every pointwise row n times (n = 2 is a 2x
+ * slower add kernel, which `opgate perf check` must flag; tests/unit/perf.test.ts). Unset, it is 1.
+ */
+const KERNEL_RUNS = Math.max(1, Number(process.env.OPGATE_PERF_INJECT_KERNEL ?? 1) | 0);
 
 export interface PointwiseCall {
   /** The scalar function; compiled loops are cached by its identity. */
@@ -10,6 +20,8 @@ export interface PointwiseCall {
   readonly value: import('../../core/index.ts').DType;
   readonly scalars: readonly unknown[];
   readonly scalarDomainComplex: boolean;
+  /** The row's SIMD lowering when its scalars allow it (PointwiseRow.simd). */
+  readonly simd?: SimdOpName;
 }
 
 export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly Tensor[]): void {
@@ -32,9 +44,21 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
     return lanes[k] === 1 ? s : s.map((x) => x * lanes[k]);
   });
   const offsets = all.map((t, k) => t.storageOffset * lanes[k]);
-  forEachRow(out.shape, strides, offsets, (n, offs, st) =>
-    loop(n, arrays, offs, st, call.scalars as unknown[]),
-  );
+  const simd =
+    call.simd && out.numel >= SIMD_MIN && sameDType(all) && call.targets.every((d) => d === out.dtype)
+      ? simdKernel(call.simd, out.dtype)
+      : null;
+  forEachRow(out.shape, strides, offsets, (n, offs, st) => {
+    for (let r = 0; r < KERNEL_RUNS; r++) {
+      if (simd && n >= SIMD_MIN && simdRow(simd, out.dtype, n, arrays, offs, st)) continue;
+      loop(n, arrays, offs, st, call.scalars as unknown[]);
+    }
+  });
+}
+
+function sameDType(all: readonly Tensor[]): boolean {
+  for (let k = 1; k < all.length; k++) if (all[k].dtype !== all[0].dtype) return false;
+  return true;
 }
 
 function noHostData(all: readonly Tensor[]): never {

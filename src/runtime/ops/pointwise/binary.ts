@@ -37,6 +37,7 @@ const ADD = {
   name: 'add',
   // alpha = 1 exactly as a + b (no fused multiply-add), so the sum is correctly rounded like cpu's.
   wgsl: 'select(a + s0 * b, a + b, s0 == 1)',
+  simd: { op: 'add', scalars: [1] },
   schema: 'add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
   arity: 2,
   promotion: 'default',
@@ -52,6 +53,7 @@ const ADD = {
 const SUB = {
   name: 'sub',
   wgsl: 'select(a - s0 * b, a - b, s0 == 1)',
+  simd: { op: 'sub', scalars: [1] },
   schema: 'sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor',
   arity: 2,
   promotion: 'default',
@@ -93,6 +95,7 @@ const POW = {
 const DIV_TRUE: PointwiseRow = {
   name: 'div',
   wgsl: { f32: 'a / b' },
+  simd: { op: 'div' },
   arity: 2,
   promotion: 'intToFloat',
   num: (a: number, b: number) => a / b,
@@ -141,6 +144,7 @@ export const BINARY_ROWS = [
   {
     name: 'mul',
     wgsl: 'a * b',
+    simd: { op: 'mul' },
     arity: 2,
     promotion: 'default',
     num: (a: number, b: number) => a * b,

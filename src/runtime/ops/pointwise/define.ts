@@ -93,6 +93,9 @@ function scalarParam(s: Scalar | Tensor, compute: DType): unknown {
   return sc.toNumber();
 }
 
+const simdScalars = (want: readonly number[] | undefined, got: readonly unknown[]) =>
+  (want ?? []).every((v, i) => got[i] === v);
+
 /** What a fusing compiler needs of a pointwise overload: its row and which arguments are tensors / scalars. */
 export interface PointwiseInfo {
   readonly row: PointwiseRow;
@@ -141,13 +144,15 @@ export function definePointwise(row: PointwiseRow): void {
               : r.num;
     const targets = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : compute));
     if (mayPrecheck && r.precheck && out.numel > 0) r.precheck(inputs, compute, op);
+    const scalars = scalarNames.map((n) => scalarParam(args[n] as Scalar, compute));
     runPointwise(
       {
         fn: fn!,
         targets,
         value,
-        scalars: scalarNames.map((n) => scalarParam(args[n] as Scalar, compute)),
+        scalars,
         scalarDomainComplex: dom === 'complex',
+        simd: r.simd && value === compute && simdScalars(r.simd.scalars, scalars) ? r.simd.op : undefined,
       },
       out,
       inputs,

@@ -6,7 +6,7 @@
  */
 
 import type { Derivative, NonDifferentiable } from '../../autograd/index.ts';
-import type { ScalarFn } from '../../backends/cpu/index.ts';
+import type { ScalarFn, SimdOpName } from '../../backends/cpu/index.ts';
 import type { DType, DTypeKind, Tensor } from '../../core/index.ts';
 import type { Variants } from '../../dispatch/index.ts';
 
@@ -59,6 +59,12 @@ export interface PointwiseRow {
    * computes in i32 0/1 otherwise). Absent: the op has no webgpu kernel.
    */
   readonly wgsl?: string | WgslExprs;
+  /**
+   * The cpu backend's WebAssembly SIMD lowering (one f32x4 / f64x2 / i32x4 instruction per vector; float32,
+   * float64 and int32 only), used when every operand has the compute dtype and the scalars have these values
+   * (add's alpha = 1). Only for ops whose SIMD instruction is exactly the JS kernel's result.
+   */
+  readonly simd?: { readonly op: SimdOpName; readonly scalars?: readonly number[] };
   /** Extra Python names (e.g. 'nn.functional.relu'). */
   readonly aliases?: readonly string[];
   /** native_functions.yaml's `variants` (default 'function, method'); the in-place `name_` is a method. */

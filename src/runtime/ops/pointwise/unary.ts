@@ -25,7 +25,7 @@ const floatOp = <N extends string>(
   name: N,
   num: F,
   derivative: Derivative,
-  more: { complex?: C; aliases?: string[]; wgsl?: string } = {},
+  more: { complex?: C; aliases?: string[]; wgsl?: string; simd?: PointwiseRow['simd'] } = {},
 ) =>
   ({
     name,
@@ -35,6 +35,7 @@ const floatOp = <N extends string>(
     complex: more.complex,
     aliases: more.aliases,
     wgsl: { f32: more.wgsl ?? `${name}(a)` },
+    simd: more.simd,
     derivative,
   }) satisfies PointwiseRow;
 
@@ -72,6 +73,7 @@ export const UNARY_ROWS = [
     complex: (re: number, im: number) => Math.hypot(re, im),
     kinds: ['int', 'float', 'complex'],
     wgsl: 'abs(a)',
+    simd: { op: 'abs' },
     derivative: unaryGrad(['self'], (c) => mul(c.grad, op('sign', self(c)))),
   },
   {
@@ -86,6 +88,7 @@ export const UNARY_ROWS = [
     },
     aliases: ['negative'],
     wgsl: '-a',
+    simd: { op: 'neg' },
     derivative: unaryGrad([], (c) => neg(c.grad)),
   },
   floatOp(
@@ -133,6 +136,7 @@ export const UNARY_ROWS = [
     Math.sqrt,
     unaryGrad(['result'], (c) => div(c.grad, mul(c.result, 2))),
     {
+      simd: { op: 'sqrt' },
       complex: (re, im) => {
         const m = Math.hypot(re, im);
         const r = Math.sqrt((m + re) / 2);

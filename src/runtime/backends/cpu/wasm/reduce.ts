@@ -1,0 +1,84 @@
+/**
+ * The float32 sum of a contiguous run in WebAssembly SIMD: chunks are copied into the module's memory (zero-padded
+ * to 8 elements) and folded into four f64x2 accumulators (each float32 widened exactly to float64), so the sum is
+ * float64 like the JS loop's, in a fixed order: lane sums per chunk, chunks in sequence. Deterministic; it
+ * differs from the sequential float64 sum only in float64's last bits (the float32 result it rounds to almost
+ * never).
+ */
+import { type FuncSpec, op, WasmKernels } from './emit.ts';
+
+const PROMOTE_LOW = op.simd(0x5f);
+const HIGH_HALF = [0xfd, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+
+// sum_f32(ptr, count): count groups of 8 floats; the four f64x2 lane sums to bytes 0..63.
+const [PTR, COUNT, V, A0] = [0, 1, 2, 3];
+function accumulate(offset: number, acc: number): number[] {
+  const add = (a: number, half: number[]) => [
+    ...op.get(a),
+    ...half,
+    ...PROMOTE_LOW,
+    ...op.f64x2Add,
+    ...op.set(a),
+  ];
+  return [
+    ...op.get(PTR),
+    ...op.v128Load(offset),
+    ...op.set(V),
+    ...add(acc, op.get(V)),
+    ...add(acc + 1, [...op.get(V), ...op.get(V), ...HIGH_HALF]),
+  ];
+}
+
+const SUM_F32: FuncSpec = {
+  name: 'sum_f32',
+  params: ['i32', 'i32'],
+  locals: new Array(5).fill('v128'),
+  body: [
+    ...[0, 1, 2, 3].flatMap((i) => [...op.v128Zero, ...op.set(A0 + i)]),
+    ...op.block,
+    ...op.get(COUNT),
+    ...op.i32Eqz,
+    ...op.brIf(0),
+    ...op.loop,
+    ...accumulate(0, A0),
+    ...accumulate(16, A0 + 2),
+    ...[...op.get(PTR), ...op.i32(32), ...op.i32Add, ...op.set(PTR)],
+    ...[...op.get(COUNT), ...op.i32(1), ...op.i32Sub, ...op.tee(COUNT), ...op.brIf(0)],
+    ...op.end,
+    ...op.end,
+    ...[0, 1, 2, 3].flatMap((i) => [...op.i32(0), ...op.get(A0 + i), ...op.v128Store(16 * i)]),
+  ],
+};
+
+let kernels: WasmKernels<'sum_f32'> | null | undefined;
+function instance(): WasmKernels<'sum_f32'> | null {
+  if (kernels === undefined) {
+    try {
+      kernels = new WasmKernels<'sum_f32'>([SUM_F32]);
+    } catch {
+      kernels = null;
+    }
+  }
+  return kernels;
+}
+
+const CHUNK = 8192;
+const BASE = 64; // bytes 0..63: the lane sums
+
+/** The float64 sum of X[ix .. ix + n), or null when wasm SIMD is missing. */
+export function wasmSumF32(X: Float32Array, ix: number, n: number): number | null {
+  const w = instance();
+  if (!w) return null;
+  const mem = w.reserve(BASE + CHUNK * 4);
+  const f32 = new Float32Array(mem.buffer);
+  let total = 0;
+  for (let s = 0; s < n; s += CHUNK) {
+    const len = Math.min(CHUNK, n - s);
+    f32.set(X.subarray(ix + s, ix + s + len), BASE / 4);
+    const padded = Math.ceil(len / 8) * 8;
+    f32.fill(0, BASE / 4 + len, BASE / 4 + padded);
+    w.fns.sum_f32(BASE, padded / 8);
+    total += mem[0] + mem[2] + (mem[4] + mem[6]) + (mem[1] + mem[3] + (mem[5] + mem[7]));
+  }
+  return total;
+}
