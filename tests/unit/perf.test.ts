@@ -1,7 +1,7 @@
 /**
  * Perf baselines: the baseline check (regressions and unexplained wins both fail), change points over a metric's
  * history, and — with real valgrind — a loop of a few dozen instructions added to the dispatcher's hot path is
- * flagged by `opgate perf check`, and so is the win of removing it.
+ * flagged by `opgate perf check`, and so is the win of removing it; so is a 2x slower add kernel on the 1M add.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -130,5 +130,30 @@ describe.skipIf(!valgrindAvailable())('with valgrind', () => {
     expect(Math.abs((recorded[0] as { value: number }).value - base) / base).toBeLessThan(0.001);
     expect(fast.stdout).toMatch(/IMPROVEMENT\s+add_1elem/);
     expect(fast.stdout).toMatch(/commit this as/);
+  }, 900_000);
+
+  test('opgate perf check flags a 2x slower add kernel on the 1M-element add', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opgate-perf-'));
+    const expected = join(dir, 'expected.json');
+    const perf = (cmd: string, env: NodeJS.ProcessEnv = {}) =>
+      spawnSync('node', [bin, 'perf', cmd, '--scenario', 'add_1M', '--expected', expected], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+        timeout: 600_000,
+      });
+    expect(perf('accept').status).toBe(0);
+    const base = JSON.parse(readFileSync(expected, 'utf8')).scenarios.add_1M.instructions as number;
+    // OPGATE_PERF_INJECT_KERNEL=2 runs every pointwise row twice: the kernel's share of the count (the rest is the
+    // output's allocation and the call) doubles — about +30% of the whole, 300 times the 0.1% margin.
+    const slow = perf('check', { OPGATE_PERF_INJECT_KERNEL: '2' });
+    expect(slow.status, slow.stderr).toBe(1);
+    expect(slow.stdout).toMatch(/REGRESSION\s+add_1M/);
+    const measured = Number(/add_1M\s+\d+ ->\s+(\d+)/.exec(slow.stdout)?.[1]);
+    expect(measured / base).toBeGreaterThan(1.2);
+    expect(measured / base).toBeLessThan(2.1);
+    // And the unchanged kernel passes against the baseline it just wrote.
+    const same = perf('check');
+    expect(same.status, same.stdout).toBe(0);
+    expect(same.stdout).toMatch(/OK\s+add_1M/);
   }, 900_000);
 });

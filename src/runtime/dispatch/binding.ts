@@ -173,8 +173,8 @@ export function bindArgs(
   kwargs: Readonly<Record<string, unknown>>,
   exact = false,
 ): BoundArgs | BindFailure {
-  const positional = schema.args.filter((a) => !a.kwargOnly);
-  const args = packVarargs(positional, rawArgs);
+  const { positional, posOf, varargs } = layoutOf(schema);
+  const args = packVarargs(positional, rawArgs, varargs);
   if (args.length > positional.length) {
     return new BindFailure(`takes ${positional.length} positional arguments but ${args.length} were given`);
   }
@@ -186,7 +186,7 @@ export function bindArgs(
   const bound: BoundArgs = {};
   for (let i = 0; i < schema.args.length; i++) {
     const a = schema.args[i];
-    const pos = a.kwargOnly ? -1 : positional.indexOf(a);
+    const pos = posOf[i];
     let v: unknown;
     let given = false;
     if (pos >= 0 && pos < args.length) {
@@ -219,8 +219,8 @@ export function givenArgNames(
   rawArgs: readonly unknown[],
   kwargs: Readonly<Record<string, unknown>>,
 ): string[] {
-  const positional = schema.args.filter((a) => !a.kwargOnly);
-  const args = packVarargs(positional, rawArgs);
+  const { positional, varargs } = layoutOf(schema);
+  const args = packVarargs(positional, rawArgs, varargs);
   return schema.args
     .filter((a) => {
       const pos = a.kwargOnly ? -1 : positional.indexOf(a);
@@ -229,11 +229,39 @@ export function givenArgNames(
     .map((a) => a.name);
 }
 
+interface ArgLayout {
+  readonly positional: readonly Argument[];
+  /** Each argument's position among the positional ones, -1 for keyword-only. */
+  readonly posOf: readonly number[];
+  /** The positional int-list argument trailing ints may fill (-1: none). */
+  readonly varargs: number;
+}
+
+/** A schema's argument layout, computed once per schema (binding runs on every eager call). */
+const LAYOUTS = new WeakMap<Schema, ArgLayout>();
+function layoutOf(schema: Schema): ArgLayout {
+  let l = LAYOUTS.get(schema);
+  if (!l) {
+    const positional = schema.args.filter((a) => !a.kwargOnly);
+    l = {
+      positional,
+      posOf: schema.args.map((a) => (a.kwargOnly ? -1 : positional.indexOf(a))),
+      varargs: positional.findIndex(
+        (a) =>
+          a.type.isList && a.type.listSize === null && (a.type.base === 'int' || a.type.base === 'SymInt'),
+      ),
+    };
+    LAYOUTS.set(schema, l);
+  }
+  return l;
+}
+
 /** Python's `t.view(2, 3)` / `zeros(2, 3)`: trailing ints fill an int-list argument (IntArrayRef varargs). */
-function packVarargs(positional: readonly Argument[], args: readonly unknown[]): readonly unknown[] {
-  const i = positional.findIndex(
-    (a) => a.type.isList && a.type.listSize === null && (a.type.base === 'int' || a.type.base === 'SymInt'),
-  );
+function packVarargs(
+  positional: readonly Argument[],
+  args: readonly unknown[],
+  i: number,
+): readonly unknown[] {
   if (
     i < 0 ||
     i >= args.length ||

@@ -69,31 +69,38 @@ const torchName = (d: DType) => DTYPE_INFO[d].torchName;
 
 /** Every non-wrapped tensor argument must live on one device (0-dim cpu tensors may join any device). */
 export function commonDevice(op: OperatorEntry, args: BoundArgs): DeviceType {
+  // A loop, not a per-call closure: this runs on every structured call (the eager hot path).
   let device: DeviceType | null = null;
-  let sawCpuScalar = false;
-  const visit = (t: Tensor, name: string, written = false) => {
-    if (t.isWrappedNumber) return;
-    // TensorIterator's cpu-scalar exemption covers inputs only: a written 0-dim cpu tensor sets the device.
-    if (t.device === 'cpu' && t.ndim === 0 && !written) {
-      sawCpuScalar = true;
-      return;
-    }
-    if (device === null) device = t.device;
-    else if (device !== t.device) {
-      throw new DeviceMismatchError('Expected all tensors to be on the same device', {
-        op: op.schema.name,
-        arg: name,
-        got: t.device,
-        expected: device,
-      });
-    }
-  };
   for (const a of op.schema.args) {
     const v = args[a.name];
-    if (v instanceof Tensor) visit(v, a.name, a.type.alias?.isWrite === true);
-    else if (Array.isArray(v)) for (const x of v) if (x instanceof Tensor) visit(x, a.name);
+    if (v instanceof Tensor) device = visitDevice(op, device, v, a.name, a.type.alias?.isWrite === true);
+    else if (Array.isArray(v))
+      for (const x of v) if (x instanceof Tensor) device = visitDevice(op, device, x, a.name, false);
   }
-  return device ?? (sawCpuScalar ? 'cpu' : 'cpu');
+  return device ?? 'cpu';
+}
+
+/** The device so far after seeing `t` (wrapped numbers and 0-dim cpu inputs join any device). */
+function visitDevice(
+  op: OperatorEntry,
+  device: DeviceType | null,
+  t: Tensor,
+  name: string,
+  written: boolean,
+): DeviceType | null {
+  if (t.isWrappedNumber) return device;
+  // TensorIterator's cpu-scalar exemption covers inputs only: a written 0-dim cpu tensor sets the device.
+  if (t.device === 'cpu' && t.ndim === 0 && !written) return device;
+  if (device === null) return t.device;
+  if (device !== t.device) {
+    throw new DeviceMismatchError('Expected all tensors to be on the same device', {
+      op: op.schema.name,
+      arg: name,
+      got: t.device,
+      expected: device,
+    });
+  }
+  return device;
 }
 
 /** In-place writes into a tensor whose elements alias each other (stride 0 over size > 1) are refused. */

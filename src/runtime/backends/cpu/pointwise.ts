@@ -38,12 +38,18 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
   const all = [out, ...inputs];
   // Backstop for the ops' device checks: a meta / webgpu operand has no host data to loop over.
   const arrays = all.map((t) => t.storage.data ?? noHostData(all));
-  const lanes = all.map((t) => DTYPE_INFO[t.dtype].lanes);
+  const offsets = all.map((t) => t.storageOffset * DTYPE_INFO[t.dtype].lanes);
+  const scalars = call.scalars as unknown[];
+  if (out.numel === 1) {
+    // One element (the eager-overhead case): no strides to broadcast, no iteration plan.
+    for (let r = 0; r < KERNEL_RUNS; r++) loop(1, arrays, offsets, ZERO_STRIDES, scalars);
+    return;
+  }
   const strides = all.map((t, k) => {
     const s = k === 0 ? t.strides : broadcastStridesFor(t.shape, t.strides, out.shape);
-    return lanes[k] === 1 ? s : s.map((x) => x * lanes[k]);
+    const lanes = DTYPE_INFO[t.dtype].lanes;
+    return lanes === 1 ? s : s.map((x) => x * lanes);
   });
-  const offsets = all.map((t, k) => t.storageOffset * lanes[k]);
   const simd =
     call.simd && out.numel >= SIMD_MIN && sameDType(all) && call.targets.every((d) => d === out.dtype)
       ? simdKernel(call.simd, out.dtype)
@@ -51,10 +57,13 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
   forEachRow(out.shape, strides, offsets, (n, offs, st) => {
     for (let r = 0; r < KERNEL_RUNS; r++) {
       if (simd && n >= SIMD_MIN && simdRow(simd, out.dtype, n, arrays, offs, st)) continue;
-      loop(n, arrays, offs, st, call.scalars as unknown[]);
+      loop(n, arrays, offs, st, scalars);
     }
   });
 }
+
+/** Strides of a one-element row (any operand count a row loop takes). */
+const ZERO_STRIDES = [0, 0, 0, 0, 0, 0];
 
 function sameDType(all: readonly Tensor[]): boolean {
   for (let k = 1; k < all.length; k++) if (all[k].dtype !== all[0].dtype) return false;

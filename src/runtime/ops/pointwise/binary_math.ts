@@ -110,24 +110,39 @@ export const fminNaN = (a: number, b: number) =>
 /** aten's alpha_check: alpha must not be a float for integral results, complex for real ones, bool for non-bool. */
 export function checkAlpha(args: Readonly<Record<string, unknown>>, row: PointwiseRow): PointwiseRow {
   const alpha = args.alpha;
-  if (!(alpha instanceof Scalar)) return row;
+  // An int alpha (the default 1) suits every dtype: nothing to check on the eager hot path.
+  if (!(alpha instanceof Scalar) || alpha.kind === 'int') return row;
   const dtype = resultType([promotionOperand(args.self as Tensor), promotionOperand(args.other as Tensor)]);
   const kind = DTYPE_INFO[dtype].kind;
-  const fail = (why: string, expected: string) =>
-    new InvalidArgumentError(why, { op: row.name, arg: 'alpha', got: `${alpha.kind} ${alpha}`, expected });
   if (alpha.kind === 'bool' && dtype !== 'bool')
-    throw fail('Boolean alpha only supported for Boolean results.', 'an int or float alpha');
+    throw alphaError(
+      row,
+      alpha,
+      'Boolean alpha only supported for Boolean results.',
+      'an int or float alpha',
+    );
   if (alpha.kind === 'float' && (kind === 'int' || kind === 'bool')) {
-    throw fail(
+    throw alphaError(
+      row,
+      alpha,
       'For integral input tensors, argument alpha must not be a floating point number.',
       'an integer alpha',
     );
   }
   if (alpha.kind === 'complex' && kind !== 'complex') {
-    throw fail('For non-complex input tensors, argument alpha must not be a complex number.', 'a real alpha');
+    throw alphaError(
+      row,
+      alpha,
+      'For non-complex input tensors, argument alpha must not be a complex number.',
+      'a real alpha',
+    );
   }
   return row;
 }
+
+const alphaError = (row: PointwiseRow, alpha: Scalar, why: string, expected: string) =>
+  new InvalidArgumentError(why, { op: row.name, arg: 'alpha', got: `${alpha.kind} ${alpha}`, expected });
+
 /** aten's sub_check: subtraction refuses any bool operand (a Python bool included), not just a bool result. */
 export function checkSubBool(args: Readonly<Record<string, unknown>>, sub: PointwiseRow): PointwiseRow {
   const a = (args.self as Tensor).dtype === 'bool';
