@@ -33,6 +33,8 @@ export {
   opsWithoutDerivative,
   setGradEnabled,
 } from './autograd/index.ts';
+// torch.set_num_threads / get_num_threads: the cpu thread pool behind large products (backends/cpu/wasm/threads.ts).
+export { getNumThreads, setNumThreads } from './backends/cpu/index.ts';
 export {
   type AllocatorStats,
   allocator as webgpuAllocator,

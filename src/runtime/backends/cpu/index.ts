@@ -15,3 +15,4 @@ export { type FloatMatrix, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';
 export { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';
 export { wasmSumF32 } from './wasm/reduce.ts';
 export { wasmSoftmaxLine } from './wasm/softmax.ts';
+export { getNumThreads, setNumThreads } from './wasm/threads.ts';

@@ -71,10 +71,14 @@ export const op = {
   f64x2Mul: [0xfd, ...uleb(0xf2)],
 } as const;
 
-/** The bytes of a module importing `env.mem` (initial 1 page) and exporting `funcs`. */
-export function emitModule(funcs: readonly FuncSpec[]): Uint8Array<ArrayBuffer> {
+/**
+ * The bytes of a module importing `env.mem` (initial 1 page; a shared memory, which worker threads can share,
+ * when `maxPages` is given) and exporting `funcs`.
+ */
+export function emitModule(funcs: readonly FuncSpec[], maxPages?: number): Uint8Array<ArrayBuffer> {
   const types = funcs.map((f) => [0x60, ...vec(f.params.map((p) => [VALTYPE[p]])), 0]);
-  const imports = vec([[...str('env'), ...str('mem'), 0x02, 0x00, 0x01]]);
+  const limits = maxPages === undefined ? [0x00, 0x01] : [0x03, 0x01, ...uleb(maxPages)];
+  const imports = vec([[...str('env'), ...str('mem'), 0x02, ...limits]]);
   const exports = vec(funcs.map((f, i) => [...str(f.name), 0x00, ...uleb(i)]));
   const codes = funcs.map((f) => {
     const locals = vec(f.locals.map((l) => [1, VALTYPE[l]]));
@@ -107,14 +111,19 @@ export function simdSupported(): boolean {
  * non-shared memory detaches the old buffer).
  */
 export class WasmKernels<E extends string> {
-  private readonly memory = new WebAssembly.Memory({ initial: 1 });
+  readonly memory: WebAssembly.Memory;
+  readonly module: WebAssembly.Module;
   readonly fns: Readonly<Record<E, (...args: number[]) => void>>;
   private f64: Float64Array;
 
-  constructor(funcs: readonly FuncSpec[]) {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(emitModule(funcs)), {
-      env: { mem: this.memory },
-    });
+  /** `maxPages`: a shared memory of at most that many 64 KiB pages (for kernels that run on worker threads). */
+  constructor(funcs: readonly FuncSpec[], maxPages?: number) {
+    this.memory =
+      maxPages === undefined
+        ? new WebAssembly.Memory({ initial: 1 })
+        : new WebAssembly.Memory({ initial: 1, maximum: maxPages, shared: true });
+    this.module = new WebAssembly.Module(emitModule(funcs, maxPages));
+    const instance = new WebAssembly.Instance(this.module, { env: { mem: this.memory } });
     this.fns = instance.exports as unknown as Record<E, (...args: number[]) => void>;
     this.f64 = new Float64Array(this.memory.buffer);
   }

@@ -6,12 +6,13 @@
  * on store (float32 out) like the JS kernels; a padded row or column is computed and never stored.
  */
 import { type FuncSpec, op, WasmKernels } from './emit.ts';
+import { threadPool } from './threads.ts';
 
-// Params and locals of the kernel (A, B, C are byte addresses).
-const [A, B, C, NB, K, MB] = [0, 1, 2, 3, 4, 5];
-const [IB, JB, P, AP, BP, CP, MSTRIDE] = [6, 7, 8, 9, 10, 11, 12];
-const ACC = 13; // 8 accumulators: row r, columns 0-1 at ACC + 2r, columns 2-3 at ACC + 2r + 1
-const [B0, B1, AV] = [21, 22, 23];
+// Params (A, B, C are byte addresses; column panels J0 <= jb < J1 of MTOT) and locals of the kernel.
+const [A, B, C, NB, K, J0, J1, MTOT] = [0, 1, 2, 3, 4, 5, 6, 7];
+const [IB, JB, P, AP, BP, CP, MSTRIDE] = [8, 9, 10, 11, 12, 13, 14];
+const ACC = 15; // 8 accumulators: row r, columns 0-1 at ACC + 2r, columns 2-3 at ACC + 2r + 1
+const [B0, B1, AV] = [23, 24, 25];
 
 function microKernel(): number[] {
   const body: number[] = [];
@@ -56,17 +57,17 @@ function gemmFunc(): FuncSpec {
     ...op.v128Store(16),
   ];
   const body = [
-    // MSTRIDE = 4 * MB columns * 8 bytes
-    ...op.get(MB),
+    // MSTRIDE = 4 * MTOT columns * 8 bytes
+    ...op.get(MTOT),
     ...op.i32(32),
     ...op.i32Mul,
     ...op.set(MSTRIDE),
-    ...op.i32(0),
+    ...op.get(J0),
     ...op.set(JB),
     ...op.block,
     ...op.loop,
     ...op.get(JB),
-    ...op.get(MB),
+    ...op.get(J1),
     ...op.i32GeU,
     ...op.brIf(1),
     ...op.i32(0),
@@ -130,24 +131,29 @@ function gemmFunc(): FuncSpec {
   ];
   return {
     name: 'gemm',
-    params: ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'],
+    params: new Array<'i32'>(8).fill('i32'),
     locals: [...new Array<'i32'>(7).fill('i32'), ...new Array<'v128'>(11).fill('v128')],
     body,
   };
 }
 
+/** 2 GiB of shared memory at most (packed operands of products far beyond any allocation limit here). */
+const MAX_PAGES = 32768;
 let kernels: WasmKernels<'gemm'> | null | undefined;
 
 function instance(): WasmKernels<'gemm'> | null {
   if (kernels === undefined) {
     try {
-      kernels = new WasmKernels<'gemm'>([gemmFunc()]);
+      kernels = new WasmKernels<'gemm'>([gemmFunc()], MAX_PAGES);
     } catch {
-      kernels = null; // no wasm SIMD here: callers keep their JS kernels
+      kernels = null; // no wasm SIMD (or no shared memory) here: callers keep their JS kernels
     }
   }
   return kernels;
 }
+
+/** Products of at least this many multiply-adds split their column panels over the thread pool. */
+export const THREAD_MIN_MACS = 1 << 21;
 
 export const wasmGemmAvailable = (): boolean => instance() !== null;
 
@@ -171,7 +177,10 @@ export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: nu
   packRows(mem, 0, a, n, k, nb);
   packCols(mem, aLen, b, k, m, mb);
   const c = aLen + bLen;
-  w.fns.gemm(0, 8 * aLen, 8 * c, nb, k, mb);
+  const args = [0, 8 * aLen, 8 * c, nb, k];
+  const threads = n * k * m >= THREAD_MIN_MACS ? threadPool(w.module, w.memory) : null;
+  if (threads) threads.run(args, mb, (j0, j1) => w.fns.gemm(...args, j0, j1, mb));
+  else w.fns.gemm(...args, 0, mb, mb);
   const O = out.arr;
   const m4 = mb * 4;
   for (let i = 0; i < n; i++) {
