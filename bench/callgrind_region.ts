@@ -5,7 +5,11 @@
  * `Reflect.apply`, whose builtin callgrind toggles collection on (`--toggle-collect=Builtins_ReflectApply`).
  * Nothing inside the scenarios calls Reflect.apply, so the toggle happens exactly twice.
  */
+import { setNumThreads } from '../src/runtime/index.ts';
 import { SCENARIOS, scenario } from './scenarios.ts';
+
+// Counts are of one thread: worker threads run outside the toggled region, and the pool's size is the machine's.
+setNumThreads(1);
 
 const [name, n] = process.argv.slice(2);
 if (name === '--list') {

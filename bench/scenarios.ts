@@ -9,7 +9,10 @@ export interface Scenario {
   readonly description: string;
   /** Iterations per measured region (the count is the K vs 2K difference / K). */
   readonly k: number;
-  /** Calls before the region, so the JIT has settled (default 100 K); kernels at size need few. */
+  /**
+   * Calls before the region, so the JIT has settled (default 100 K); kernels at size need fewer, but enough that
+   * no optimising compile lands in the region (3 left TurboFan's work in the 1M add's count).
+   */
   readonly warmup?: number;
   readonly setup: () => () => unknown;
 }
@@ -124,7 +127,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'add_1M',
     description: 'add of two 1M-element float32 tensors',
     k: 2,
-    warmup: 3,
+    warmup: 40,
     setup: () => {
       const a = f32([1 << 20]);
       return () => T.torch.add(a, a);
@@ -134,17 +137,27 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'softmax_1024x1024',
     description: 'softmax over the last dim of a 1024x1024 float32 tensor',
     k: 1,
-    warmup: 3,
+    warmup: 10,
     setup: () => {
       const a = f32([1024, 1024]);
       return () => T.torch.softmax(a, -1);
     },
   },
   {
+    name: 'sum_1024x1024',
+    description: 'sum of a 1024x1024 float32 tensor (the float32 SIMD sum)',
+    k: 2,
+    warmup: 40,
+    setup: () => {
+      const a = f32([1024, 1024]);
+      return () => T.torch.sum(a);
+    },
+  },
+  {
     name: 'matmul_256',
     description: '256x256 float32 matmul',
     k: 1,
-    warmup: 3,
+    warmup: 10,
     setup: () => {
       const a = f32([256, 256]);
       return () => T.torch.matmul(a, a);

@@ -109,6 +109,8 @@ const torch = started.ok ? started.child : null;
 if (!started.ok) log(`PyTorch not found (${started.reason}): opgate's figures only.`);
 else log(`PyTorch ${started.child.version} via ${python}, ${started.child.threads} thread(s)`);
 
+// torch runs with torch.set_num_threads(1): so does opgate (its pool would otherwise split the matmul).
+T.setNumThreads(1);
 const fns = runtimeCases();
 const figures = new Map<string, { opgate: number[][]; torch: number[][]; batch: Figures['batch'] }>(
   ids.map((id) => [id, { opgate: [], torch: [], batch: { opgate: 0, torch: null } }]),

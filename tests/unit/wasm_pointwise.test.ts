@@ -107,4 +107,22 @@ describe('wasm SIMD pointwise', () => {
       expect(((await T.torch.sum(x).toArray()) as number[])[0], `n = ${n}`).toBe(Math.fround(seq));
     }
   });
+
+  it('float32 amax / amin equal the sequential NaN-propagating fold, a tie of zeros keeping the first', async () => {
+    for (const n of [16, 17, 100, 8191, 8193, 20000]) {
+      for (const seed of [1, 2, 3]) {
+        const v = values(n, seed * n, false);
+        const x = T.tensor(v, { dtype: 'float32' });
+        const xs = (await x.toArray()) as number[];
+        for (const which of ['amax', 'amin'] as const) {
+          const better = which === 'amax' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
+          let want = which === 'amax' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+          for (const e of xs) if (better(e, want) || Number.isNaN(e)) want = e;
+          expect(((await T.torch[which](x).toArray()) as number[])[0], `${which} n = ${n}`).toBe(want);
+        }
+      }
+    }
+    const zeros = T.tensor([-0, 0, ...Array.from({ length: 20 }, (_, i) => -1 - i)], { dtype: 'float32' });
+    expect(((await T.torch.amax(zeros).toArray()) as number[])[0]).toBe(-0);
+  });
 });

@@ -27,6 +27,16 @@ export interface NamedMutant {
 
 export const NAMED_MUTANTS: readonly NamedMutant[] = [
   {
+    // The SIMD float32 max keeps each lane's minimum (pmin for pmax).
+    name: 'wasm-max-as-min',
+    operator: 'swap-comparison',
+    file: 'src/runtime/backends/cpu/wasm/extreme.ts',
+    find: '{ max: op.simd(0xeb), min: op.simd(0xea) }',
+    replace: '{ max: op.simd(0xea), min: op.simd(0xea) }',
+    instances: ['test_reference_amax_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
     // The SIMD pointwise table lowers float32 add to f32x4.sub.
     name: 'wasm-add-f32-as-sub',
     operator: 'swap-comparison',

@@ -11,6 +11,7 @@ export {
 } from './elements.ts';
 export { forEachRow, type IterPlan, logicalOffsets, planIteration, type RowKernel } from './iterator.ts';
 export { type PointwiseCall, runPointwise } from './pointwise.ts';
+export { wasmExtremeF32 } from './wasm/extreme.ts';
 export { type FloatMatrix, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';
 export { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';
 export { wasmSumF32 } from './wasm/reduce.ts';

@@ -3,6 +3,7 @@
  * NaN's index for arg/.dim variants) and ties keep the first index, as on PyTorch's CPU. int64 compares as
  * bigint so values beyond 2^53 stay exact.
  */
+import { wasmExtremeF32 } from '../../backends/cpu/index.ts';
 import { computeValue, runArgReduceGPU, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor, wrapDim } from '../../core/index.ts';
 import { type BoundArgs, callOp } from '../../dispatch/index.ts';
@@ -19,6 +20,7 @@ import {
   storeBigInts,
   storeNumbers,
 } from './engine.ts';
+import { withSimdRows } from './simd_rows.ts';
 
 type Which = 'max' | 'min';
 const GT: Record<Which, string> = { max: '>', min: '<' };
@@ -26,6 +28,15 @@ const GT: Record<Which, string> = { max: '>', min: '<' };
 function load(d: DType, arr: string, i: string): string {
   return d === 'int64' ? bigLoad(d, d, arr, i) : numLoad(d, d, arr, i);
 }
+
+const SIMD_ROW: Record<Which, (X: Float32Array, ix: number, n: number) => number | null> = {
+  max: (X, ix, n) => wasmExtremeF32('max', X, ix, n),
+  min: (X, ix, n) => wasmExtremeF32('min', X, ix, n),
+};
+const FOLD: Record<Which, (a: number, x: number) => number> = {
+  max: (a, x) => (x > a || Number.isNaN(x) ? x : a),
+  min: (a, x) => (x < a || Number.isNaN(x) ? x : a),
+};
 
 interface ExtremePlan extends Plan {
   readonly rs: ReduceShape;
@@ -68,7 +79,14 @@ const runExtreme =
       storeBigInts(out, acc);
     } else {
       const acc = makeAcc(p.rs, 1, which === 'max' ? -Infinity : Infinity);
-      runReduce(loop, self, p.rs, acc, 1);
+      // float32: contiguous rows through the SIMD max / min (NaN-propagating, as the update above).
+      runReduce(
+        self.dtype === 'float32' ? withSimdRows(loop, SIMD_ROW[which], FOLD[which]) : loop,
+        self,
+        p.rs,
+        acc,
+        1,
+      );
       storeNumbers(out, acc, 1);
     }
   };

@@ -7,7 +7,7 @@ import { wasmSumF32 } from '../../backends/cpu/index.ts';
 import { computeValue, type GpuReduce, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
-import { compileReduceLoop, type ReduceLoop } from './codegen.ts';
+import { compileReduceLoop } from './codegen.ts';
 import { defineReduction, type Plan } from './define.ts';
 import {
   dimList,
@@ -18,30 +18,16 @@ import {
   upcastIntegral,
 } from './dims.ts';
 import { makeAcc, runReduce, storeBigInts, storeNumbers } from './engine.ts';
+import { withSimdRows } from './simd_rows.ts';
+
+/** A float32 sum's SIMD rows (float64 lane sums) add into the accumulator. */
+const add = (a: number, s: number) => a + s;
 
 const SMALL_INTS: ReadonlySet<DType> = new Set(['bool', 'uint8', 'int8', 'int16', 'int32']);
 // |int32| <= 2^31, so sums of up to 2^22 of them stay below 2^53 and are exact in float64.
 const EXACT_F64_COUNT = 2 ** 22;
 
 export type SumKind = 'sum' | 'prod';
-
-/** Rows of at least this many elements go to the SIMD sum (backends/cpu/wasm/reduce.ts). */
-const SIMD_MIN = 16;
-
-/**
- * A float32 sum's reduce loop whose contiguous rows into one accumulator (stride 0) run in WebAssembly SIMD
- * (float64 lane sums); other rows, and engines without wasm SIMD, keep the JS loop.
- */
-function withSimdRows(loop: ReduceLoop): ReduceLoop {
-  return (n0, n1, A, X, io, so0, so1, ix, sx0, sx1, M, k) => {
-    if (so0 !== 0 || sx0 !== 1 || n0 < SIMD_MIN) return loop(n0, n1, A, X, io, so0, so1, ix, sx0, sx1, M, k);
-    for (let r = 0; r < n1; r++, io += so1, ix += sx1) {
-      const s = wasmSumF32(X as Float32Array, ix, n0);
-      if (s === null) return loop(n0, n1 - r, A, X, io, so0, so1, ix, sx0, sx1, M, k);
-      (A as Float64Array)[io] += s;
-    }
-  };
-}
 
 /**
  * Folds `self` (each element cast to `compute`) into a sum or product per output element and stores it
@@ -90,7 +76,9 @@ export function sumInto(
   const acc = makeAcc(rs, 1, kind === 'sum' ? 0 : 1);
   const loop = compileReduceLoop({ key: kind, input, cast: compute, load: 'num', lanes: 1, aux: 0, update });
   runReduce(
-    kind === 'sum' && input === 'float32' && compute === 'float32' ? withSimdRows(loop) : loop,
+    kind === 'sum' && input === 'float32' && compute === 'float32'
+      ? withSimdRows(loop, wasmSumF32, add)
+      : loop,
     self,
     rs,
     acc,

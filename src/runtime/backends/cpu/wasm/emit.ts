@@ -71,6 +71,31 @@ export const op = {
   f64x2Mul: [0xfd, ...uleb(0xf2)],
 } as const;
 
+/** f32.const v; f32x4.splat. */
+export const f32Splat = (v: number) => [0x43, ...new Uint8Array(Float32Array.of(v).buffer), ...op.simd(0x13)];
+
+/** A loop of `count` steps over local `ptr` (and `dst`, when given) running `step`, `bytes` each. */
+export function vectorLoop(ptr: number, count: number, step: number[], dst?: number, bytes = 16): number[] {
+  const next = (l: number) => [...op.get(l), ...op.i32(bytes), ...op.i32Add, ...op.set(l)];
+  return [
+    ...op.block,
+    ...op.get(count),
+    ...op.i32Eqz,
+    ...op.brIf(0),
+    ...op.loop,
+    ...step,
+    ...next(ptr),
+    ...(dst === undefined ? [] : next(dst)),
+    ...op.get(count),
+    ...op.i32(1),
+    ...op.i32Sub,
+    ...op.tee(count),
+    ...op.brIf(0),
+    ...op.end,
+    ...op.end,
+  ];
+}
+
 /**
  * The bytes of a module importing `env.mem` (initial 1 page; a shared memory, which worker threads can share,
  * when `maxPages` is given) and exporting `funcs`.

@@ -5,9 +5,9 @@
  * e * (1 / sum). Lines are copied into the module's memory and padded to a multiple of 4 with -inf, whose e is 0.
  * Inputs are x - max <= 0 (or NaN): no overflow clamp is needed; below -105 the result is 0 in float32.
  */
-import { type FuncSpec, op, WasmKernels } from './emit.ts';
+import { type FuncSpec, f32Splat, op, vectorLoop, WasmKernels } from './emit.ts';
+import { extremeFunc, laneExtreme } from './extreme.ts';
 
-const f32Splat = (v: number) => [0x43, ...new Uint8Array(Float32Array.of(v).buffer), ...op.simd(0x13)];
 const i32Splat = (v: number) => [...op.i32(v), ...op.simd(0x11)];
 const F = {
   add: op.simd(0xe4),
@@ -15,8 +15,6 @@ const F = {
   mul: op.simd(0xe6),
   // pmax(a, b) = a < b ? b : a: one maxps (f32x4.max's NaN and -0 rules cost a sequence on x86).
   pmax: op.simd(0xeb),
-  ne: op.simd(0x42),
-  or: op.simd(0x50),
   promoteLow: op.simd(0x5f),
   iAdd: op.simd(0xae),
   iSub: op.simd(0xb1),
@@ -84,72 +82,7 @@ function expOf(x: number, k: number, p: number, ki: number, c: number): number[]
   ];
 }
 
-/** A loop of `count` steps over local `ptr` (and `dst`, when given) running `step`, `bytes` each. */
-function vectorLoop(ptr: number, count: number, step: number[], dst?: number, bytes = 16): number[] {
-  const next = (l: number) => [...op.get(l), ...op.i32(bytes), ...op.i32Add, ...op.set(l)];
-  return [
-    ...op.block,
-    ...op.get(count),
-    ...op.i32Eqz,
-    ...op.brIf(0),
-    ...op.loop,
-    ...step,
-    ...next(ptr),
-    ...(dst === undefined ? [] : next(dst)),
-    ...op.get(count),
-    ...op.i32(1),
-    ...op.i32Sub,
-    ...op.tee(count),
-    ...op.brIf(0),
-    ...op.end,
-    ...op.end,
-  ];
-}
-
 const f32Param = (i: number) => [...op.get(i), 0xb6, ...op.simd(0x13)]; // f32.demote_f64, f32x4.splat
-
-// rowmax(ptr, count): count groups of 4 vectors into 4 running maxima (independent chains), then their lane
-// maxima to bytes 0..15 and an any-NaN mask (pmax drops NaN) to bytes 16..31.
-const NAN_MASK = 6;
-const ROWMAX: FuncSpec = {
-  name: 'rowmax',
-  params: ['i32', 'i32'],
-  locals: new Array(5).fill('v128'),
-  body: [
-    ...[0, 1, 2, 3].flatMap((u) => [...f32Splat(Number.NEGATIVE_INFINITY), ...op.set(2 + u)]),
-    ...op.v128Zero,
-    ...op.set(NAN_MASK),
-    ...vectorLoop(
-      0,
-      1,
-      [0, 1, 2, 3].flatMap((u) => [
-        ...[...op.get(2 + u), ...op.get(0), ...op.v128Load(16 * u), ...F.pmax, ...op.set(2 + u)],
-        ...[...op.get(NAN_MASK), ...op.get(0), ...op.v128Load(16 * u), ...op.get(0), ...op.v128Load(16 * u)],
-        ...[...F.ne, ...F.or, ...op.set(NAN_MASK)],
-      ]),
-      undefined,
-      64,
-    ),
-    ...[
-      ...op.get(2),
-      ...op.get(3),
-      ...F.pmax,
-      ...op.get(4),
-      ...F.pmax,
-      ...op.get(5),
-      ...F.pmax,
-      ...op.set(2),
-    ],
-    ...[
-      ...op.i32(0),
-      ...op.get(2),
-      ...op.v128Store(0),
-      ...op.i32(0),
-      ...op.get(NAN_MASK),
-      ...op.v128Store(16),
-    ],
-  ],
-};
 
 // expsum(src, dst, count, max): dst = exp(src - max); float64 lane sums of dst to bytes 0..31.
 const [SRC, DST, COUNT, MAX, X, K, P, KI, ACC0, ACC1, E, M4] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
@@ -209,7 +142,7 @@ let kernels: WasmKernels<Fn> | null | undefined;
 function instance(): WasmKernels<Fn> | null {
   if (kernels === undefined) {
     try {
-      kernels = new WasmKernels<Fn>([ROWMAX, EXPSUM, SCALE]);
+      kernels = new WasmKernels<Fn>([extremeFunc('max'), EXPSUM, SCALE]);
     } catch {
       kernels = null;
     }
@@ -242,9 +175,7 @@ export function wasmSoftmaxLine(
   f32.set(X.subarray(ix, ix + n), s0);
   f32.fill(Number.NEGATIVE_INFINITY, s0 + n, s0 + count * 4);
   w.fns.rowmax(src, count / 4);
-  // The NaN mask's lanes are 0 or all ones (a NaN float).
-  const nan = f32[4] !== 0 || f32[5] !== 0 || f32[6] !== 0 || f32[7] !== 0;
-  const m = nan ? Number.NaN : Math.max(f32[0], f32[1], f32[2], f32[3]);
+  const m = laneExtreme('max', f32);
   w.fns.expsum(src, dst, count, m);
   const lanes = new Float64Array(f32.buffer, 0, 4);
   const sum = lanes[0] + lanes[2] + (lanes[1] + lanes[3]);

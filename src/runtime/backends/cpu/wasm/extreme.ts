@@ -1,0 +1,99 @@
+/**
+ * The float32 max / min of a contiguous run in WebAssembly SIMD (amax, amin, max(), min(), and softmax's line
+ * max): four running extremes (independent chains of pmax / pmin, one instruction each on x86) and an any-NaN
+ * mask, since pmax drops NaN and PyTorch's max propagates it. Chunks are copied into the module's memory, padded
+ * with -inf (max) or +inf (min). A result of ±0 is left to the caller's JS loop: which zero comes first decides
+ * its sign there, and lanes do not keep that order.
+ */
+import { type FuncSpec, f32Splat, op, vectorLoop, WasmKernels } from './emit.ts';
+
+export type Extreme = 'max' | 'min';
+const PICK: Record<Extreme, number[]> = { max: op.simd(0xeb), min: op.simd(0xea) }; // f32x4.pmax / pmin
+const NE = op.simd(0x42);
+const OR = op.simd(0x50);
+const NAN_MASK = 6;
+
+/** row<which>(ptr, groups): groups of 4 vectors; the 4 lane extremes to bytes 0..15, the NaN mask to 16..31. */
+export function extremeFunc(which: Extreme): FuncSpec {
+  const start = which === 'max' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  const pick = PICK[which];
+  return {
+    name: `row${which}`,
+    params: ['i32', 'i32'],
+    locals: new Array(5).fill('v128'),
+    body: [
+      ...[0, 1, 2, 3].flatMap((u) => [...f32Splat(start), ...op.set(2 + u)]),
+      ...op.v128Zero,
+      ...op.set(NAN_MASK),
+      ...vectorLoop(
+        0,
+        1,
+        [0, 1, 2, 3].flatMap((u) => [
+          ...[...op.get(2 + u), ...op.get(0), ...op.v128Load(16 * u), ...pick, ...op.set(2 + u)],
+          ...[
+            ...op.get(NAN_MASK),
+            ...op.get(0),
+            ...op.v128Load(16 * u),
+            ...op.get(0),
+            ...op.v128Load(16 * u),
+          ],
+          ...[...NE, ...OR, ...op.set(NAN_MASK)],
+        ]),
+        undefined,
+        64,
+      ),
+      ...[...op.get(2), ...op.get(3), ...pick, ...op.get(4), ...pick, ...op.get(5), ...pick, ...op.set(2)],
+      ...[
+        ...op.i32(0),
+        ...op.get(2),
+        ...op.v128Store(0),
+        ...op.i32(0),
+        ...op.get(NAN_MASK),
+        ...op.v128Store(16),
+      ],
+    ],
+  };
+}
+
+/** The lane results at the start of `f32` (a view of the module's memory): NaN if any lane saw one. */
+export function laneExtreme(which: Extreme, f32: Float32Array): number {
+  if (f32[4] !== 0 || f32[5] !== 0 || f32[6] !== 0 || f32[7] !== 0) return Number.NaN; // mask lanes: 0 or all ones
+  return which === 'max'
+    ? Math.max(f32[0], f32[1], f32[2], f32[3])
+    : Math.min(f32[0], f32[1], f32[2], f32[3]);
+}
+
+let kernels: WasmKernels<'rowmax' | 'rowmin'> | null | undefined;
+function instance(): WasmKernels<'rowmax' | 'rowmin'> | null {
+  if (kernels === undefined) {
+    try {
+      kernels = new WasmKernels<'rowmax' | 'rowmin'>([extremeFunc('max'), extremeFunc('min')]);
+    } catch {
+      kernels = null;
+    }
+  }
+  return kernels;
+}
+
+const CHUNK = 8192;
+const BASE = 32;
+
+/** max / min of X[ix .. ix + n) (NaN if any element is NaN); null for no wasm SIMD or a ±0 result. */
+export function wasmExtremeF32(which: Extreme, X: Float32Array, ix: number, n: number): number | null {
+  const w = instance();
+  if (!w) return null;
+  const f32 = new Float32Array(w.reserve(BASE + CHUNK * 4).buffer);
+  const pad = which === 'max' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  let best = pad;
+  for (let s = 0; s < n; s += CHUNK) {
+    const len = Math.min(CHUNK, n - s);
+    f32.set(X.subarray(ix + s, ix + s + len), BASE / 4);
+    const padded = Math.ceil(len / 16) * 16;
+    f32.fill(pad, BASE / 4 + len, BASE / 4 + padded);
+    w.fns[`row${which}`](BASE, padded / 16);
+    const e = laneExtreme(which, f32);
+    if (Number.isNaN(e)) return Number.NaN;
+    best = which === 'max' ? Math.max(best, e) : Math.min(best, e);
+  }
+  return best === 0 ? null : best;
+}
