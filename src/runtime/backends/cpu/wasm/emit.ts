@@ -74,8 +74,11 @@ export const op = {
 /** f32.const v; f32x4.splat. */
 export const f32Splat = (v: number) => [0x43, ...new Uint8Array(Float32Array.of(v).buffer), ...op.simd(0x13)];
 
-/** A loop of `count` steps over local `ptr` (and `dst`, when given) running `step`, `bytes` each. */
-export function vectorLoop(ptr: number, count: number, step: number[], dst?: number, bytes = 16): number[] {
+/**
+ * A counted loop: `count` (a local, consumed) steps of `step`, each advancing the pointer locals `ptrs` by
+ * `bytes`; nothing runs when count is 0.
+ */
+export function vectorLoop(ptrs: readonly number[], count: number, step: number[], bytes = 16): number[] {
   const next = (l: number) => [...op.get(l), ...op.i32(bytes), ...op.i32Add, ...op.set(l)];
   return [
     ...op.block,
@@ -84,8 +87,7 @@ export function vectorLoop(ptr: number, count: number, step: number[], dst?: num
     ...op.brIf(0),
     ...op.loop,
     ...step,
-    ...next(ptr),
-    ...(dst === undefined ? [] : next(dst)),
+    ...ptrs.flatMap(next),
     ...op.get(count),
     ...op.i32(1),
     ...op.i32Sub,

@@ -26,7 +26,7 @@ export function extremeFunc(which: Extreme): FuncSpec {
       ...op.v128Zero,
       ...op.set(NAN_MASK),
       ...vectorLoop(
-        0,
+        [0],
         1,
         [0, 1, 2, 3].flatMap((u) => [
           ...[...op.get(2 + u), ...op.get(0), ...op.v128Load(16 * u), ...pick, ...op.set(2 + u)],
@@ -39,7 +39,6 @@ export function extremeFunc(which: Extreme): FuncSpec {
           ],
           ...[...NE, ...OR, ...op.set(NAN_MASK)],
         ]),
-        undefined,
         64,
       ),
       ...[...op.get(2), ...op.get(3), ...pick, ...op.get(4), ...pick, ...op.get(5), ...pick, ...op.set(2)],

@@ -5,7 +5,7 @@
  * f64x2 lanes of B into 8 accumulators (a 4x4 block of out). Sums are float64 in order p = 0..k-1, rounded once
  * on store (float32 out) like the JS kernels; a padded row or column is computed and never stored.
  */
-import { type FuncSpec, op, WasmKernels } from './emit.ts';
+import { type FuncSpec, op, vectorLoop, WasmKernels } from './emit.ts';
 import { threadPool } from './threads.ts';
 
 // Params (A, B, C are byte addresses; column panels J0 <= jb < J1 of MTOT) and locals of the kernel.
@@ -34,12 +34,7 @@ function microKernel(): number[] {
   return body;
 }
 
-const inc = (local: number, by: number | number[]) => [
-  ...op.get(local),
-  ...(typeof by === 'number' ? op.i32(by) : by),
-  ...op.i32Add,
-  ...op.set(local),
-];
+const inc = (local: number, by: number) => [...op.get(local), ...op.i32(by), ...op.i32Add, ...op.set(local)];
 
 function gemmFunc(): FuncSpec {
   const zeroAccs = Array.from({ length: 8 }, (_, i) => [...op.v128Zero, ...op.set(ACC + i)]).flat();
@@ -86,27 +81,19 @@ function gemmFunc(): FuncSpec {
     ...op.set(BP),
     ...op.get(K),
     ...op.set(P),
-    ...op.block,
-    ...op.get(P),
-    ...op.i32Eqz,
-    ...op.brIf(0),
-    ...op.loop,
-    ...op.get(BP),
-    ...op.v128Load(0),
-    ...op.set(B0),
-    ...op.get(BP),
-    ...op.v128Load(16),
-    ...op.set(B1),
-    ...microKernel(),
-    ...inc(AP, 32),
-    ...inc(BP, 32),
-    ...op.get(P),
-    ...op.i32(1),
-    ...op.i32Sub,
-    ...op.tee(P),
-    ...op.brIf(0),
-    ...op.end,
-    ...op.end,
+    ...vectorLoop(
+      [AP, BP],
+      P,
+      [
+        ...op.get(BP),
+        ...op.v128Load(0),
+        ...op.set(B0),
+        ...op.get(BP),
+        ...op.v128Load(16),
+        ...op.set(B1),
+      ].concat(microKernel()),
+      32,
+    ),
     // CP = C + IB * 4 * MSTRIDE + JB * 32
     ...[
       ...op.get(C),
@@ -174,8 +161,8 @@ export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: nu
   const aLen = nb * 4 * k;
   const bLen = mb * 4 * k;
   const mem = w.reserve(8 * (aLen + bLen + nb * mb * 16));
-  packRows(mem, 0, a, n, k, nb);
-  packCols(mem, aLen, b, k, m, mb);
+  pack(mem, 0, a, a.rs, a.cs, n, k, nb);
+  pack(mem, aLen, b, b.cs, b.rs, m, k, mb);
   const c = aLen + bLen;
   const args = [0, 8 * aLen, 8 * c, nb, k];
   const threads = n * k * m >= THREAD_MIN_MACS ? threadPool(w.module, w.memory) : null;
@@ -191,36 +178,31 @@ export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: nu
   return true;
 }
 
-/** A's panels: for each block of 4 rows, k groups of the 4 rows' values at column p (missing rows are 0). */
-function packRows(mem: Float64Array, at: number, a: FloatMatrix, n: number, k: number, nb: number): void {
-  const X = a.arr;
-  for (let ib = 0; ib < nb; ib++) {
-    const base = at + ib * 4 * k;
+/**
+ * Panels of 4 lines (A's rows, B's columns): line L = 4 * block + r starts at `off + L * lineStride`, its element
+ * p at `+ p * pStride`; panel `block` holds k groups of its 4 lines' values at p (missing lines are 0).
+ */
+function pack(
+  mem: Float64Array,
+  at: number,
+  x: FloatMatrix,
+  lineStride: number,
+  pStride: number,
+  lines: number,
+  k: number,
+  blocks: number,
+): void {
+  const X = x.arr;
+  for (let blk = 0; blk < blocks; blk++) {
+    const base = at + blk * 4 * k;
     for (let r = 0; r < 4; r++) {
-      const i = ib * 4 + r;
-      if (i >= n) {
+      const line = blk * 4 + r;
+      if (line >= lines) {
         for (let p = 0; p < k; p++) mem[base + p * 4 + r] = 0;
         continue;
       }
-      const row = a.off + i * a.rs;
-      for (let p = 0; p < k; p++) mem[base + p * 4 + r] = X[row + p * a.cs];
-    }
-  }
-}
-
-/** B's panels: for each block of 4 columns, k groups of row p's 4 values (missing columns are 0). */
-function packCols(mem: Float64Array, at: number, b: FloatMatrix, k: number, m: number, mb: number): void {
-  const X = b.arr;
-  for (let jb = 0; jb < mb; jb++) {
-    const base = at + jb * 4 * k;
-    for (let c = 0; c < 4; c++) {
-      const j = jb * 4 + c;
-      if (j >= m) {
-        for (let p = 0; p < k; p++) mem[base + p * 4 + c] = 0;
-        continue;
-      }
-      const col = b.off + j * b.cs;
-      for (let p = 0; p < k; p++) mem[base + p * 4 + c] = X[col + p * b.rs];
+      const start = x.off + line * lineStride;
+      for (let p = 0; p < k; p++) mem[base + p * 4 + r] = X[start + p * pStride];
     }
   }
 }

@@ -7,7 +7,7 @@
  * cache; a broadcast operand (stride 0) is splatted into its chunk once.
  */
 import type { StorageArray } from '../../../core/index.ts';
-import { type FuncSpec, op, WasmKernels } from './emit.ts';
+import { type FuncSpec, op, vectorLoop, WasmKernels } from './emit.ts';
 
 export type SimdOpName = 'add' | 'sub' | 'mul' | 'div' | 'neg' | 'abs' | 'sqrt';
 type Lane = 'f32' | 'f64' | 'i32';
@@ -29,31 +29,16 @@ const BYTES: Record<Lane, number> = { f32: 4, f64: 8, i32: 4 };
 function kernel(name: SimdOpName, lane: Lane, code: number): FuncSpec {
   const arity = ARITY[name];
   const count = arity + 1;
-  const bump = (l: number) => [...op.get(l), ...op.i32(16), ...op.i32Add, ...op.set(l)];
   const loads = Array.from({ length: arity }, (_, k) => [...op.get(k + 1), ...op.v128Load(0)]).flat();
   return {
     name: `${name}_${lane}`,
     params: new Array(count + 1).fill('i32'),
     locals: [],
-    body: [
-      ...op.block,
-      ...op.get(count),
-      ...op.i32Eqz,
-      ...op.brIf(0),
-      ...op.loop,
-      ...op.get(0),
-      ...loads,
-      ...op.simd(code),
-      ...op.v128Store(0),
-      ...Array.from({ length: count }, (_, l) => bump(l)).flat(),
-      ...op.get(count),
-      ...op.i32(1),
-      ...op.i32Sub,
-      ...op.tee(count),
-      ...op.brIf(0),
-      ...op.end,
-      ...op.end,
-    ],
+    body: vectorLoop(
+      Array.from({ length: count }, (_, l) => l),
+      count,
+      [...op.get(0), ...loads, ...op.simd(code), ...op.v128Store(0)],
+    ),
   };
 }
 

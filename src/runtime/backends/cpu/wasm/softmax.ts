@@ -96,20 +96,15 @@ const EXPSUM: FuncSpec = {
     ...initConsts(CONST0),
     ...f32Param(MAX),
     ...op.set(M4),
-    ...vectorLoop(
-      SRC,
-      COUNT,
-      [
-        ...[...op.get(SRC), ...op.v128Load(0), ...op.get(M4), ...F.sub, ...op.set(X)],
-        ...expOf(X, K, P, KI, CONST0),
-        ...op.set(E),
-        ...[...op.get(DST), ...op.get(E), ...op.v128Store(0)],
-        ...[...op.get(ACC0), ...op.get(E), ...F.promoteLow, ...F.f64Add, ...op.set(ACC0)],
-        ...[...op.get(ACC1), ...op.get(E), ...op.get(E), ...HIGH_HALF, ...F.promoteLow, ...F.f64Add],
-        ...op.set(ACC1),
-      ],
-      DST,
-    ),
+    ...vectorLoop([SRC, DST], COUNT, [
+      ...[...op.get(SRC), ...op.v128Load(0), ...op.get(M4), ...F.sub, ...op.set(X)],
+      ...expOf(X, K, P, KI, CONST0),
+      ...op.set(E),
+      ...[...op.get(DST), ...op.get(E), ...op.v128Store(0)],
+      ...[...op.get(ACC0), ...op.get(E), ...F.promoteLow, ...F.f64Add, ...op.set(ACC0)],
+      ...[...op.get(ACC1), ...op.get(E), ...op.get(E), ...HIGH_HALF, ...F.promoteLow, ...F.f64Add],
+      ...op.set(ACC1),
+    ]),
     ...[
       ...op.i32(0),
       ...op.get(ACC0),
@@ -126,7 +121,7 @@ const SCALE: FuncSpec = {
   name: 'scale',
   params: ['i32', 'i32', 'f64'],
   locals: [],
-  body: vectorLoop(0, 1, [
+  body: vectorLoop([0], 1, [
     ...op.get(0),
     ...op.get(0),
     ...op.v128Load(0),
