@@ -4,7 +4,7 @@
  * leaves the calling thread to compute every range, with the same result; bad thread counts are typed errors.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { THREAD_MIN_MACS } from '../../src/runtime/backends/cpu/wasm/gemm.ts';
+import { gemmMemoryBytes, THREAD_MIN_MACS } from '../../src/runtime/backends/cpu/wasm/gemm.ts';
 import {
   failNextRunForTest,
   resetPoolForTest,
@@ -53,4 +53,20 @@ describe('cpu threads', () => {
   it('setNumThreads refuses what torch.set_num_threads refuses, with a typed error', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expectCode(() => T.setNumThreads(bad), 'E_INVALID_ARGUMENT');
   });
+});
+
+describe('gemm memory', () => {
+  it('a product whose packed operands pass 32 MiB drops its memory afterwards and still gives the same result', async () => {
+    T.setNumThreads(2);
+    // 1500 x 1500 by 1500 x 1500: 3 x 18 MB of float64 panels, past the retained size.
+    const big = T.torch.linspace(-1, 1, 1500 * 1500).reshape(1500, 1500);
+    const first = (await (T.callOp('sum', [T.torch.matmul(big, big)]) as T.Tensor).toArray()) as number[];
+    expect(gemmMemoryBytes()).toBe(0);
+    const again = (await (T.callOp('sum', [T.torch.matmul(big, big)]) as T.Tensor).toArray()) as number[];
+    expect(again).toEqual(first);
+    // A small product afterwards runs on a fresh module, whose memory stays for the next one.
+    expect(await product(2)).toEqual(await product(1));
+    expect(gemmMemoryBytes()).toBeGreaterThan(0);
+    expect(gemmMemoryBytes()).toBeLessThan(8 << 20);
+  }, 60_000);
 });

@@ -6,7 +6,7 @@
  * on store (float32 out) like the JS kernels; a padded row or column is computed and never stored.
  */
 import { type FuncSpec, op, vectorLoop, WasmKernels } from './emit.ts';
-import { threadPool } from './threads.ts';
+import { releasePool, threadPool } from './threads.ts';
 
 // Params (A, B, C are byte addresses; column panels J0 <= jb < J1 of MTOT) and locals of the kernel.
 const [A, B, C, NB, K, J0, J1, MTOT] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -139,10 +139,16 @@ function instance(): WasmKernels<'gemm'> | null {
   return kernels;
 }
 
+/** Packed operands up to this size keep their memory for the next product (32 MiB). */
+const RETAIN_BYTES = 32 << 20;
+
 /** Products of at least this many multiply-adds split their column panels over the thread pool. */
 export const THREAD_MIN_MACS = 1 << 21;
 
 export const wasmGemmAvailable = (): boolean => instance() !== null;
+
+/** Bytes the gemm module's memory holds now (0 when none is instantiated): packed operands kept for reuse. */
+export const gemmMemoryBytes = (): number => (kernels ? kernels.memory.buffer.byteLength : 0);
 
 /** A strided matrix of float values (a Float32Array or Float64Array at an element offset). */
 export interface FloatMatrix {
@@ -160,7 +166,10 @@ export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: nu
   const mb = Math.ceil(m / 4);
   const aLen = nb * 4 * k;
   const bLen = mb * 4 * k;
-  const mem = w.reserve(8 * (aLen + bLen + nb * mb * 16));
+  const bytes = 8 * (aLen + bLen + nb * mb * 16);
+  // Beyond the shared memory's maximum the JS kernel runs instead (it needs no packed copies).
+  if (bytes > MAX_PAGES * 65536) return false;
+  const mem = w.reserve(bytes);
   pack(mem, 0, a, a.rs, a.cs, n, k, nb);
   pack(mem, aLen, b, b.cs, b.rs, m, k, mb);
   const c = aLen + bLen;
@@ -174,6 +183,12 @@ export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: nu
     const src = c + i * m4;
     const dst = out.off + i * out.rs;
     for (let j = 0; j < m; j++) O[dst + j * out.cs] = mem[src + j];
+  }
+  // A wasm memory never shrinks: after a product that grew it past RETAIN_BYTES, the module (and the pool's
+  // workers, which share its memory) are dropped, so the packed copies do not outlive the call.
+  if (bytes > RETAIN_BYTES) {
+    kernels = undefined;
+    releasePool();
   }
   return true;
 }

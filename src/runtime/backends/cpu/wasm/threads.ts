@@ -146,6 +146,11 @@ function waitFor(done: Int32Array, count: number): boolean {
   return Atomics.load(done, 1) === 0;
 }
 
+/** Stops the pool's workers (the next large product starts a new pool over its own module's memory). */
+export function releasePool(): void {
+  void shutdown();
+}
+
 async function shutdown(): Promise<void> {
   const p = pool;
   pool = null;
