@@ -146,6 +146,7 @@ function instance(): WasmKernels<Fn> | null {
 }
 
 const SCRATCH = 32; // bytes 0..31 hold a kernel's lane results
+const MAX_LINE = 1 << 20;
 
 /**
  * Softmax (or log_softmax) of one contiguous float32 line X[ix .. ix + n) into Y[iy ..); false when wasm SIMD is
@@ -161,7 +162,9 @@ export function wasmSoftmaxLine(
   iy: number,
 ): boolean {
   const w = instance();
-  if (!w) return false;
+  // A line is copied whole (max, exp-sum and scale each read all of it) and a wasm memory never shrinks: lines
+  // past MAX_LINE keep the JS kernel, so at most 8 MiB stay allocated.
+  if (!w || n > MAX_LINE) return false;
   const count = Math.ceil(n / 16) * 4; // vectors, padded with -inf to whole groups of 4
   const src = SCRATCH;
   const dst = kind === 'softmax' ? src : src + count * 16;
