@@ -134,6 +134,17 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    name: 'add_1M_out',
+    description: 'add of two 1M-element float32 tensors into a preallocated out= (the kernel alone, no allocation)',
+    k: 2,
+    warmup: 40,
+    setup: () => {
+      const a = f32([1 << 20]);
+      const out = T.torch.empty([1 << 20]);
+      return () => T.callOp('add', [a, a], { out });
+    },
+  },
+  {
     name: 'softmax_1024x1024',
     description: 'softmax over the last dim of a 1024x1024 float32 tensor',
     k: 1,
@@ -141,6 +152,17 @@ export const SCENARIOS: readonly Scenario[] = [
     setup: () => {
       const a = f32([1024, 1024]);
       return () => T.torch.softmax(a, -1);
+    },
+  },
+  {
+    name: 'softmax_1024x1024_out',
+    description: 'softmax over the last dim of a 1024x1024 float32 tensor into a preallocated out=',
+    k: 1,
+    warmup: 10,
+    setup: () => {
+      const a = f32([1024, 1024]);
+      const out = T.torch.empty([1024, 1024]);
+      return () => T.callOp('softmax', [a, -1], { out });
     },
   },
   {
