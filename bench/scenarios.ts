@@ -135,7 +135,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'add_1M_out',
-    description: 'add of two 1M-element float32 tensors into a preallocated out= (the kernel alone, no allocation)',
+    description:
+      'add of two 1M-element float32 tensors into a preallocated out= (the kernel alone, no allocation)',
     k: 2,
     warmup: 40,
     setup: () => {
