@@ -51,7 +51,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     name: 'wasm-sum-drops-high-half',
     operator: 'drop-stride-term',
     file: 'src/runtime/backends/cpu/wasm/reduce.ts',
-    find: '...add(acc + 1, [...op.get(V), ...op.get(V), ...HIGH_HALF]),',
+    find: '...add(acc + 1, [...op.get(V), ...op.get(V), ...op.highHalf]),',
     replace: '...add(acc + 1, [...op.get(V)]),',
     instances: ['test_reference_sum_cpu_float32_contiguous_eager'],
     killers: ['reference'],

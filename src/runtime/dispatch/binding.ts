@@ -219,13 +219,10 @@ export function givenArgNames(
   rawArgs: readonly unknown[],
   kwargs: Readonly<Record<string, unknown>>,
 ): string[] {
-  const { positional, varargs } = layoutOf(schema);
+  const { positional, posOf, varargs } = layoutOf(schema);
   const args = packVarargs(positional, rawArgs, varargs);
   return schema.args
-    .filter((a) => {
-      const pos = a.kwargOnly ? -1 : positional.indexOf(a);
-      return (pos >= 0 && pos < args.length) || kwargs[a.name] !== undefined;
-    })
+    .filter((a, i) => (posOf[i] >= 0 && posOf[i] < args.length) || kwargs[a.name] !== undefined)
     .map((a) => a.name);
 }
 

@@ -10,6 +10,7 @@ import {
   logicalOffsets,
   numberReader,
   numberWriter,
+  WASM_GEMM_MIN_MACS,
   wasmGemm,
 } from '../backends/cpu/index.ts';
 import { DTYPE_INFO, type StorageArray, type Tensor } from '../core/index.ts';
@@ -92,26 +93,22 @@ const FLOAT_SRC = `return function floatKernel(o, a, b, n, k, m) {
   }
 };`;
 /**
- * Products of at least this many multiply-adds go to the WebAssembly SIMD kernel (backends/cpu/wasm/gemm.ts:
- * packed panels, float64 sums in order p = 0..k-1); below it packing costs more than it saves.
+ * Products from WASM_GEMM_MIN_MACS multiply-adds on go to the WebAssembly SIMD kernel (backends/cpu/wasm/gemm.ts:
+ * packed panels, float64 sums in order p = 0..k-1); the JS kernel runs below it and without wasm SIMD.
  */
-export const WASM_MIN_MACS = 64;
-
 function withWasm(js: Kernel2D): Kernel2D {
   return (o, a, b, n, k, m) => {
-    if (n * k * m >= WASM_MIN_MACS && wasmGemm(o as FloatMatrix, a as FloatMatrix, b as FloatMatrix, n, k, m))
+    if (
+      n * k * m >= WASM_GEMM_MIN_MACS &&
+      wasmGemm(o as FloatMatrix, a as FloatMatrix, b as FloatMatrix, n, k, m)
+    )
       return;
     js(o, a, b, n, k, m);
   };
 }
 
-/** The JS kernels (also what runs without wasm SIMD), exported for the wasm kernel's equivalence test. */
-export const jsFloatKernels = {
-  float32: new Function(FLOAT_SRC)() as Kernel2D,
-  float64: new Function(FLOAT_SRC)() as Kernel2D,
-};
-const float32Kernel = withWasm(jsFloatKernels.float32);
-const float64Kernel = withWasm(jsFloatKernels.float64);
+const float32Kernel = withWasm(new Function(FLOAT_SRC)() as Kernel2D);
+const float64Kernel = withWasm(new Function(FLOAT_SRC)() as Kernel2D);
 
 /** uint8..int32: products and sums wrap modulo 2^32; the store wraps further to the dtype's width. */
 const intKernel: Kernel2D = (o, a, b, n, k, m) => {

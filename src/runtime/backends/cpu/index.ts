@@ -12,7 +12,7 @@ export {
 export { forEachRow, type IterPlan, logicalOffsets, planIteration, type RowKernel } from './iterator.ts';
 export { type PointwiseCall, runPointwise } from './pointwise.ts';
 export { wasmExtremeF32 } from './wasm/extreme.ts';
-export { type FloatMatrix, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';
+export { type FloatMatrix, WASM_GEMM_MIN_MACS, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';
 export { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';
 export { wasmSumF32 } from './wasm/reduce.ts';
 export { wasmSoftmaxLine } from './wasm/softmax.ts';

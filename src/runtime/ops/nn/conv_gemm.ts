@@ -5,7 +5,7 @@
  * that keep the accumulators and the rows of cols in cache. Sums are float64, rounded once on store, as gemm.ts.
  * The source is compiled once per array type so each copy stays monomorphic.
  */
-import { wasmGemm } from '../../backends/cpu/index.ts';
+import { WASM_GEMM_MIN_MACS, wasmGemm } from '../../backends/cpu/index.ts';
 import type { StorageArray } from '../../core/index.ts';
 
 export type ConvGemm = (
@@ -69,14 +69,12 @@ const SRC = `return function convGemm(O, o, ors, ocs, W, w, wrs, wcs, B, n, k, m
   }
 };`;
 
-/** Products of at least this many multiply-adds run in the WebAssembly SIMD gemm (as ops/gemm.ts's). */
-const WASM_MIN_MACS = 64;
-
+/** Products from WASM_GEMM_MIN_MACS multiply-adds on run in the WebAssembly SIMD gemm, as ops/gemm.ts's. */
 function withWasm(js: ConvGemm): ConvGemm {
   return (O, o, ors, ocs, W, w, wrs, wcs, B, n, k, m) => {
     const F = (x: StorageArray) => x as Float32Array | Float64Array;
     if (
-      n * k * m >= WASM_MIN_MACS &&
+      n * k * m >= WASM_GEMM_MIN_MACS &&
       wasmGemm(
         { arr: F(O), off: o, rs: ors, cs: ocs },
         { arr: F(W), off: w, rs: wrs, cs: wcs },

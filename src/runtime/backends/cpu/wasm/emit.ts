@@ -53,15 +53,12 @@ export const op = {
   i32Sub: [0x6b],
   i32Mul: [0x6c],
   i32Eqz: [0x45],
-  i32LtU: [0x49],
   i32GeU: [0x4f],
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
   end: [0x0b],
   br: (depth: number) => [0x0c, ...uleb(depth)],
   brIf: (depth: number) => [0x0d, ...uleb(depth)],
-  f64Load: (offset: number) => [0x2b, 3, ...uleb(offset)],
-  f64Store: (offset: number) => [0x39, 3, ...uleb(offset)],
   simd: (code: number, ...imm: number[]) => [0xfd, ...uleb(code), ...imm],
   v128Load: (offset: number) => [0xfd, 0x00, 4, ...uleb(offset)],
   v128Store: (offset: number) => [0xfd, 0x0b, 4, ...uleb(offset)],
@@ -69,6 +66,10 @@ export const op = {
   v128Zero: [0xfd, 0x0c, ...new Array<number>(16).fill(0)],
   f64x2Add: [0xfd, ...uleb(0xf0)],
   f64x2Mul: [0xfd, ...uleb(0xf2)],
+  /** f64x2.promote_low_f32x4: lanes 0, 1 of a float32 vector, widened. */
+  f64x2PromoteLow: [0xfd, 0x5f],
+  /** i8x16.shuffle of a vector with itself moving float32 lanes 2, 3 to 0, 1 (so promote_low reaches them). */
+  highHalf: [0xfd, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
 } as const;
 
 /** f32.const v; f32x4.splat. */
@@ -98,6 +99,25 @@ export function vectorLoop(ptrs: readonly number[], count: number, step: number[
   ];
 }
 
+/** `for (i = from; i < end; i++) body`: `from` and `end` are instruction sequences pushing an i32. */
+export function rangeLoop(i: number, from: number[], end: number[], body: number[]): number[] {
+  return [
+    ...from,
+    ...op.set(i),
+    ...op.block,
+    ...op.loop,
+    ...op.get(i),
+    ...end,
+    ...op.i32GeU,
+    ...op.brIf(1),
+    ...body,
+    ...[...op.get(i), ...op.i32(1), ...op.i32Add, ...op.set(i)],
+    ...op.br(0),
+    ...op.end,
+    ...op.end,
+  ];
+}
+
 /**
  * The bytes of a module importing `env.mem` (initial 1 page; a shared memory, which worker threads can share,
  * when `maxPages` is given) and exporting `funcs`.
@@ -122,26 +142,17 @@ export function emitModule(funcs: readonly FuncSpec[], maxPages?: number): Uint8
   ]);
 }
 
-/** True when this engine validates 128-bit SIMD (Node 16.4+, every current browser). */
-export function simdSupported(): boolean {
-  try {
-    return WebAssembly.validate(
-      emitModule([{ name: 'f', params: [], locals: ['v128'], body: [...op.v128Zero, ...op.set(0)] }]),
-    );
-  } catch {
-    return false;
-  }
-}
-
 /**
- * One module instance over a growable memory. `views()` must be called again after `reserve` (growing a
- * non-shared memory detaches the old buffer).
+ * One module instance over a growable memory, with views of all of it (`f32`, `f64`, `i32`) that `reserve`
+ * renews when it grows the memory (growing a non-shared memory detaches the old buffer).
  */
 export class WasmKernels<E extends string> {
   readonly memory: WebAssembly.Memory;
   readonly module: WebAssembly.Module;
   readonly fns: Readonly<Record<E, (...args: number[]) => void>>;
-  private f64: Float64Array;
+  f32!: Float32Array;
+  f64!: Float64Array;
+  i32!: Int32Array;
 
   /** `maxPages`: a shared memory of at most that many 64 KiB pages (for kernels that run on worker threads). */
   constructor(funcs: readonly FuncSpec[], maxPages?: number) {
@@ -152,16 +163,48 @@ export class WasmKernels<E extends string> {
     this.module = new WebAssembly.Module(emitModule(funcs, maxPages));
     const instance = new WebAssembly.Instance(this.module, { env: { mem: this.memory } });
     this.fns = instance.exports as unknown as Record<E, (...args: number[]) => void>;
-    this.f64 = new Float64Array(this.memory.buffer);
+    this.renewViews();
   }
 
-  /** Ensures `bytes` of memory and returns a float64 view of all of it. */
-  reserve(bytes: number): Float64Array {
+  /** Ensures `bytes` of memory (the views then cover them). */
+  reserve(bytes: number): this {
     const have = this.memory.buffer.byteLength;
     if (bytes > have) {
       this.memory.grow(Math.ceil((bytes - have) / 65536));
-      this.f64 = new Float64Array(this.memory.buffer);
+      this.renewViews();
     }
-    return this.f64;
+    return this;
   }
+
+  private renewViews(): void {
+    const buffer = this.memory.buffer;
+    this.f32 = new Float32Array(buffer);
+    this.f64 = new Float64Array(buffer);
+    this.i32 = new Int32Array(buffer);
+  }
+}
+
+/**
+ * The module built by `make` on first use, or null where this engine cannot build it (no wasm SIMD, no shared
+ * memory): its callers then keep their JS kernels. `drop()` forgets it, so the next use builds a fresh one.
+ */
+export function lazyKernels<E extends string>(make: () => WasmKernels<E>) {
+  let kernels: WasmKernels<E> | null | undefined;
+  return {
+    get(): WasmKernels<E> | null {
+      if (kernels === undefined) {
+        try {
+          kernels = make();
+        } catch {
+          kernels = null;
+        }
+      }
+      return kernels;
+    },
+    /** The module if built (without building it). */
+    peek: (): WasmKernels<E> | null | undefined => kernels,
+    drop(): void {
+      kernels = undefined;
+    },
+  };
 }

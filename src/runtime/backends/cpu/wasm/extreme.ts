@@ -5,7 +5,7 @@
  * with -inf (max) or +inf (min). A result of ±0 is left to the caller's JS loop: which zero comes first decides
  * its sign there, and lanes do not keep that order.
  */
-import { type FuncSpec, f32Splat, op, vectorLoop, WasmKernels } from './emit.ts';
+import { type FuncSpec, f32Splat, lazyKernels, op, vectorLoop, WasmKernels } from './emit.ts';
 
 export type Extreme = 'max' | 'min';
 const PICK: Record<Extreme, number[]> = { max: op.simd(0xeb), min: op.simd(0xea) }; // f32x4.pmax / pmin
@@ -62,26 +62,18 @@ export function laneExtreme(which: Extreme, f32: Float32Array): number {
     : Math.min(f32[0], f32[1], f32[2], f32[3]);
 }
 
-let kernels: WasmKernels<'rowmax' | 'rowmin'> | null | undefined;
-function instance(): WasmKernels<'rowmax' | 'rowmin'> | null {
-  if (kernels === undefined) {
-    try {
-      kernels = new WasmKernels<'rowmax' | 'rowmin'>([extremeFunc('max'), extremeFunc('min')]);
-    } catch {
-      kernels = null;
-    }
-  }
-  return kernels;
-}
+const kernels = lazyKernels(
+  () => new WasmKernels<'rowmax' | 'rowmin'>([extremeFunc('max'), extremeFunc('min')]),
+);
 
 const CHUNK = 8192;
 const BASE = 32;
 
 /** max / min of X[ix .. ix + n) (NaN if any element is NaN); null for no wasm SIMD or a ±0 result. */
 export function wasmExtremeF32(which: Extreme, X: Float32Array, ix: number, n: number): number | null {
-  const w = instance();
+  const w = kernels.get()?.reserve(BASE + CHUNK * 4);
   if (!w) return null;
-  const f32 = new Float32Array(w.reserve(BASE + CHUNK * 4).buffer);
+  const { f32 } = w;
   const pad = which === 'max' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   let best = pad;
   for (let s = 0; s < n; s += CHUNK) {

@@ -5,7 +5,7 @@
  * f64x2 lanes of B into 8 accumulators (a 4x4 block of out). Sums are float64 in order p = 0..k-1, rounded once
  * on store (float32 out) like the JS kernels; a padded row or column is computed and never stored.
  */
-import { type FuncSpec, op, vectorLoop, WasmKernels } from './emit.ts';
+import { type FuncSpec, lazyKernels, op, rangeLoop, vectorLoop, WasmKernels } from './emit.ts';
 import { releasePool, threadPool } from './threads.ts';
 
 // Params (A, B, C are byte addresses; column panels J0 <= jb < J1 of MTOT) and locals of the kernel.
@@ -34,8 +34,6 @@ function microKernel(): number[] {
   return body;
 }
 
-const inc = (local: number, by: number) => [...op.get(local), ...op.i32(by), ...op.i32Add, ...op.set(local)];
-
 function gemmFunc(): FuncSpec {
   const zeroAccs = Array.from({ length: 8 }, (_, i) => [...op.v128Zero, ...op.set(ACC + i)]).flat();
   const storeRow = (r: number) => [
@@ -51,70 +49,63 @@ function gemmFunc(): FuncSpec {
     ...op.get(ACC + 2 * r + 1),
     ...op.v128Store(16),
   ];
+  // The address of panel `idx` (K groups of 32 bytes) of the packed operand at `base`.
+  const panel = (base: number, idx: number) => [
+    ...op.get(base),
+    ...op.get(idx),
+    ...op.get(K),
+    ...op.i32Mul,
+    ...op.i32(32),
+    ...op.i32Mul,
+    ...op.i32Add,
+  ];
   const body = [
     // MSTRIDE = 4 * MTOT columns * 8 bytes
     ...op.get(MTOT),
     ...op.i32(32),
     ...op.i32Mul,
     ...op.set(MSTRIDE),
-    ...op.get(J0),
-    ...op.set(JB),
-    ...op.block,
-    ...op.loop,
-    ...op.get(JB),
-    ...op.get(J1),
-    ...op.i32GeU,
-    ...op.brIf(1),
-    ...op.i32(0),
-    ...op.set(IB),
-    ...op.block,
-    ...op.loop,
-    ...op.get(IB),
-    ...op.get(NB),
-    ...op.i32GeU,
-    ...op.brIf(1),
-    ...zeroAccs,
-    // AP = A + IB * K * 32, BP = B + JB * K * 32
-    ...[...op.get(A), ...op.get(IB), ...op.get(K), ...op.i32Mul, ...op.i32(32), ...op.i32Mul, ...op.i32Add],
-    ...op.set(AP),
-    ...[...op.get(B), ...op.get(JB), ...op.get(K), ...op.i32Mul, ...op.i32(32), ...op.i32Mul, ...op.i32Add],
-    ...op.set(BP),
-    ...op.get(K),
-    ...op.set(P),
-    ...vectorLoop(
-      [AP, BP],
-      P,
-      [
-        ...op.get(BP),
-        ...op.v128Load(0),
-        ...op.set(B0),
-        ...op.get(BP),
-        ...op.v128Load(16),
-        ...op.set(B1),
-      ].concat(microKernel()),
-      32,
+    ...rangeLoop(
+      JB,
+      op.get(J0),
+      op.get(J1),
+      rangeLoop(IB, op.i32(0), op.get(NB), [
+        ...zeroAccs,
+        // AP = A + IB * K * 32, BP = B + JB * K * 32
+        ...panel(A, IB),
+        ...op.set(AP),
+        ...panel(B, JB),
+        ...op.set(BP),
+        ...op.get(K),
+        ...op.set(P),
+        ...vectorLoop(
+          [AP, BP],
+          P,
+          [
+            ...op.get(BP),
+            ...op.v128Load(0),
+            ...op.set(B0),
+            ...op.get(BP),
+            ...op.v128Load(16),
+            ...op.set(B1),
+          ].concat(microKernel()),
+          32,
+        ),
+        // CP = C + IB * 4 * MSTRIDE + JB * 32
+        ...[
+          ...op.get(C),
+          ...op.get(IB),
+          ...op.i32(4),
+          ...op.i32Mul,
+          ...op.get(MSTRIDE),
+          ...op.i32Mul,
+          ...op.i32Add,
+        ],
+        ...[...op.get(JB), ...op.i32(32), ...op.i32Mul, ...op.i32Add],
+        ...op.set(CP),
+        ...[0, 1, 2, 3].flatMap(storeRow),
+      ]),
     ),
-    // CP = C + IB * 4 * MSTRIDE + JB * 32
-    ...[
-      ...op.get(C),
-      ...op.get(IB),
-      ...op.i32(4),
-      ...op.i32Mul,
-      ...op.get(MSTRIDE),
-      ...op.i32Mul,
-      ...op.i32Add,
-    ],
-    ...[...op.get(JB), ...op.i32(32), ...op.i32Mul, ...op.i32Add],
-    ...op.set(CP),
-    ...[0, 1, 2, 3].flatMap(storeRow),
-    ...inc(IB, 1),
-    ...op.br(0),
-    ...op.end,
-    ...op.end,
-    ...inc(JB, 1),
-    ...op.br(0),
-    ...op.end,
-    ...op.end,
   ];
   return {
     name: 'gemm',
@@ -126,29 +117,25 @@ function gemmFunc(): FuncSpec {
 
 /** 2 GiB of shared memory at most (packed operands of products far beyond any allocation limit here). */
 const MAX_PAGES = 32768;
-let kernels: WasmKernels<'gemm'> | null | undefined;
-
-function instance(): WasmKernels<'gemm'> | null {
-  if (kernels === undefined) {
-    try {
-      kernels = new WasmKernels<'gemm'>([gemmFunc()], MAX_PAGES);
-    } catch {
-      kernels = null; // no wasm SIMD (or no shared memory) here: callers keep their JS kernels
-    }
-  }
-  return kernels;
-}
+// No wasm SIMD (or no shared memory) here: callers keep their JS kernels.
+const kernels = lazyKernels(() => new WasmKernels<'gemm'>([gemmFunc()], MAX_PAGES));
 
 /** Packed operands up to this size keep their memory for the next product (32 MiB). */
 const RETAIN_BYTES = 32 << 20;
 
+/**
+ * Callers (ops/gemm.ts, conv) send products of at least this many multiply-adds here; below it, packing costs
+ * more than the SIMD kernel saves.
+ */
+export const WASM_GEMM_MIN_MACS = 64;
+
 /** Products of at least this many multiply-adds split their column panels over the thread pool. */
 export const THREAD_MIN_MACS = 1 << 21;
 
-export const wasmGemmAvailable = (): boolean => instance() !== null;
+export const wasmGemmAvailable = (): boolean => kernels.get() !== null;
 
 /** Bytes the gemm module's memory holds now (0 when none is instantiated): packed operands kept for reuse. */
-export const gemmMemoryBytes = (): number => (kernels ? kernels.memory.buffer.byteLength : 0);
+export const gemmMemoryBytes = (): number => kernels.peek()?.memory.buffer.byteLength ?? 0;
 
 /** A strided matrix of float values (a Float32Array or Float64Array at an element offset). */
 export interface FloatMatrix {
@@ -160,7 +147,7 @@ export interface FloatMatrix {
 
 /** out = a @ b (n x k by k x m) through the SIMD kernel; false (nothing written) when wasm SIMD is missing. */
 export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: number, k: number, m: number) {
-  const w = instance();
+  const w = kernels.get();
   if (!w) return false;
   const nb = Math.ceil(n / 4);
   const mb = Math.ceil(m / 4);
@@ -169,7 +156,7 @@ export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: nu
   const bytes = 8 * (aLen + bLen + nb * mb * 16);
   // Beyond the shared memory's maximum the JS kernel runs instead (it needs no packed copies).
   if (bytes > MAX_PAGES * 65536) return false;
-  const mem = w.reserve(bytes);
+  const mem = w.reserve(bytes).f64;
   pack(mem, 0, a, a.rs, a.cs, n, k, nb);
   pack(mem, aLen, b, b.cs, b.rs, m, k, mb);
   const c = aLen + bLen;
@@ -187,7 +174,7 @@ export function wasmGemm(out: FloatMatrix, a: FloatMatrix, b: FloatMatrix, n: nu
   // A wasm memory never shrinks: after a product that grew it past RETAIN_BYTES, the module (and the pool's
   // workers, which share its memory) are dropped, so the packed copies do not outlive the call.
   if (bytes > RETAIN_BYTES) {
-    kernels = undefined;
+    kernels.drop();
     releasePool();
   }
   return true;

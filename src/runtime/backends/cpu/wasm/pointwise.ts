@@ -7,7 +7,7 @@
  * cache; a broadcast operand (stride 0) is splatted into its chunk once.
  */
 import type { StorageArray } from '../../../core/index.ts';
-import { type FuncSpec, op, vectorLoop, WasmKernels } from './emit.ts';
+import { type FuncSpec, lazyKernels, op, vectorLoop, WasmKernels } from './emit.ts';
 
 export type SimdOpName = 'add' | 'sub' | 'mul' | 'div' | 'neg' | 'abs' | 'sqrt';
 type Lane = 'f32' | 'f64' | 'i32';
@@ -46,17 +46,7 @@ const FUNCS = (Object.keys(OPCODES) as SimdOpName[]).flatMap((name) =>
   (Object.entries(OPCODES[name]) as [Lane, number][]).map(([lane, code]) => kernel(name, lane, code)),
 );
 
-let kernels: WasmKernels<string> | null | undefined;
-function instance(): WasmKernels<string> | null {
-  if (kernels === undefined) {
-    try {
-      kernels = new WasmKernels<string>(FUNCS);
-    } catch {
-      kernels = null;
-    }
-  }
-  return kernels;
-}
+const kernels = lazyKernels(() => new WasmKernels<string>(FUNCS));
 
 /** Elements per chunk: three float64 chunks (96 KiB) stay in L2. */
 const CHUNK = 4096;
@@ -65,7 +55,7 @@ const CHUNK = 4096;
 export function simdKernel(name: SimdOpName, dtype: string): ((...a: number[]) => void) | null {
   const lane = LANE_OF[dtype];
   if (!lane || OPCODES[name][lane] === undefined) return null;
-  return instance()?.fns[`${name}_${lane}`] ?? null;
+  return kernels.get()?.fns[`${name}_${lane}`] ?? null;
 }
 
 /**
@@ -86,12 +76,12 @@ export function simdRow(
     if (strides[k] !== 1 && strides[k] !== 0) return false;
     if (arrays[k] === arrays[0] && (offs[k] !== offs[0] || strides[k] !== 1)) return false;
   }
-  const w = instance()!;
-  const bytes = BYTES[LANE_OF[dtype]!];
+  const lane = LANE_OF[dtype]!;
+  const bytes = BYTES[lane];
   const region = CHUNK * bytes;
-  const mem = w.reserve(region * arrays.length);
-  const Ctor = arrays[0].constructor as new (b: ArrayBufferLike) => Float32Array | Float64Array | Int32Array;
-  const view = new Ctor(mem.buffer) as unknown as Float64Array;
+  // The view of the module's memory in the operands' own element type (the JS arrays are Float32Array,
+  // Float64Array or Int32Array; typed as Float64Array for the set / fill calls below).
+  const view = kernels.get()!.reserve(region * arrays.length)[lane] as unknown as Float64Array;
   for (let k = 1; k < arrays.length; k++) {
     if (strides[k] === 0) view.fill(arrays[k][offs[k]] as number, k * CHUNK, (k + 1) * CHUNK);
   }

@@ -5,10 +5,7 @@
  * differs from the sequential float64 sum only in float64's last bits (the float32 result it rounds to almost
  * never).
  */
-import { type FuncSpec, op, WasmKernels } from './emit.ts';
-
-const PROMOTE_LOW = op.simd(0x5f);
-const HIGH_HALF = [0xfd, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+import { type FuncSpec, lazyKernels, op, vectorLoop, WasmKernels } from './emit.ts';
 
 // sum_f32(ptr, count): count groups of 8 floats; the four f64x2 lane sums to bytes 0..63.
 const [PTR, COUNT, V, A0] = [0, 1, 2, 3];
@@ -16,7 +13,7 @@ function accumulate(offset: number, acc: number): number[] {
   const add = (a: number, half: number[]) => [
     ...op.get(a),
     ...half,
-    ...PROMOTE_LOW,
+    ...op.f64x2PromoteLow,
     ...op.f64x2Add,
     ...op.set(a),
   ];
@@ -25,7 +22,7 @@ function accumulate(offset: number, acc: number): number[] {
     ...op.v128Load(offset),
     ...op.set(V),
     ...add(acc, op.get(V)),
-    ...add(acc + 1, [...op.get(V), ...op.get(V), ...HIGH_HALF]),
+    ...add(acc + 1, [...op.get(V), ...op.get(V), ...op.highHalf]),
   ];
 }
 
@@ -35,42 +32,21 @@ const SUM_F32: FuncSpec = {
   locals: new Array(5).fill('v128'),
   body: [
     ...[0, 1, 2, 3].flatMap((i) => [...op.v128Zero, ...op.set(A0 + i)]),
-    ...op.block,
-    ...op.get(COUNT),
-    ...op.i32Eqz,
-    ...op.brIf(0),
-    ...op.loop,
-    ...accumulate(0, A0),
-    ...accumulate(16, A0 + 2),
-    ...[...op.get(PTR), ...op.i32(32), ...op.i32Add, ...op.set(PTR)],
-    ...[...op.get(COUNT), ...op.i32(1), ...op.i32Sub, ...op.tee(COUNT), ...op.brIf(0)],
-    ...op.end,
-    ...op.end,
+    ...vectorLoop([PTR], COUNT, [...accumulate(0, A0), ...accumulate(16, A0 + 2)], 32),
     ...[0, 1, 2, 3].flatMap((i) => [...op.i32(0), ...op.get(A0 + i), ...op.v128Store(16 * i)]),
   ],
 };
 
-let kernels: WasmKernels<'sum_f32'> | null | undefined;
-function instance(): WasmKernels<'sum_f32'> | null {
-  if (kernels === undefined) {
-    try {
-      kernels = new WasmKernels<'sum_f32'>([SUM_F32]);
-    } catch {
-      kernels = null;
-    }
-  }
-  return kernels;
-}
+const kernels = lazyKernels(() => new WasmKernels<'sum_f32'>([SUM_F32]));
 
 const CHUNK = 8192;
 const BASE = 64; // bytes 0..63: the lane sums
 
 /** The float64 sum of X[ix .. ix + n), or null when wasm SIMD is missing. */
 export function wasmSumF32(X: Float32Array, ix: number, n: number): number | null {
-  const w = instance();
+  const w = kernels.get()?.reserve(BASE + CHUNK * 4);
   if (!w) return null;
-  const mem = w.reserve(BASE + CHUNK * 4);
-  const f32 = new Float32Array(mem.buffer);
+  const { f32, f64: mem } = w;
   let total = 0;
   for (let s = 0; s < n; s += CHUNK) {
     const len = Math.min(CHUNK, n - s);

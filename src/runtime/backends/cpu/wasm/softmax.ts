@@ -5,7 +5,7 @@
  * e * (1 / sum). Lines are copied into the module's memory and padded to a multiple of 4 with -inf, whose e is 0.
  * Inputs are x - max <= 0 (or NaN): no overflow clamp is needed; below -105 the result is 0 in float32.
  */
-import { type FuncSpec, f32Splat, op, vectorLoop, WasmKernels } from './emit.ts';
+import { type FuncSpec, f32Splat, lazyKernels, op, vectorLoop, WasmKernels } from './emit.ts';
 import { extremeFunc, laneExtreme } from './extreme.ts';
 
 const i32Splat = (v: number) => [...op.i32(v), ...op.simd(0x11)];
@@ -15,15 +15,12 @@ const F = {
   mul: op.simd(0xe6),
   // pmax(a, b) = a < b ? b : a: one maxps (f32x4.max's NaN and -0 rules cost a sequence on x86).
   pmax: op.simd(0xeb),
-  promoteLow: op.simd(0x5f),
   iAdd: op.simd(0xae),
   iSub: op.simd(0xb1),
   iShl: op.simd(0xab),
   iShrS: op.simd(0xac),
   f64Add: op.f64x2Add,
 };
-// Lanes 2, 3 moved to 0, 1 (so promote_low reaches them).
-const HIGH_HALF = [0xfd, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 
 const CEPHES = [
   1.98756915e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1,
@@ -101,8 +98,8 @@ const EXPSUM: FuncSpec = {
       ...expOf(X, K, P, KI, CONST0),
       ...op.set(E),
       ...[...op.get(DST), ...op.get(E), ...op.v128Store(0)],
-      ...[...op.get(ACC0), ...op.get(E), ...F.promoteLow, ...F.f64Add, ...op.set(ACC0)],
-      ...[...op.get(ACC1), ...op.get(E), ...op.get(E), ...HIGH_HALF, ...F.promoteLow, ...F.f64Add],
+      ...[...op.get(ACC0), ...op.get(E), ...op.f64x2PromoteLow, ...F.f64Add, ...op.set(ACC0)],
+      ...[...op.get(ACC1), ...op.get(E), ...op.get(E), ...op.highHalf, ...op.f64x2PromoteLow, ...F.f64Add],
       ...op.set(ACC1),
     ]),
     ...[
@@ -131,19 +128,9 @@ const SCALE: FuncSpec = {
   ]),
 };
 
-type Fn = 'rowmax' | 'expsum' | 'scale';
-let kernels: WasmKernels<Fn> | null | undefined;
-
-function instance(): WasmKernels<Fn> | null {
-  if (kernels === undefined) {
-    try {
-      kernels = new WasmKernels<Fn>([extremeFunc('max'), EXPSUM, SCALE]);
-    } catch {
-      kernels = null;
-    }
-  }
-  return kernels;
-}
+const kernels = lazyKernels(
+  () => new WasmKernels<'rowmax' | 'expsum' | 'scale'>([extremeFunc('max'), EXPSUM, SCALE]),
+);
 
 const SCRATCH = 32; // bytes 0..31 hold a kernel's lane results
 const MAX_LINE = 1 << 20;
@@ -161,22 +148,21 @@ export function wasmSoftmaxLine(
   Y: Float32Array,
   iy: number,
 ): boolean {
-  const w = instance();
+  const w = kernels.get();
   // A line is copied whole (max, exp-sum and scale each read all of it) and a wasm memory never shrinks: lines
   // past MAX_LINE keep the JS kernel, so at most 8 MiB stay allocated.
   if (!w || n > MAX_LINE) return false;
   const count = Math.ceil(n / 16) * 4; // vectors, padded with -inf to whole groups of 4
   const src = SCRATCH;
   const dst = kind === 'softmax' ? src : src + count * 16;
-  const f32 = new Float32Array(w.reserve(dst + count * 16).buffer);
+  const { f32, f64 } = w.reserve(dst + count * 16);
   const s0 = src / 4;
   f32.set(X.subarray(ix, ix + n), s0);
   f32.fill(Number.NEGATIVE_INFINITY, s0 + n, s0 + count * 4);
   w.fns.rowmax(src, count / 4);
   const m = laneExtreme('max', f32);
   w.fns.expsum(src, dst, count, m);
-  const lanes = new Float64Array(f32.buffer, 0, 4);
-  const sum = lanes[0] + lanes[2] + (lanes[1] + lanes[3]);
+  const sum = f64[0] + f64[2] + (f64[1] + f64[3]);
   if (kind === 'softmax') {
     w.fns.scale(src, count, 1 / sum);
     Y.set(f32.subarray(s0, s0 + n), iy);
