@@ -27,4 +27,7 @@ const repeat = (n: number) => {
 // The loops live in a function: a hot loop at top level would be optimised (OSR) together with the
 // Reflect.apply call below, which would then be inlined and never enter the builtin callgrind watches.
 repeat(warm);
+// A scavenge (minor collection) before the region: both the K and the 2K run start with an empty young generation, so the
+// scavenges inside the region follow from the scenario's own allocation, not from where the warm-up left the heap.
+(globalThis as { gc?: (o: { type: 'minor' }) => void }).gc?.({ type: 'minor' });
 Reflect.apply(repeat, null, [iterations]);

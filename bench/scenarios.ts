@@ -149,7 +149,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'softmax_1024x1024',
     description: 'softmax over the last dim of a 1024x1024 float32 tensor',
     k: 1,
-    warmup: 10,
+    warmup: 30,
     setup: () => {
       const a = f32([1024, 1024]);
       return () => T.torch.softmax(a, -1);
@@ -159,7 +159,7 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'softmax_1024x1024_out',
     description: 'softmax over the last dim of a 1024x1024 float32 tensor into a preallocated out=',
     k: 1,
-    warmup: 10,
+    warmup: 30,
     setup: () => {
       const a = f32([1024, 1024]);
       const out = T.torch.empty([1024, 1024]);

@@ -18,6 +18,7 @@ export const NODE_FLAGS = [
   '--hash-seed=1',
   '--random-seed=1',
   '--max-semi-space-size=16',
+  '--expose-gc',
 ] as const;
 export const VALGRIND_FLAGS = [
   '--tool=callgrind',

@@ -25,6 +25,18 @@ interface InputSlot {
   readonly tensor: Tensor | null;
 }
 
+/** Whether some tensor input requires grad; no allocation, since most eager calls need no graph. */
+function anyInputRequiresGrad(op: OperatorEntry, args: BoundArgs): boolean {
+  for (const a of op.schema.args) {
+    if (a.type.base !== 'Tensor' || a.name === 'out') continue;
+    const v = args[a.name];
+    if (a.type.isList) {
+      for (const t of v as (Tensor | null)[]) if (t?.requiresGrad) return true;
+    } else if (v instanceof Tensor && v.requiresGrad) return true;
+  }
+  return false;
+}
+
 function inputSlots(op: OperatorEntry, args: BoundArgs): InputSlot[] {
   const slots: InputSlot[] = [];
   for (const a of op.schema.args) {
@@ -99,8 +111,8 @@ export function autogradKernel(d: Derivative, opName: string): Kernel {
   const labels = new Map<string, string>();
   return (ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry) => {
     const below = ks.minus(AUTOGRAD_KEYS);
+    if (!anyInputRequiresGrad(op, args)) return redispatch(op, below, args);
     const slots = inputSlots(op, args);
-    if (!slots.some((s) => s.tensor?.requiresGrad)) return redispatch(op, below, args);
     for (const arg of d.nondiffArgs ?? [])
       if ((args[arg] as Tensor | null)?.requiresGrad)
         throw new AutogradError(

@@ -92,6 +92,9 @@ export function broadcastShapes(a: Shape, b: Shape, op?: string): number[] {
 }
 
 export function broadcastAll(shapes: readonly Shape[], op?: string): number[] {
+  // Operands of one shape (the common eager case) broadcast to it: no per-dim comparison chain.
+  if (shapes.length > 0 && shapes.every((s) => s === shapes[0] || sameShape(s, shapes[0])))
+    return [...shapes[0]];
   let out: number[] = [];
   for (const s of shapes) out = broadcastShapes(out, s, op);
   return out;

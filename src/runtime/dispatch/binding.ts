@@ -272,10 +272,20 @@ function packVarargs(
   return [...args.slice(0, i), rest];
 }
 
+/** Scalar defaults by argument: a Scalar is immutable, so one instance serves every call (alpha=1). */
+const SCALAR_DEFAULTS = new WeakMap<Argument, Scalar>();
+
 function defaultFor(a: Argument): unknown {
   const d = a.defaultValue;
   if (d === null) return null;
-  if (a.type.base === 'Scalar') return toScalar(d as number);
+  if (a.type.base === 'Scalar') {
+    let s = SCALAR_DEFAULTS.get(a);
+    if (s === undefined) {
+      s = toScalar(d as number);
+      SCALAR_DEFAULTS.set(a, s);
+    }
+    return s;
+  }
   if (a.type.isList && a.type.listSize !== null && typeof d === 'number')
     return new Array(a.type.listSize).fill(d);
   return Array.isArray(d) ? [...d] : d;

@@ -1,6 +1,12 @@
 /** Runs a compiled pointwise row loop over an output and its (broadcast, strided, any-dtype) inputs. */
-import { broadcastStridesFor, DeviceMismatchError, DTYPE_INFO, type Tensor } from '../../core/index.ts';
-import { compileRowLoop, type LoopSpec, type ScalarFn } from './codegen.ts';
+import {
+  broadcastStridesFor,
+  DeviceMismatchError,
+  DTYPE_INFO,
+  type DType,
+  type Tensor,
+} from '../../core/index.ts';
+import { compileRowLoop, type LoopSpec, type RowLoop, type ScalarFn } from './codegen.ts';
 import { forEachRow } from './iterator.ts';
 import { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';
 
@@ -16,25 +22,25 @@ const KERNEL_RUNS = Math.max(1, Number(process.env.OPGATE_PERF_INJECT_KERNEL ?? 
 export interface PointwiseCall {
   /** The scalar function; compiled loops are cached by its identity. */
   readonly fn: ScalarFn;
-  readonly targets: readonly import('../../core/index.ts').DType[];
-  readonly value: import('../../core/index.ts').DType;
+  readonly targets: readonly DType[];
+  readonly value: DType;
   readonly scalars: readonly unknown[];
   readonly scalarDomainComplex: boolean;
   /** The row's SIMD lowering when its scalars allow it (PointwiseRow.simd). */
   readonly simd?: SimdOpName;
+  /**
+   * A caller's store for the compiled loops of one fixed (fn, input dtypes, targets, value, scalars) signature,
+   * by output dtype: a hit skips building the loop's cache key (the eager hot path).
+   */
+  readonly memo?: PointwiseMemo;
+}
+
+export interface PointwiseMemo {
+  readonly loops: { [out in DType]?: RowLoop };
 }
 
 export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly Tensor[]): void {
-  const spec: LoopSpec = {
-    fn: call.fn,
-    inputs: inputs.map((t) => t.dtype),
-    targets: call.targets,
-    value: call.value,
-    out: out.dtype,
-    nScalars: call.scalars.length,
-    scalarDomainComplex: call.scalarDomainComplex,
-  };
-  const loop = compileRowLoop(spec);
+  const loop = call.memo?.loops[out.dtype] ?? loopFor(call, out, inputs);
   const all = [out, ...inputs];
   // Backstop for the ops' device checks: a meta / webgpu operand has no host data to loop over.
   const arrays = all.map((t) => t.storage.data ?? noHostData(all));
@@ -60,6 +66,21 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
       loop(n, arrays, offs, st, scalars);
     }
   });
+}
+
+function loopFor(call: PointwiseCall, out: Tensor, inputs: readonly Tensor[]): RowLoop {
+  const spec: LoopSpec = {
+    fn: call.fn,
+    inputs: inputs.map((t) => t.dtype),
+    targets: call.targets,
+    value: call.value,
+    out: out.dtype,
+    nScalars: call.scalars.length,
+    scalarDomainComplex: call.scalarDomainComplex,
+  };
+  const loop = compileRowLoop(spec);
+  if (call.memo) call.memo.loops[out.dtype] = loop;
+  return loop;
 }
 
 /** Strides of a one-element row (any operand count a row loop takes). */

@@ -1,7 +1,7 @@
 /** Wires a PointwiseRow into the operator table: promotion + meta (broadcast shape, layout) + CPU loop. */
 
 import { defineDerivative } from '../../autograd/index.ts';
-import { runPointwise } from '../../backends/cpu/index.ts';
+import { type PointwiseMemo, runPointwise } from '../../backends/cpu/index.ts';
 import { computeValue, runPointwiseGPU, type WgslValue } from '../../backends/webgpu/index.ts';
 import {
   broadcastAll,
@@ -28,11 +28,16 @@ export function defaultSchema(row: PointwiseRow): string {
   return `${row.name}.Tensor(Tensor self, Tensor other) -> Tensor`;
 }
 
-interface Plan {
-  readonly row: PointwiseRow;
-  readonly inputs: Tensor[];
+interface Promoted {
   readonly compute: DType;
   readonly value: DType;
+  /** The cpu loops compiled for this signature, by output dtype (filled by runPointwise). */
+  readonly memo: PointwiseMemo;
+}
+
+interface Plan extends Promoted {
+  readonly row: PointwiseRow;
+  readonly inputs: Tensor[];
 }
 
 function supportedKinds(row: PointwiseRow) {
@@ -51,6 +56,11 @@ export function pointwisePlan(
 ): Plan {
   const row = baseRow.select?.(args) ?? baseRow;
   const inputs = tensorArgs.map((n) => args[n] as Tensor);
+  return { row, inputs, ...promoteInputs(row, inputs, op) };
+}
+
+/** The compute and value dtypes of `row` over `inputs` (result_type + the row's promotion kind), or the dtype error. */
+function promoteInputs(row: PointwiseRow, inputs: readonly Tensor[], op: string): Promoted {
   const promoted = inputs.filter((_, i) => !row.boolInputs?.includes(i));
   let compute = resultType(promoted.map(promotionOperand));
   const kind = DTYPE_INFO[compute].kind;
@@ -81,7 +91,43 @@ export function pointwisePlan(
   ) {
     value = toRealDType(compute);
   }
-  return { row, inputs, compute, value };
+  return { compute, value, memo: { loops: {} } };
+}
+
+const DTYPE_CODE = new Map(Object.keys(DTYPE_INFO).map((d, i) => [d as DType, i]));
+
+/** Effective rows a planner caches promotions for; `select` returns static rows, this bounds a misbehaving one. */
+const MAX_CACHED_ROWS = 16;
+
+/**
+ * Plans from a cache, per effective row (after `select`), keyed by what result_type reads: each input's dtype,
+ * whether it is 0-dim or a wrapped number, and the default dtype. A repeated call signature promotes nothing and
+ * reuses its compiled cpu loops (the eager hot path); errors are never cached, so they raise on every call.
+ */
+function cachedPlanner(baseRow: PointwiseRow, tensorArgs: readonly string[]) {
+  const caches = new Map<PointwiseRow, Map<number, Promoted>>();
+  return (args: BoundArgs, op: string): Plan => {
+    const row = baseRow.select?.(args) ?? baseRow;
+    const inputs: Tensor[] = new Array(tensorArgs.length);
+    let key = DTYPE_CODE.get(getDefaultDType())!;
+    for (let k = 0; k < tensorArgs.length; k++) {
+      const t = args[tensorArgs[k]] as Tensor;
+      inputs[k] = t;
+      key = key * 128 + DTYPE_CODE.get(t.dtype)! * 4 + (t.ndim === 0 ? 1 : 0) + (t.isWrappedNumber ? 2 : 0);
+    }
+    let cache = caches.get(row);
+    if (cache === undefined) {
+      if (caches.size >= MAX_CACHED_ROWS) return { row, inputs, ...promoteInputs(row, inputs, op) };
+      cache = new Map();
+      caches.set(row, cache);
+    }
+    let promoted = cache.get(key);
+    if (promoted === undefined) {
+      promoted = promoteInputs(row, inputs, op);
+      cache.set(key, promoted);
+    }
+    return { row, inputs, compute: promoted.compute, value: promoted.value, memo: promoted.memo };
+  };
 }
 
 function scalarParam(s: Scalar | Tensor, compute: DType): unknown {
@@ -111,8 +157,9 @@ export function definePointwise(row: PointwiseRow): void {
   const tensorArgs = parsed.args.filter((a) => a.type.base === 'Tensor').map((a) => a.name);
   const scalarNames = row.scalars ?? [];
   POINTWISE_OVERLOADS.set(parsed.qualifiedName, { row, tensorArgs, scalarNames });
+  const planFor = cachedPlanner(row, tensorArgs);
   const meta = (args: BoundArgs, op: string): OutSpec => {
-    const plan = pointwisePlan(row, tensorArgs, args, op);
+    const plan = planFor(args, op);
     const { inputs, value } = plan;
     const shape = broadcastAll(
       inputs.map((t) => t.shape),
@@ -124,12 +171,7 @@ export function definePointwise(row: PointwiseRow): void {
   // Only rows that can raise mid-loop (or select one that can) look for a precheck on the hot path.
   const mayPrecheck = row.precheck !== undefined || row.select !== undefined;
   const cpu = (args: BoundArgs, out: Tensor, op: string, spec: OutSpec) => {
-    const {
-      row: r,
-      inputs,
-      compute,
-      value,
-    } = (spec.plan as Plan | undefined) ?? pointwisePlan(row, tensorArgs, args, op);
+    const { row: r, inputs, compute, value, memo } = (spec.plan as Plan | undefined) ?? planFor(args, op);
     const dom = DTYPE_INFO[compute].domain;
     const intLike = DTYPE_INFO[compute].kind !== 'float';
     const fn =
@@ -153,17 +195,14 @@ export function definePointwise(row: PointwiseRow): void {
         scalars,
         scalarDomainComplex: dom === 'complex',
         simd: r.simd && value === compute && simdScalars(r.simd.scalars, scalars) ? r.simd.op : undefined,
+        memo,
       },
       out,
       inputs,
     );
   };
   const webgpu = (args: BoundArgs, out: Tensor, op: string, spec: OutSpec) => {
-    const {
-      row: r,
-      inputs,
-      compute,
-    } = (spec.plan as Plan | undefined) ?? pointwisePlan(row, tensorArgs, args, op);
+    const { row: r, inputs, compute } = (spec.plan as Plan | undefined) ?? planFor(args, op);
     const vt = computeValue(compute, op);
     const expr = wgslExpr(r, compute, vt, op);
     const loads: WgslValue[] = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : vt));
