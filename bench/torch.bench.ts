@@ -70,6 +70,10 @@ function runtimeCases(): Record<string, () => unknown> {
     softmax_1024: () => T.torch.softmax(rnd, -1),
     matmul_256: () => T.torch.matmul(m1, m2),
     autograd_1elem: () => T.backward([T.torch.sum(T.torch.mul(x, y))]),
+    sum_dim0_1024: () => T.torch.sum(rnd, 0),
+    amax_dim0_1024: () => T.torch.amax(rnd, 0),
+    argmax_1024: () => T.torch.argmax(rnd),
+    argmax_dim1_1024: () => T.torch.argmax(rnd, 1),
   };
 }
 

@@ -47,6 +47,10 @@ def make_cases():
         "softmax_1024": lambda: torch.softmax(rnd, -1),
         "matmul_256": lambda: torch.matmul(m1, m2),
         "autograd_1elem": autograd_1elem,
+        "sum_dim0_1024": lambda: torch.sum(rnd, 0),
+        "amax_dim0_1024": lambda: torch.amax(rnd, 0),
+        "argmax_1024": lambda: torch.argmax(rnd),
+        "argmax_dim1_1024": lambda: torch.argmax(rnd, 1),
     }
 
 

@@ -22,6 +22,11 @@ export const CASES: readonly CaseInfo[] = [
   { id: 'softmax_1024', label: 'softmax 1024² (dim -1)', unit: 'ms', target: 2 },
   { id: 'matmul_256', label: 'matmul 256² float32', unit: 'ms', target: 2 },
   { id: 'autograd_1elem', label: 'mul + sum + backward, 1 element', unit: 'us', target: 2 },
+  // Reductions beyond the cases: over the outer dim (the column kernels) and the arg reductions.
+  { id: 'sum_dim0_1024', label: 'sum 1024² over dim 0', unit: 'ms', target: 2 },
+  { id: 'amax_dim0_1024', label: 'amax 1024² over dim 0', unit: 'ms', target: 2 },
+  { id: 'argmax_1024', label: 'argmax 1024² (flattened)', unit: 'ms', target: 2 },
+  { id: 'argmax_dim1_1024', label: 'argmax 1024² over dim 1', unit: 'ms', target: 2 },
 ];
 
 export const SCENARIO_PREFIX = 'torch_side/';

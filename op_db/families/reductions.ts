@@ -175,6 +175,13 @@ export const int64Overflow =
   };
 
 /**
+ * A reduction over the outer dim of rows 130 wide (sum(x, [0]) of [3, 130]), floats only: on float32 the cpu takes
+ * it through the SIMD column kernel (from 128 columns), every other sample is too narrow for it.
+ */
+export const outerDimColumns = (make: Maker, ctx: SampleContext): SampleInput[] =>
+  DTYPE_INFO[ctx.dtype].kind === 'float' ? [call(make([3, 130]), [[0]], {}, 'outer dim, 130 columns')] : [];
+
+/**
  * Large finite logits for the exp-sum reductions (softmax, log_softmax, logsumexp): exp(1000) overflows even
  * float64, so a kernel that skips the max subtraction gives inf / NaN here (every other sample is small). The values
  * are exact in bfloat16 and float16 too.

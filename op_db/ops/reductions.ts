@@ -17,6 +17,7 @@ import {
   int64Overflow,
   notImplemented,
   otherFloat,
+  outerDimColumns,
   reductionErrors,
   reductionSamples,
 } from '../families/reductions.ts';
@@ -57,7 +58,7 @@ const sum = opInfo({
     full: true,
     allDims: 'none',
     dtypeArg: accumulateDTypeArg,
-    extra: int64Overflow('list'),
+    extra: (make, ctx) => [...int64Overflow('list')(make, ctx), ...outerDimColumns(make, ctx)],
   }),
   ref: sumRef,
   resultDType: (s) => accumulateDType(inputDType(s), dtypeKw(s)),
@@ -85,6 +86,7 @@ const mean = opInfo({
     full: true,
     allDims: 'empty',
     dtypeArg: otherFloat,
+    extra: outerDimColumns,
   }),
   ref: meanRef,
   resultDType: (s) => dtypeKw(s) ?? inputDType(s),
@@ -194,6 +196,7 @@ function amaxAmin(which: 'max' | 'min'): OpInfo {
       full: true,
       identity: false,
       allDims: 'empty',
+      extra: outerDimColumns,
     }),
     ref: extremeRef(which),
     resultDType: inputDType,
@@ -226,6 +229,22 @@ const binaryExtreme = (which: 'max' | 'min') => (a: number, b: number) =>
   Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : which === 'max' ? Math.max(a, b) : Math.min(a, b);
 const isRef = (x: unknown): x is RefTensor => typeof x === 'object' && x !== null && 're' in x;
 
+/**
+ * Lines of 80 whose largest and smallest values repeat (the digits of i * 7 mod 10): the first index must win, also
+ * where the float32 kernel finds the extreme with SIMD and then looks up its first occurrence.
+ */
+function repeatedExtreme(make: Maker, _ctx: SampleContext): SampleInput[] {
+  const lines = () =>
+    make.values(
+      Array.from({ length: 160 }, (_, i) => (i * 7) % 10),
+      [2, 80],
+    );
+  return [
+    call(lines(), [1], {}, 'repeated extreme along dim 1'),
+    call(lines(), [], {}, 'repeated extreme, flattened'),
+  ];
+}
+
 function maxMin(which: 'max' | 'min'): OpInfo {
   const reduce = maxMinRef(which);
   return opInfo({
@@ -238,6 +257,8 @@ function maxMin(which: 'max' | 'min'): OpInfo {
       full: true,
       identity: false,
       // max.other / min.other: torch.max(a, b).
+      // (No repeated-extreme sample here: at a tie the indices output jumps under gradcheck's perturbations;
+      // argmax / argmin's carry it, and max.dim shares their first-index search.)
       extra: (make: Maker) => [
         call(make([3, 4]), [make([3, 4])], {}, 'other'),
         call(make([2, 3]), [make([3])], {}, 'broadcast other'),
@@ -281,6 +302,7 @@ function argMaxMin(which: 'max' | 'min'): OpInfo {
       full: true,
       identity: false,
       allDims: 'none',
+      extra: repeatedExtreme,
     }),
     ref: argRef(which),
     resultDType: () => 'int64',

@@ -123,6 +123,30 @@ describe('default dtype', () => {
     expect(T.torch.zeros(1).dtype).toBe('float64');
   });
 
+  it("a pointwise op's cached promotion (per call signature) follows the default dtype and the categories", () => {
+    // The eager hot path caches result_type per (input dtypes, 0-dim, wrapped, default dtype): each call below
+    // repeats a signature the cache has already seen under different conditions, or differs from one only in a
+    // category, and must still promote like PyTorch.
+    const i32 = tensor([1, 2], { dtype: 'int32' });
+    expect(T.torch.div(i32, i32).dtype).toBe('float32');
+    expect(T.torch.add(i32, 2.5).dtype).toBe('float32');
+    T.setDefaultDType('float64');
+    expect(T.torch.div(i32, i32).dtype).toBe('float64');
+    expect(T.torch.add(i32, 2.5).dtype).toBe('float64');
+    T.setDefaultDType('float32');
+    expect(T.torch.div(i32, i32).dtype).toBe('float32');
+    const f32 = tensor([1, 2], { dtype: 'float32' });
+    expect(T.torch.mul(f32, tensor(2, { dtype: 'float64' })).dtype).toBe('float32');
+    expect(T.torch.mul(f32, tensor([2], { dtype: 'float64' })).dtype).toBe('float64');
+    expect(T.torch.mul(f32, tensor(2, { dtype: 'float64' })).dtype).toBe('float32');
+    expect(T.torch.mul(tensor(2, { dtype: 'float64' }), tensor(3, { dtype: 'float16' })).dtype).toBe(
+      'float64',
+    );
+    // A refused signature raises on every call: errors are never cached as plans.
+    const b = tensor([true]);
+    for (let k = 0; k < 2; k++) expect(() => T.torch.sub(b, b)).toThrow(/Subtraction, the `-` operator/);
+  });
+
   it('only float32 and float64 are accepted', () => {
     expect(() => T.setDefaultDType('float16')).toThrow(/float32 or float64/);
     expect(T.getDefaultDType()).toBe('float32');

@@ -62,6 +62,10 @@ describe('rows and table', () => {
       softmax_1024: 2,
       matmul_256: 2,
       autograd_1elem: 2,
+      sum_dim0_1024: 2,
+      amax_dim0_1024: 2,
+      argmax_1024: 2,
+      argmax_dim1_1024: 2,
     });
     const batch = { opgate: 8, torch: 16 };
     const r = toRow({

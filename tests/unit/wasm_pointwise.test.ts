@@ -108,6 +108,63 @@ describe('wasm SIMD pointwise', () => {
     }
   });
 
+  it('float32 sums over an outer dim (the column kernel) equal the per-column float64 sums in row order', async () => {
+    for (const [rows, cols] of [
+      [2, 128],
+      [3, 131],
+      [5, 4095],
+      [2, 4097],
+      [40, 300],
+    ] as const) {
+      const v = values(rows * cols, rows * 7919 + cols, false).map((x) =>
+        Number.isNaN(x) && cols !== 131 ? 2.5 : x,
+      );
+      const x = T.tensor(v, { dtype: 'float32' }).reshape([rows, cols]);
+      const xs = (await x.toArray()) as number[]; // flat, row-major
+      const seq = Array.from({ length: cols }, (_, j) => {
+        let s = 0;
+        for (let r = 0; r < rows; r++) s += xs[r * cols + j];
+        return s;
+      });
+      expect((await T.torch.sum(x, 0).toArray()) as number[], `${rows}x${cols}`).toEqual(
+        seq.map(Math.fround),
+      );
+      const mean = (await T.torch.mean(x, 0).toArray()) as number[];
+      expect(mean, `mean ${rows}x${cols}`).toEqual(seq.map((s) => Math.fround(s / rows)));
+      // keepdim and a 3-d input whose middle dim is reduced: rows of `cols` into one accumulator run per outer index.
+      const x3 = x.reshape([1, rows, cols]);
+      expect((await T.torch.sum(x3, 1, true).toArray()) as number[]).toEqual(seq.map(Math.fround));
+    }
+  });
+
+  it('float32 amax / amin over an outer dim (the column kernel) equal the sequential fold per column', async () => {
+    for (const [rows, cols] of [
+      [2, 128],
+      [3, 131],
+      [4, 4097],
+      [30, 200],
+    ] as const) {
+      // Specials (NaN, ±0, ±inf) in some columns; zeros of both signs often enough to tie.
+      const v = values(rows * cols, rows * 31 + cols, false).map((x, i) =>
+        i % 5 === 0 ? (i % 2 ? -0 : 0) : x,
+      );
+      const x = T.tensor(v, { dtype: 'float32' }).reshape([rows, cols]);
+      const xs = (await x.toArray()) as number[];
+      for (const which of ['amax', 'amin'] as const) {
+        const better = which === 'amax' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
+        const want = Array.from({ length: cols }, (_, j) => {
+          let a = which === 'amax' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+          for (let r = 0; r < rows; r++) {
+            const e = xs[r * cols + j];
+            if (better(e, a) || Number.isNaN(e)) a = e;
+          }
+          return a;
+        });
+        expect((await T.torch[which](x, 0).toArray()) as number[], `${which} ${rows}x${cols}`).toEqual(want);
+      }
+    }
+  });
+
   it('float32 amax / amin equal the sequential NaN-propagating fold, a tie of zeros keeping the first', async () => {
     for (const n of [16, 17, 100, 8191, 8193, 20000]) {
       for (const seed of [1, 2, 3]) {
@@ -124,5 +181,44 @@ describe('wasm SIMD pointwise', () => {
     }
     const zeros = T.tensor([-0, 0, ...Array.from({ length: 20 }, (_, i) => -1 - i)], { dtype: 'float32' });
     expect(((await T.torch.amax(zeros).toArray()) as number[])[0]).toBe(-0);
+  });
+
+  it('float32 argmax / argmin / max.dim equal the sequential scan: the first extreme, the first NaN, ties', async () => {
+    /** The index the JS scan gives: the first NaN if any, else the first element no other beats. */
+    const scan = (xs: number[], which: 'max' | 'min') => {
+      let bi = 0;
+      for (let j = 1; j < xs.length && !Number.isNaN(xs[bi]); j++)
+        if ((which === 'max' ? xs[j] > xs[bi] : xs[j] < xs[bi]) || Number.isNaN(xs[j])) bi = j;
+      return bi;
+    };
+    for (const n of [64, 65, 100, 8191, 8193, 20000]) {
+      for (const seed of [1, 2, 3]) {
+        // Rounded to a few values so the extreme repeats; NaN kept for seed 3 only (the others take the SIMD path).
+        const v = values(n, seed * n, false).map((x) =>
+          Number.isNaN(x) ? (seed === 3 ? x : 1) : Number.isFinite(x) ? Math.round(x / 100) : x,
+        );
+        const x = T.tensor(v, { dtype: 'float32' });
+        const xs = (await x.toArray()) as number[];
+        const rows = n % 2 === 0 ? 2 : 1;
+        const x2 = x.reshape([rows, n / rows]);
+        for (const which of ['max', 'min'] as const) {
+          const arg = which === 'max' ? T.torch.argmax : T.torch.argmin;
+          expect((await arg(x).toArray()) as bigint[], `arg${which} n = ${n} seed ${seed}`).toEqual([
+            BigInt(scan(xs, which)),
+          ]);
+          const lines = Array.from({ length: rows }, (_, r) =>
+            xs.slice((r * n) / rows, ((r + 1) * n) / rows),
+          );
+          const [values2, indices] = T.callOp(which, [x2, 1]) as [T.Tensor, T.Tensor];
+          expect((await indices.toArray()) as bigint[]).toEqual(lines.map((l) => BigInt(scan(l, which))));
+          expect((await values2.toArray()) as number[]).toEqual(lines.map((l) => l[scan(l, which)]));
+        }
+      }
+    }
+    // A zero extreme (either sign) is the first zero, found by the sequential scan.
+    const zeros = T.tensor([-1, -0, 0, ...Array.from({ length: 80 }, (_, i) => -2 - i)], {
+      dtype: 'float32',
+    });
+    expect((await T.torch.argmax(zeros).toArray()) as bigint[]).toEqual([1n]);
   });
 });

@@ -37,6 +37,36 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     killers: ['reference'],
   },
   {
+    // The SIMD column sum (a float32 reduction over an outer dim) adds each row vector's low half twice.
+    name: 'wasm-colsum-drops-high-half',
+    operator: 'drop-stride-term',
+    file: 'src/runtime/backends/cpu/wasm/reduce.ts',
+    find: '...widenInto(16, [...op.get(R), ...op.get(R), ...op.highHalf]),',
+    replace: '...widenInto(16, [...op.get(R)]),',
+    instances: ['test_reference_sum_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
+    // The SIMD column max (amax over an outer dim) keeps each column's minimum (pmin for pmax).
+    name: 'wasm-colmax-as-min',
+    operator: 'swap-comparison',
+    file: 'src/runtime/backends/cpu/wasm/extreme.ts',
+    find: '...row, ...PICK[which], ...op.v128Store(0)]',
+    replace: '...row, ...PICK.min, ...op.v128Store(0)]',
+    instances: ['test_reference_amax_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
+    // argmax / argmin's SIMD path returns the last occurrence of the extreme instead of the first (ties).
+    name: 'wasm-argmax-last-tie',
+    operator: 'swap-comparison',
+    file: 'src/runtime/ops/reductions/minmax.ts',
+    find: 'return X.indexOf(m, ix) - ix;',
+    replace: 'return X.lastIndexOf(m, ix + n - 1) - ix;',
+    instances: ['test_reference_argmax_cpu_float32_contiguous_eager'],
+    killers: ['reference'],
+  },
+  {
     // The SIMD pointwise table lowers float32 add to f32x4.sub.
     name: 'wasm-add-f32-as-sub',
     operator: 'swap-comparison',

@@ -3,7 +3,7 @@
  * NaN's index for arg/.dim variants) and ties keep the first index, as on PyTorch's CPU. int64 compares as
  * bigint so values beyond 2^53 stay exact.
  */
-import { wasmExtremeF32 } from '../../backends/cpu/index.ts';
+import { wasmColExtremeF32, wasmExtremeF32 } from '../../backends/cpu/index.ts';
 import { computeValue, runArgReduceGPU, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor, wrapDim } from '../../core/index.ts';
 import { type BoundArgs, callOp } from '../../dispatch/index.ts';
@@ -20,7 +20,7 @@ import {
   storeBigInts,
   storeNumbers,
 } from './engine.ts';
-import { withSimdRows } from './simd_rows.ts';
+import { type SimdCols, withSimdRows } from './simd_rows.ts';
 
 type Which = 'max' | 'min';
 const GT: Record<Which, string> = { max: '>', min: '<' };
@@ -32,6 +32,10 @@ function load(d: DType, arr: string, i: string): string {
 const SIMD_ROW: Record<Which, (X: Float32Array, ix: number, n: number) => number | null> = {
   max: (X, ix, n) => wasmExtremeF32('max', X, ix, n),
   min: (X, ix, n) => wasmExtremeF32('min', X, ix, n),
+};
+const SIMD_COLS: Record<Which, SimdCols> = {
+  max: (acc, io, X, ix, n0, n1, sx1) => wasmColExtremeF32('max', acc, io, X, ix, n0, n1, sx1),
+  min: (acc, io, X, ix, n0, n1, sx1) => wasmColExtremeF32('min', acc, io, X, ix, n0, n1, sx1),
 };
 const FOLD: Record<Which, (a: number, x: number) => number> = {
   max: (a, x) => (x > a || Number.isNaN(x) ? x : a),
@@ -81,7 +85,7 @@ const runExtreme =
       const acc = makeAcc(p.rs, 1, which === 'max' ? -Infinity : Infinity);
       // float32: contiguous rows through the SIMD max / min (NaN-propagating, as the update above).
       runReduce(
-        self.dtype === 'float32' ? withSimdRows(loop, SIMD_ROW[which], FOLD[which]) : loop,
+        self.dtype === 'float32' ? withSimdRows(loop, SIMD_ROW[which], FOLD[which], SIMD_COLS[which]) : loop,
         self,
         p.rs,
         acc,
@@ -165,8 +169,14 @@ const runDimExtreme =
     const values = withValues ? results[0] : null;
     const indices = results[withValues ? 1 : 0];
     const I = indices.storage.data as BigInt64Array;
+    const X = self.storage.data!;
+    const simd = self.dtype === 'float32';
     if (p.dim === null) {
-      I[0] = BigInt(flatExtremeIndex(self, which));
+      const j =
+        simd && self.isContiguous()
+          ? simdArgExtreme(which, X as Float32Array, self.storageOffset, self.numel)
+          : -1;
+      I[0] = BigInt(j >= 0 ? j : flatExtremeIndex(self, which));
       return;
     }
     const g = lineGeometry(self, p.dim);
@@ -175,11 +185,34 @@ const runDimExtreme =
     const sx = g.strides[g.dim];
     const V = values ? values.storage.data : null;
     const so = keptStrides(g.shape, g.dim, 1);
-    const X = self.storage.data!;
-    forEachLine(g.shape, g.dim, g.strides, self.storageOffset, so, 0, (ix, io) =>
-      kernel(n, X, ix, sx, V, io, I, io),
-    );
+    const line =
+      simd && sx === 1
+        ? (ix: number, io: number) => {
+            const j = simdArgExtreme(which, X as Float32Array, ix, n);
+            if (j < 0) return kernel(n, X, ix, sx, V, io, I, io);
+            if (V !== null) (V as Float32Array)[io] = (X as Float32Array)[ix + j];
+            I[io] = BigInt(j);
+          }
+        : (ix: number, io: number) => kernel(n, X, ix, sx, V, io, I, io);
+    forEachLine(g.shape, g.dim, g.strides, self.storageOffset, so, 0, line);
   };
+
+/** Lines of at least this many elements try the SIMD extreme (below it, the copy costs more than it saves). */
+const SIMD_ARG_MIN = 64;
+
+/**
+ * The first index of the extreme of a contiguous float32 line, through the SIMD max / min and then the line's
+ * first element equal to it (TypedArray indexOf): ties keep the first index, as the JS scan does. -1 leaves the
+ * line to the JS scan: no wasm SIMD, a short line, a NaN (its first index is the answer, which indexOf cannot
+ * find) or a ±0 extreme (the SIMD kernel leaves zeros to the sequential loop).
+ */
+function simdArgExtreme(which: Which, X: Float32Array, ix: number, n: number): number {
+  if (n < SIMD_ARG_MIN) return -1;
+  const m = wasmExtremeF32(which, X, ix, n);
+  if (m === null || Number.isNaN(m)) return -1;
+  // m is an element of X[ix .. ix + n), so the first match at or after ix lies inside the line.
+  return X.indexOf(m, ix) - ix;
+}
 
 const gpuDimExtreme =
   (which: Which, withValues: boolean) => (a: BoundArgs, p: DimPlan, results: Tensor[], op: string) =>

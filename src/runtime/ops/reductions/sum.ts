@@ -3,7 +3,7 @@
  * (float64 while that is provably exact, else bigint) and wrap to the result dtype at the end, which equals
  * wrapping every step because wrapping is a ring homomorphism.
  */
-import { wasmSumF32 } from '../../backends/cpu/index.ts';
+import { wasmColSumF32, wasmSumF32 } from '../../backends/cpu/index.ts';
 import { computeValue, type GpuReduce, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor } from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
@@ -77,7 +77,7 @@ export function sumInto(
   const loop = compileReduceLoop({ key: kind, input, cast: compute, load: 'num', lanes: 1, aux: 0, update });
   runReduce(
     kind === 'sum' && input === 'float32' && compute === 'float32'
-      ? withSimdRows(loop, wasmSumF32, add)
+      ? withSimdRows(loop, wasmSumF32, add, wasmColSumF32)
       : loop,
     self,
     rs,

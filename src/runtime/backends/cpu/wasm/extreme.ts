@@ -62,8 +62,38 @@ export function laneExtreme(which: Extreme, f32: Float32Array): number {
     : Math.min(f32[0], f32[1], f32[2], f32[3]);
 }
 
+/** Columns per pass of the column extreme; its running extremes, NaN masks and one row chunk are 48 KiB. */
+const COL_CHUNK = 4096;
+const MASKS = COL_CHUNK * 4; // bytes: the running extremes at 0, the NaN masks here, the row chunk after them
+const ROW = COL_CHUNK * 8;
+
+/**
+ * col<which>(acc, row, groups): per column, acc = pmax(acc, row) (pmin for min) and mask |= row != row, over groups
+ * of 4 columns. pmax(a, b) = a < b ? b : a keeps the running value on a tie, so the first of two equal values (and
+ * of -0 and +0) stays, as in the sequential fold; the mask restores NaN, which pmax would drop.
+ */
+function columnFunc(which: Extreme): FuncSpec {
+  const row = [...op.get(1), ...op.v128Load(0)];
+  return {
+    name: `col${which}`,
+    params: ['i32', 'i32', 'i32'],
+    locals: [],
+    body: vectorLoop([0, 1], 2, [
+      ...[...op.get(0), ...op.get(0), ...op.v128Load(0), ...row, ...PICK[which], ...op.v128Store(0)],
+      ...[...op.get(0), ...op.get(0), ...op.v128Load(MASKS), ...row, ...row, ...NE, ...OR],
+      ...op.v128Store(MASKS),
+    ]),
+  };
+}
+
 const kernels = lazyKernels(
-  () => new WasmKernels<'rowmax' | 'rowmin'>([extremeFunc('max'), extremeFunc('min')]),
+  () =>
+    new WasmKernels<'rowmax' | 'rowmin' | 'colmax' | 'colmin'>([
+      extremeFunc('max'),
+      extremeFunc('min'),
+      columnFunc('max'),
+      columnFunc('min'),
+    ]),
 );
 
 const CHUNK = 8192;
@@ -87,4 +117,40 @@ export function wasmExtremeF32(which: Extreme, X: Float32Array, ix: number, n: n
     best = which === 'max' ? Math.max(best, e) : Math.min(best, e);
   }
   return best === 0 ? null : best;
+}
+
+/**
+ * Column extremes of float32 rows (amax(x, 0)): acc[io + j] folds X[ix + r * sx1 + j] for r < n1, j < n0 in row
+ * order, NaN propagating: the same values, and the same zero signs, as the sequential JS fold. The running
+ * extremes are float32 (acc holds float32 values or ±inf, so the round trip is exact). False (nothing written)
+ * when wasm SIMD is missing.
+ */
+export function wasmColExtremeF32(
+  which: Extreme,
+  acc: Float64Array,
+  io: number,
+  X: Float32Array,
+  ix: number,
+  n0: number,
+  n1: number,
+  sx1: number,
+): boolean {
+  const w = kernels.get()?.reserve(ROW + COL_CHUNK * 4);
+  if (!w) return false;
+  const { f32, i32 } = w;
+  const pad = which === 'max' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  for (let c = 0; c < n0; c += COL_CHUNK) {
+    const len = Math.min(COL_CHUNK, n0 - c);
+    const end = Math.ceil(len / 4) * 4;
+    f32.set(acc.subarray(io + c, io + c + len), 0);
+    f32.fill(pad, len, end);
+    i32.fill(0, MASKS / 4, MASKS / 4 + end);
+    f32.fill(pad, ROW / 4 + len, ROW / 4 + end);
+    for (let r = 0, s = ix + c; r < n1; r++, s += sx1) {
+      f32.set(X.subarray(s, s + len), ROW / 4);
+      w.fns[`col${which}`](0, ROW, end / 4);
+    }
+    for (let j = 0; j < len; j++) acc[io + c + j] = i32[MASKS / 4 + j] !== 0 ? Number.NaN : f32[j];
+  }
+  return true;
 }

@@ -37,7 +37,39 @@ const SUM_F32: FuncSpec = {
   ],
 };
 
-const kernels = lazyKernels(() => new WasmKernels<'sum_f32'>([SUM_F32]));
+// colsum_f32(acc, row, count): count groups of 4 floats; acc (float64, two vectors a group) += the row, widened.
+const [ACC, ROW, GROUPS, R] = [0, 1, 2, 3];
+const widenInto = (offset: number, half: number[]) => [
+  ...op.get(ACC),
+  ...op.get(ACC),
+  ...op.v128Load(offset),
+  ...half,
+  ...op.f64x2PromoteLow,
+  ...op.f64x2Add,
+  ...op.v128Store(offset),
+];
+const COLSUM_F32: FuncSpec = {
+  name: 'colsum_f32',
+  params: ['i32', 'i32', 'i32'],
+  locals: ['v128'],
+  body: [
+    ...op.block,
+    ...op.get(GROUPS),
+    ...op.i32Eqz,
+    ...op.brIf(0),
+    ...op.loop,
+    ...[...op.get(ROW), ...op.v128Load(0), ...op.set(R)],
+    ...widenInto(0, op.get(R)),
+    ...widenInto(16, [...op.get(R), ...op.get(R), ...op.highHalf]),
+    ...[...op.get(ROW), ...op.i32(16), ...op.i32Add, ...op.set(ROW)],
+    ...[...op.get(ACC), ...op.i32(32), ...op.i32Add, ...op.set(ACC)],
+    ...[...op.get(GROUPS), ...op.i32(1), ...op.i32Sub, ...op.tee(GROUPS), ...op.brIf(0)],
+    ...op.end,
+    ...op.end,
+  ],
+};
+
+const kernels = lazyKernels(() => new WasmKernels<'sum_f32' | 'colsum_f32'>([SUM_F32, COLSUM_F32]));
 
 const CHUNK = 8192;
 const BASE = 64; // bytes 0..63: the lane sums
@@ -57,4 +89,40 @@ export function wasmSumF32(X: Float32Array, ix: number, n: number): number | nul
     total += mem[0] + mem[2] + (mem[4] + mem[6]) + (mem[1] + mem[3] + (mem[5] + mem[7]));
   }
   return total;
+}
+
+/** Columns per pass of the column sum: its float64 sums and one row chunk (48 KiB) stay in L1/L2. */
+const COL_CHUNK = 4096;
+
+/**
+ * Column sums of float32 rows in WebAssembly SIMD: acc[io + j] += X[ix + r * sx1 + j] for r < n1, j < n0 (the
+ * reduction over an outer dim, sum(x, 0)). Each sum widens exactly and adds in float64 in row order, as the JS loop
+ * does: bit-identical to it. Columns go in chunks: their sums are copied into the module's memory, each row's chunk
+ * added, the sums copied back. False (nothing written) when wasm SIMD is missing.
+ */
+export function wasmColSumF32(
+  acc: Float64Array,
+  io: number,
+  X: Float32Array,
+  ix: number,
+  n0: number,
+  n1: number,
+  sx1: number,
+): boolean {
+  const w = kernels.get()?.reserve(COL_CHUNK * 12);
+  if (!w) return false;
+  const { f32, f64 } = w;
+  const rowAt = COL_CHUNK * 8; // bytes: the float64 sums first, then the row chunk
+  for (let c = 0; c < n0; c += COL_CHUNK) {
+    const len = Math.min(COL_CHUNK, n0 - c);
+    const groups = Math.ceil(len / 4);
+    f64.set(acc.subarray(io + c, io + c + len), 0);
+    f32.fill(0, rowAt / 4 + len, rowAt / 4 + groups * 4);
+    for (let r = 0, s = ix + c; r < n1; r++, s += sx1) {
+      f32.set(X.subarray(s, s + len), rowAt / 4);
+      w.fns.colsum_f32(0, rowAt, groups);
+    }
+    acc.set(f64.subarray(0, len), io + c);
+  }
+  return true;
 }
