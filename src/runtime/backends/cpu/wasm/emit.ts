@@ -77,10 +77,20 @@ export const f32Splat = (v: number) => [0x43, ...new Uint8Array(Float32Array.of(
 
 /**
  * A counted loop: `count` (a local, consumed) steps of `step`, each advancing the pointer locals `ptrs` by
- * `bytes`; nothing runs when count is 0.
+ * `bytes` (one size for all, or one per pointer); nothing runs when count is 0.
  */
-export function vectorLoop(ptrs: readonly number[], count: number, step: number[], bytes = 16): number[] {
-  const next = (l: number) => [...op.get(l), ...op.i32(bytes), ...op.i32Add, ...op.set(l)];
+export function vectorLoop(
+  ptrs: readonly number[],
+  count: number,
+  step: number[],
+  bytes: number | readonly number[] = 16,
+): number[] {
+  const next = (l: number, k: number) => [
+    ...op.get(l),
+    ...op.i32(typeof bytes === 'number' ? bytes : bytes[k]),
+    ...op.i32Add,
+    ...op.set(l),
+  ];
   return [
     ...op.block,
     ...op.get(count),

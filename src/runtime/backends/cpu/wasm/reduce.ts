@@ -52,21 +52,16 @@ const COLSUM_F32: FuncSpec = {
   name: 'colsum_f32',
   params: ['i32', 'i32', 'i32'],
   locals: ['v128'],
-  body: [
-    ...op.block,
-    ...op.get(GROUPS),
-    ...op.i32Eqz,
-    ...op.brIf(0),
-    ...op.loop,
-    ...[...op.get(ROW), ...op.v128Load(0), ...op.set(R)],
-    ...widenInto(0, op.get(R)),
-    ...widenInto(16, [...op.get(R), ...op.get(R), ...op.highHalf]),
-    ...[...op.get(ROW), ...op.i32(16), ...op.i32Add, ...op.set(ROW)],
-    ...[...op.get(ACC), ...op.i32(32), ...op.i32Add, ...op.set(ACC)],
-    ...[...op.get(GROUPS), ...op.i32(1), ...op.i32Sub, ...op.tee(GROUPS), ...op.brIf(0)],
-    ...op.end,
-    ...op.end,
-  ],
+  body: vectorLoop(
+    [ROW, ACC],
+    GROUPS,
+    [
+      ...[...op.get(ROW), ...op.v128Load(0), ...op.set(R)],
+      ...widenInto(0, op.get(R)),
+      ...widenInto(16, [...op.get(R), ...op.get(R), ...op.highHalf]),
+    ],
+    [16, 32],
+  ),
 };
 
 const kernels = lazyKernels(() => new WasmKernels<'sum_f32' | 'colsum_f32'>([SUM_F32, COLSUM_F32]));
