@@ -142,6 +142,10 @@ describe('default dtype', () => {
     expect(T.torch.mul(tensor(2, { dtype: 'float64' }), tensor(3, { dtype: 'float16' })).dtype).toBe(
       'float64',
     );
+    // A wrapped number (2.5) and a 0-dim float64 tensor differ only in the wrapped bit of the key.
+    expect(T.torch.add(i32, 2.5).dtype).toBe('float32');
+    expect(T.torch.add(i32, tensor(2.5, { dtype: 'float64' })).dtype).toBe('float64');
+    expect(T.torch.add(i32, 2.5).dtype).toBe('float32');
     // A refused signature raises on every call: errors are never cached as plans.
     const b = tensor([true]);
     for (let k = 0; k < 2; k++) expect(() => T.torch.sub(b, b)).toThrow(/Subtraction, the `-` operator/);

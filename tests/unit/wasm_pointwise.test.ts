@@ -131,10 +131,28 @@ describe('wasm SIMD pointwise', () => {
       );
       const mean = (await T.torch.mean(x, 0).toArray()) as number[];
       expect(mean, `mean ${rows}x${cols}`).toEqual(seq.map((s) => Math.fround(s / rows)));
-      // keepdim and a 3-d input whose middle dim is reduced: rows of `cols` into one accumulator run per outer index.
-      const x3 = x.reshape([1, rows, cols]);
-      expect((await T.torch.sum(x3, 1, true).toArray()) as number[]).toEqual(seq.map(Math.fround));
+      expect((await T.torch.sum(x, 0, true).toArray()) as number[]).toEqual(seq.map(Math.fround));
     }
+    // Two reduced dims that do not coalesce (every other block of a [4, rows, cols] input): the kernel runs once per
+    // block into accumulators that already hold the earlier blocks' sums (and a NaN, in the second block).
+    const [rows, cols] = [3, 150];
+    const v = values(4 * rows * cols, 97, false).map((x, i) =>
+      Number.isNaN(x) && i < 2 * rows * cols ? 1 : x,
+    );
+    const blocks = T.callOp('slice', [
+      T.tensor(v, { dtype: 'float32' }).reshape([4, rows, cols]),
+      0,
+      null,
+      null,
+      2,
+    ]) as T.Tensor;
+    const picked = (await (T.callOp('contiguous', [blocks]) as T.Tensor).toArray()) as number[];
+    const want = Array.from({ length: cols }, (_, j) => {
+      let s = 0;
+      for (let r = 0; r < 2 * rows; r++) s += picked[r * cols + j];
+      return Math.fround(s);
+    });
+    expect((await T.torch.sum(blocks, [0, 1]).toArray()) as number[]).toEqual(want);
   });
 
   it('float32 amax / amin over an outer dim (the column kernel) equal the sequential fold per column', async () => {
@@ -162,6 +180,27 @@ describe('wasm SIMD pointwise', () => {
         });
         expect((await T.torch[which](x, 0).toArray()) as number[], `${which} ${rows}x${cols}`).toEqual(want);
       }
+    }
+    // Every other block of a [4, 3, 150] input over dims [0, 1]: the second block folds into running extremes (a NaN
+    // only in some columns of it).
+    const v = values(4 * 3 * 150, 41, false).map((x, i) => (i % 7 === 0 ? -0 : x));
+    const blocks = T.callOp('slice', [
+      T.tensor(v, { dtype: 'float32' }).reshape([4, 3, 150]),
+      0,
+      null,
+      null,
+      2,
+    ]) as T.Tensor;
+    const picked = (await (T.callOp('contiguous', [blocks]) as T.Tensor).toArray()) as number[];
+    for (const which of ['amax', 'amin'] as const) {
+      const better = which === 'amax' ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
+      const want = Array.from({ length: 150 }, (_, j) => {
+        let a = which === 'amax' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+        for (let r = 0; r < 6; r++)
+          if (better(picked[r * 150 + j], a) || Number.isNaN(picked[r * 150 + j])) a = picked[r * 150 + j];
+        return a;
+      });
+      expect((await T.torch[which](blocks, [0, 1]).toArray()) as number[], `${which} blocks`).toEqual(want);
     }
   });
 
