@@ -12,7 +12,7 @@ import { NotImplementedError, type Tensor } from '../../core/index.ts';
 import { type BoundArgs, callOp, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
-import { C, ctcBackward, ctcForward, ctcMeta, lengthsOf, shapeError } from './ctc_loss_kernels.ts';
+import { C, checkCtc, ctcBackward, ctcForward, ctcMeta, lengthsOf, shapeError } from './ctc_loss_kernels.ts';
 import { Reduction, reductionEnum } from './loss_reduction.ts';
 
 export const CTC_API = {
@@ -104,11 +104,11 @@ export function registerCtcLoss(): void {
     schema: `_ctc_loss_backward(Tensor grad, ${args}, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) -> Tensor`,
     tags,
     cpu: ctcBackward,
-    meta: (x) =>
-      t('empty', [[...(x.log_probs as Tensor).shape]], {
-        dtype: (x.log_probs as Tensor).dtype,
-        device: 'meta',
-      }),
+    // The cpu kernel's argument checks first (dtype included): meta raises what cpu raises.
+    meta: (x) => {
+      const { logProbs } = checkCtc(x);
+      return t('empty', [[...logProbs.shape]], { dtype: logProbs.dtype, device: 'meta' });
+    },
     webgpu: noWebgpu,
   });
   defineDerivative('_ctc_loss_backward', {

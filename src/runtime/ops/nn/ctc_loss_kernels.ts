@@ -49,7 +49,7 @@ export function lengthsOf(v: unknown, name: string): number[] {
 }
 
 /** ctc_loss_cpu_template's checks, in its order. */
-function checkCtc(a: BoundArgs): Ctc {
+export function checkCtc(a: BoundArgs): Ctc {
   const logProbs = a.log_probs as Tensor;
   const targets = a.targets as Tensor;
   const il = lengthsOf(a.input_lengths, 'input_lengths');
