@@ -11,6 +11,7 @@ export {
 } from './elements.ts';
 export { forEachRow, type IterPlan, logicalOffsets, planIteration, type RowKernel } from './iterator.ts';
 export { type PointwiseCall, type PointwiseMemo, runPointwise } from './pointwise.ts';
+export type { ColumnFold } from './wasm/emit.ts';
 export { wasmColExtremeF32, wasmExtremeF32 } from './wasm/extreme.ts';
 export { type FloatMatrix, WASM_GEMM_MIN_MACS, wasmGemm, wasmGemmAvailable } from './wasm/gemm.ts';
 export { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';

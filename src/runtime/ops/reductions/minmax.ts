@@ -3,7 +3,7 @@
  * NaN's index for arg/.dim variants) and ties keep the first index, as on PyTorch's CPU. int64 compares as
  * bigint so values beyond 2^53 stay exact.
  */
-import { wasmColExtremeF32, wasmExtremeF32 } from '../../backends/cpu/index.ts';
+import { type ColumnFold, wasmColExtremeF32, wasmExtremeF32 } from '../../backends/cpu/index.ts';
 import { computeValue, runArgReduceGPU, runReduceGPU } from '../../backends/webgpu/index.ts';
 import { DTYPE_INFO, type DType, DTypeUnsupportedError, type Tensor, wrapDim } from '../../core/index.ts';
 import { type BoundArgs, callOp } from '../../dispatch/index.ts';
@@ -20,7 +20,7 @@ import {
   storeBigInts,
   storeNumbers,
 } from './engine.ts';
-import { type SimdCols, withSimdRows } from './simd_rows.ts';
+import { withSimdRows } from './simd_rows.ts';
 
 type Which = 'max' | 'min';
 const GT: Record<Which, string> = { max: '>', min: '<' };
@@ -33,10 +33,7 @@ const SIMD_ROW: Record<Which, (X: Float32Array, ix: number, n: number) => number
   max: (X, ix, n) => wasmExtremeF32('max', X, ix, n),
   min: (X, ix, n) => wasmExtremeF32('min', X, ix, n),
 };
-const SIMD_COLS: Record<Which, SimdCols> = {
-  max: (acc, io, X, ix, n0, n1, sx1) => wasmColExtremeF32('max', acc, io, X, ix, n0, n1, sx1),
-  min: (acc, io, X, ix, n0, n1, sx1) => wasmColExtremeF32('min', acc, io, X, ix, n0, n1, sx1),
-};
+const SIMD_COLS: Record<Which, ColumnFold> = { max: wasmColExtremeF32('max'), min: wasmColExtremeF32('min') };
 const FOLD: Record<Which, (a: number, x: number) => number> = {
   max: (a, x) => (x > a || Number.isNaN(x) ? x : a),
   min: (a, x) => (x < a || Number.isNaN(x) ? x : a),

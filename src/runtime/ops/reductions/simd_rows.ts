@@ -4,6 +4,7 @@
  * SIMD, or a result whose exact value only the sequential loop decides); `fold` merges it into the accumulator.
  * `cols`, when given, takes reductions over an outer dim: a run of contiguous accumulators fed row by row.
  */
+import type { ColumnFold } from '../../backends/cpu/index.ts';
 import type { ReduceLoop } from './codegen.ts';
 
 /** Rows of at least this many elements go to the SIMD kernel. */
@@ -11,22 +12,11 @@ const SIMD_MIN = 16;
 /** Column reductions of at least this many columns go to the column kernel (its per-row copy costs ~0.2 µs). */
 const COLS_MIN = 128;
 
-/** acc[io + j] folds X[ix + r * sx1 + j] for r < n1, j < n0; false leaves them to the JS loop. */
-export type SimdCols = (
-  acc: Float64Array,
-  io: number,
-  X: Float32Array,
-  ix: number,
-  n0: number,
-  n1: number,
-  sx1: number,
-) => boolean;
-
 export function withSimdRows(
   loop: ReduceLoop,
   row: (X: Float32Array, ix: number, n: number) => number | null,
   fold: (acc: number, s: number) => number,
-  cols?: SimdCols,
+  cols?: ColumnFold,
 ): ReduceLoop {
   return (n0, n1, A, X, io, so0, so1, ix, sx0, sx1, M, k) => {
     // A reduction over an outer dim (sum(x, 0)): contiguous accumulators, each fed by one contiguous row.

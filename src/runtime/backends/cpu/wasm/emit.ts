@@ -72,6 +72,40 @@ export const op = {
   highHalf: [0xfd, 0x0d, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15],
 } as const;
 
+/**
+ * A column reduction (a reduction over an outer dim, sum(x, 0)): acc[io + j] folds X[ix + r * sx1 + j] for r < n1,
+ * j < n0, in row order; false (nothing written) when wasm SIMD is missing.
+ */
+export type ColumnFold = (
+  acc: Float64Array,
+  io: number,
+  X: Float32Array,
+  ix: number,
+  n0: number,
+  n1: number,
+  sx1: number,
+) => boolean;
+
+/**
+ * The rows of one column chunk of a ColumnFold: each of the n1 rows' `len` elements from X[start + r * sx1] is
+ * copied into the module's memory at float32 index `at`, then `kernel` folds it in.
+ */
+export function feedRows(
+  f32: Float32Array,
+  X: Float32Array,
+  start: number,
+  n1: number,
+  sx1: number,
+  len: number,
+  at: number,
+  kernel: () => void,
+): void {
+  for (let r = 0, s = start; r < n1; r++, s += sx1) {
+    f32.set(X.subarray(s, s + len), at);
+    kernel();
+  }
+}
+
 /** f32.const v; f32x4.splat. */
 export const f32Splat = (v: number) => [0x43, ...new Uint8Array(Float32Array.of(v).buffer), ...op.simd(0x13)];
 

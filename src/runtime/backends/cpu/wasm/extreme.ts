@@ -5,7 +5,16 @@
  * with -inf (max) or +inf (min). A result of ±0 is left to the caller's JS loop: which zero comes first decides
  * its sign there, and lanes do not keep that order.
  */
-import { type FuncSpec, f32Splat, lazyKernels, op, vectorLoop, WasmKernels } from './emit.ts';
+import {
+  type ColumnFold,
+  type FuncSpec,
+  f32Splat,
+  feedRows,
+  lazyKernels,
+  op,
+  vectorLoop,
+  WasmKernels,
+} from './emit.ts';
 
 export type Extreme = 'max' | 'min';
 const PICK: Record<Extreme, number[]> = { max: op.simd(0xeb), min: op.simd(0xea) }; // f32x4.pmax / pmin
@@ -120,37 +129,27 @@ export function wasmExtremeF32(which: Extreme, X: Float32Array, ix: number, n: n
 }
 
 /**
- * Column extremes of float32 rows (amax(x, 0)): acc[io + j] folds X[ix + r * sx1 + j] for r < n1, j < n0 in row
- * order, NaN propagating: the same values, and the same zero signs, as the sequential JS fold. The running
- * extremes are float32 (acc holds float32 values or ±inf, so the round trip is exact). False (nothing written)
- * when wasm SIMD is missing.
+ * Column extremes of float32 rows (amax(x, 0)), a ColumnFold per extreme: NaN propagating, with the same values and
+ * the same zero signs as the sequential JS fold. The running extremes are float32 (acc holds float32 values or
+ * ±inf, so the round trip is exact).
  */
-export function wasmColExtremeF32(
-  which: Extreme,
-  acc: Float64Array,
-  io: number,
-  X: Float32Array,
-  ix: number,
-  n0: number,
-  n1: number,
-  sx1: number,
-): boolean {
-  const w = kernels.get()?.reserve(ROW + COL_CHUNK * 4);
-  if (!w) return false;
-  const { f32, i32 } = w;
+export function wasmColExtremeF32(which: Extreme): ColumnFold {
   const pad = which === 'max' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  for (let c = 0; c < n0; c += COL_CHUNK) {
-    const len = Math.min(COL_CHUNK, n0 - c);
-    const end = Math.ceil(len / 4) * 4;
-    f32.set(acc.subarray(io + c, io + c + len), 0);
-    f32.fill(pad, len, end);
-    i32.fill(0, MASKS / 4, MASKS / 4 + end);
-    f32.fill(pad, ROW / 4 + len, ROW / 4 + end);
-    for (let r = 0, s = ix + c; r < n1; r++, s += sx1) {
-      f32.set(X.subarray(s, s + len), ROW / 4);
-      w.fns[`col${which}`](0, ROW, end / 4);
+  return (acc, io, X, ix, n0, n1, sx1) => {
+    const w = kernels.get()?.reserve(ROW + COL_CHUNK * 4);
+    if (!w) return false;
+    const { f32, i32 } = w;
+    const fold = w.fns[`col${which}`];
+    for (let c = 0; c < n0; c += COL_CHUNK) {
+      const len = Math.min(COL_CHUNK, n0 - c);
+      const end = Math.ceil(len / 4) * 4;
+      f32.set(acc.subarray(io + c, io + c + len), 0);
+      f32.fill(pad, len, end);
+      i32.fill(0, MASKS / 4, MASKS / 4 + end);
+      f32.fill(pad, ROW / 4 + len, ROW / 4 + end);
+      feedRows(f32, X, ix + c, n1, sx1, len, ROW / 4, () => fold(0, ROW, end / 4));
+      for (let j = 0; j < len; j++) acc[io + c + j] = i32[MASKS / 4 + j] !== 0 ? Number.NaN : f32[j];
     }
-    for (let j = 0; j < len; j++) acc[io + c + j] = i32[MASKS / 4 + j] !== 0 ? Number.NaN : f32[j];
-  }
-  return true;
+    return true;
+  };
 }

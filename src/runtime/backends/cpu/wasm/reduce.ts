@@ -5,7 +5,15 @@
  * differs from the sequential float64 sum only in float64's last bits (the float32 result it rounds to almost
  * never).
  */
-import { type FuncSpec, lazyKernels, op, vectorLoop, WasmKernels } from './emit.ts';
+import {
+  type ColumnFold,
+  type FuncSpec,
+  feedRows,
+  lazyKernels,
+  op,
+  vectorLoop,
+  WasmKernels,
+} from './emit.ts';
 
 // sum_f32(ptr, count): count groups of 8 floats; the four f64x2 lane sums to bytes 0..63.
 const [PTR, COUNT, V, A0] = [0, 1, 2, 3];
@@ -90,20 +98,11 @@ export function wasmSumF32(X: Float32Array, ix: number, n: number): number | nul
 const COL_CHUNK = 4096;
 
 /**
- * Column sums of float32 rows in WebAssembly SIMD: acc[io + j] += X[ix + r * sx1 + j] for r < n1, j < n0 (the
- * reduction over an outer dim, sum(x, 0)). Each sum widens exactly and adds in float64 in row order, as the JS loop
- * does: bit-identical to it. Columns go in chunks: their sums are copied into the module's memory, each row's chunk
- * added, the sums copied back. False (nothing written) when wasm SIMD is missing.
+ * Column sums of float32 rows in WebAssembly SIMD (sum(x, 0)). Each sum widens exactly and adds in float64 in row
+ * order, as the JS loop does: bit-identical to it. Columns go in chunks: their sums are copied into the module's
+ * memory, each row's chunk added, the sums copied back.
  */
-export function wasmColSumF32(
-  acc: Float64Array,
-  io: number,
-  X: Float32Array,
-  ix: number,
-  n0: number,
-  n1: number,
-  sx1: number,
-): boolean {
+export const wasmColSumF32: ColumnFold = (acc, io, X, ix, n0, n1, sx1) => {
   const w = kernels.get()?.reserve(COL_CHUNK * 12);
   if (!w) return false;
   const { f32, f64 } = w;
@@ -113,11 +112,8 @@ export function wasmColSumF32(
     const groups = Math.ceil(len / 4);
     f64.set(acc.subarray(io + c, io + c + len), 0);
     f32.fill(0, rowAt / 4 + len, rowAt / 4 + groups * 4);
-    for (let r = 0, s = ix + c; r < n1; r++, s += sx1) {
-      f32.set(X.subarray(s, s + len), rowAt / 4);
-      w.fns.colsum_f32(0, rowAt, groups);
-    }
+    feedRows(f32, X, ix + c, n1, sx1, len, rowAt / 4, () => w.fns.colsum_f32(0, rowAt, groups));
     acc.set(f64.subarray(0, len), io + c);
   }
   return true;
-}
+};
