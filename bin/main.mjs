@@ -10,13 +10,17 @@ export async function main(argv, stderr = process.stderr) {
   const { buildCli } = await import('../src/ci/cli/main.ts');
   const { registerDashboardCommands } = await import('../dashboards/index.ts');
   const { isCodedError } = await import('../src/ci/errors.ts');
+  const { dbError } = await import('../src/ci/store/db_errors.ts');
   const program = buildCli();
   registerDashboardCommands(program);
   try {
     await program.parseAsync(argv);
     return undefined;
-  } catch (e) {
-    if (process.env.OPGATE_DEBUG === '1' || !isCodedError(e)) throw e;
+  } catch (thrown) {
+    // A SQLite failure that no store function named a file for is still the user's to fix (a full disk, a
+    // read-only or damaged file): coded, never a trace.
+    const e = dbError(thrown, 'the results database', 'running the command');
+    if (process.env.OPGATE_DEBUG === '1' || !isCodedError(e)) throw thrown;
     stderr.write(`opgate: ${e.message.split('\n')[0]}\n`);
     return 2;
   }

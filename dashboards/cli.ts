@@ -4,14 +4,16 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { DEFAULT_DB } from '../src/ci/index.ts';
+import { DEFAULT_DB, dbError } from '../src/ci/index.ts';
 import { buildDashboard } from './build.ts';
 import { DashboardError } from './errors.ts';
 import { seedDemoDb } from './seed.ts';
 import { serveDashboard } from './serve.ts';
 
-const fail = (e: unknown): never => {
-  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+/** One coded line and exit 2; a SQLite failure reading `db` (damaged, unreadable) is coded too, never bare. */
+const fail = (e: unknown, db?: string): never => {
+  const coded = db ? dbError(e, db, 'reading') : e;
+  process.stderr.write(`${coded instanceof Error ? coded.message.split('\n')[0] : String(coded)}\n`);
   process.exit(2);
 };
 
@@ -41,7 +43,7 @@ export function registerDashboardCommands(program: Command): void {
         const d = await serveDashboard({ db: o.db, port: Number(o.port), repo: repoOf(o) });
         process.stdout.write(`opgate dashboards: ${d.url} (database ${o.db}, read-only; Ctrl-C to stop)\n`);
       } catch (e) {
-        fail(e);
+        fail(e, o.db);
       }
     });
   dashboard
@@ -57,7 +59,7 @@ export function registerDashboardCommands(program: Command): void {
           `wrote ${r.files} files (${(r.bytes / 1e6).toFixed(2)} MB) from ${o.db} to ${o.out}\n`,
         );
       } catch (e) {
-        fail(e);
+        fail(e, o.db);
       }
     });
   dashboard

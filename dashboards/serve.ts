@@ -4,7 +4,7 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { commitShas, shardsOfCommit } from '../src/ci/index.ts';
+import { commitShas, dbError, shardsOfCommit } from '../src/ci/index.ts';
 import {
   cellData,
   DEVICES,
@@ -87,8 +87,19 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
           return send(res, 200, 'application/json', JSON.stringify(cellData(db, found.sha, found.job)));
       }
       send(res, 404, 'application/json', JSON.stringify({ code: 'E_NOT_FOUND', path }));
-    } catch (e) {
-      send(res, 500, 'application/json', JSON.stringify({ code: 'E_INTERNAL', message: String(e) }));
+    } catch (thrown) {
+      // A damaged or unreadable file while serving: its code (E_DB_CORRUPT, E_DB_IO), not a bare SQLite message.
+      const e = dbError(thrown, o.db, 'reading');
+      const code = (e as { code?: unknown }).code;
+      send(
+        res,
+        500,
+        'application/json',
+        JSON.stringify({
+          code: typeof code === 'string' && code.startsWith('E_') ? code : 'E_INTERNAL',
+          message: String(e.message ?? e),
+        }),
+      );
     }
   });
   await new Promise<void>((resolve, reject) => {

@@ -15,6 +15,18 @@ export type CiErrorCode =
   | 'E_DB_INVALID'
   /** A results database written by a newer opgate (schema version above this one's). */
   | 'E_DB_SCHEMA_NEWER'
+  /** The results database's disk (or its size limit) is full: nothing more could be written. */
+  | 'E_DB_FULL'
+  /** The results database, its folder or its -wal cannot be written (permissions, a read-only mount). */
+  | 'E_DB_READONLY'
+  /** The results database is damaged: SQLite's check fails, a -wal would drop committed frames, a row is garbage. */
+  | 'E_DB_CORRUPT'
+  /** The operating system failed a read or write of the results database (an I/O error). */
+  | 'E_DB_IO'
+  /** Another process held the results database's write lock for longer than the busy timeout. */
+  | 'E_DB_BUSY'
+  /** The shards of one shard set disagree (different plans), or their merged runs are not its selection. */
+  | 'E_SHARD_SET_MISMATCH'
   /** Nothing to resume: no unfinished run matching the request. */
   | 'E_NOTHING_TO_RESUME'
   /** GitHub could not be reached (DNS, connection refused, timeout), as opposed to an HTTP error status. */

@@ -64,6 +64,7 @@ export {
   type Unit,
 } from './shard/index.ts';
 export type { ResultsSource } from './store/connection.ts';
+export { dbError, withDbErrors } from './store/db_errors.ts';
 export { inspectDbFile } from './store/file.ts';
 export { type DisabledTestRow, disabledTests, replaceDisabledTests } from './store/flaky.ts';
 export { effectiveStatus, isComplete, RUN_STATUSES, type RunStatus } from './store/liveness.ts';

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { expandMatrix } from '../../src/ci/matrix.ts';
 import { mergeDatabases } from '../../src/ci/store/merge.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
-import { deadPid, passRow, runRowExists, sleep, spawnRun } from './run_helpers.ts';
+import { deadPid, passRow, refId, runRowExists, sleep, spawnRun } from './run_helpers.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'opgate-merge-'));
 
@@ -31,12 +31,12 @@ describe('merge copies finished runs', () => {
     const src = join(dir, 'shard.db');
     const into = join(dir, 'merged.db');
     const s = new ResultsStore(src);
-    const run = s.startRun(INFO, ['test_a', 'test_b', 'test_c']);
-    s.addResults(run, [passRow('test_a')]);
+    const run = s.startRun(INFO, [refId('a'), refId('b'), refId('c')]);
+    s.addResults(run, [passRow(refId('a'))]);
     // This process is the run's writer, and it is alive: the run is going.
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsRunning: 1, resultsAdded: 0 });
     expect(runsOf(into)).toEqual([]);
-    s.addResults(run, [passRow('test_b'), passRow('test_c')]);
+    s.addResults(run, [passRow(refId('b')), passRow(refId('c'))]);
     s.endRun(run, 'passed');
     s.close();
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 1, resultsAdded: 3 });
@@ -48,21 +48,21 @@ describe('merge copies finished runs', () => {
     const src = join(dir, 'shard.db');
     const into = join(dir, 'merged.db');
     const s = new ResultsStore(src);
-    const run = s.startRun(INFO, ['test_a', 'test_b', 'test_c']);
-    s.addResults(run, [passRow('test_a')]);
+    const run = s.startRun(INFO, [refId('a'), refId('b'), refId('c')]);
+    s.addResults(run, [passRow(refId('a'))]);
     // Its process was killed: the run reads aborted, a finished run that merge copies.
     s.patchRun(run, { pid: deadPid() });
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 1, resultsAdded: 1 });
     expect(runsOf(into)).toEqual([{ status: 'aborted', n: 1 }]);
     // Resumed, killed again with one more result: the fuller partial copy replaces the first.
     s.resumeRun(run);
-    s.addResults(run, [passRow('test_b')]);
+    s.addResults(run, [passRow(refId('b'))]);
     s.patchRun(run, { pid: deadPid() });
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 2 });
     expect(runsOf(into)).toEqual([{ status: 'aborted', n: 2 }]);
     // Resumed to the end: the complete run replaces the partial copy; merging it again adds nothing.
     s.resumeRun(run);
-    s.addResults(run, [passRow('test_c')]);
+    s.addResults(run, [passRow(refId('c'))]);
     s.endRun(run, 'passed');
     s.close();
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 3 });
@@ -76,7 +76,7 @@ describe('merge copies finished runs', () => {
     const into = join(dir, 'merged.db');
     const s = new ResultsStore(src);
     const run = s.startRun(INFO);
-    s.addResults(run, [passRow('test_a'), passRow('test_b')]);
+    s.addResults(run, [passRow(refId('a')), passRow(refId('b'))]);
     s.endRun(run, 'failed');
     const started = s.run(run)!.startedAt;
     s.close();
@@ -84,7 +84,7 @@ describe('merge copies finished runs', () => {
     const t = new ResultsStore(into);
     const copy = t.startRun(INFO);
     t.patchRun(copy, { startedAt: started, pid: null, host: null, heartbeatAt: null });
-    t.addResults(copy, [passRow('test_a')]);
+    t.addResults(copy, [passRow(refId('a'))]);
     t.patchRun(copy, { heartbeatAt: null });
     t.close();
     expect(mergeDatabases([src], into)).toMatchObject({ runsAdded: 0, runsReplaced: 1, resultsAdded: 2 });

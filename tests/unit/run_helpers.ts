@@ -144,9 +144,14 @@ export function deadPid(): number {
 }
 
 /** A passing result row of `add` (store-level tests that need rows, not a real run). */
+/** The id of a reference instance of op `name` (float32, contiguous, eager): what `passRow` makes consistent. */
+export const refId = (name: string, device = 'cpu'): string =>
+  `test_reference_${name}_${device}_float32_contiguous_eager`;
+
+/** A passing row; for an id made by `refId` its op matches it, as merge's row checks require. */
 export const passRow = (id: string, device = 'cpu'): ResultRow => ({
   id,
-  op: 'add',
+  op: new RegExp(`^test_reference_(.+)_${device}_float32_contiguous_eager$`).exec(id)?.[1] ?? 'add',
   oracle: 'reference',
   device,
   dtype: 'float32',

@@ -119,8 +119,10 @@ describe('the plan and the result record', () => {
     expect(plan.oracles.reference).toHaveLength(insts.length);
     // TD order: the affected first, the rest after, nothing lost.
     const affected = { all: false, ops: new Map(), oracles: new Set<string>(), reasons: [] };
-    expect(narrow(insts, { disabled: [], affected: { by: affected, mode: 'select' } })).toEqual([]);
-    expect(narrow(insts, { disabled: [], affected: { by: affected, mode: 'order' } })).toEqual(insts);
+    expect(narrow(insts, { disabled: [], affected: { by: affected, mode: 'select' } }).instances).toEqual([]);
+    expect(narrow(insts, { disabled: [], affected: { by: affected, mode: 'order' } }).instances).toEqual(
+      insts,
+    );
   });
 
   test('a retried failure is one row with its attempts and its first failing message, once', () => {

@@ -19,6 +19,7 @@ import {
 import { toJUnit } from '../run/junit.ts';
 import { toMarkdown } from '../run/markdown.ts';
 import { planRun } from '../run/plan.ts';
+import { commitUnderTest } from '../run/root.ts';
 import { type JobFilters, runMatrix } from '../run/run.ts';
 import { formatSummary, isFailing } from '../run/summary.ts';
 import { selectInstances } from '../selection.ts';
@@ -27,6 +28,7 @@ import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerCoverageCommand } from './coverage.ts';
+import { registerDbCommands } from './db.ts';
 import { registerFlakyCommands } from './flaky.ts';
 import { registerGoldenCommands } from './golden.ts';
 import { registerMutateCommand } from './mutate.ts';
@@ -94,6 +96,7 @@ async function runAndReport(
     retries: o.rerunDisabled ? 0 : (o.retries as number),
     kind: o.rerunDisabled ? 'rerun-disabled' : 'normal',
     resume: o.resume === true,
+    shardSet: (o.shardSetId as string | null | undefined) ?? null,
   });
   if (o.junit) writeFileSync(o.junit as string, toJUnit(reporter.rows));
   if (o.summaryMd)
@@ -164,6 +167,10 @@ export function buildCli(): Command {
     .option('--junit <file>', 'also write JUnit XML')
     .option('--shard <i/n>', 'run only shard i of n (planned by historical duration, see `shard plan`)')
     .option('--history <path>', 'results database the shard plan reads durations from (default: --db)')
+    .option(
+      '--shard-set <id>',
+      'with --shard: the id every shard of one sharded job shares; the first to plan stores the partition in --db and the others read it (default: a digest of commit, shard count and selection, prefixed by $GITHUB_RUN_ID)',
+    )
     .option('--changed <files|range>', 'target determination: changed files (comma-separated) or a git range')
     .addOption(
       new Option('--td <mode>', 'with --changed: run affected instances first, or only them')
@@ -203,14 +210,20 @@ export function buildCli(): Command {
           ? readDisabledOf(o.db as string)
           : [];
       // The run's one expansion, narrowed by quarantine, shard and target determination (run/plan.ts).
-      const { selection, instances, affected } = planRun({
+      const { selection, instances, affected, shardSet } = planRun({
         tier,
         filters,
         allowEmpty: o.allowEmpty === true,
         disabled,
         rerunDisabled: o.rerunDisabled === true,
         shard: o.shard
-          ? { spec: o.shard as string, history: (o.history as string) ?? (o.db as string) }
+          ? {
+              spec: o.shard as string,
+              history: (o.history as string) ?? (o.db as string),
+              db: o.db as string,
+              setId: o.shardSet as string | undefined,
+              commit: commitUnderTest(),
+            }
           : undefined,
         changed: o.changed ? { spec: o.changed as string, mode: o.td as 'order' | 'select' } : undefined,
         resume: o.resume === true,
@@ -228,7 +241,7 @@ export function buildCli(): Command {
         if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
         return;
       }
-      await runAndReport(tier, job, selection, instances, disabled, o);
+      await runAndReport(tier, job, selection, instances, disabled, { ...o, shardSetId: shardSet });
     });
 
   program
@@ -276,6 +289,7 @@ export function buildCli(): Command {
   registerShardCommands(program);
   registerBcCommands(program);
   registerCoverageCommand(program);
+  registerDbCommands(program);
   registerGoldenCommands(program);
   registerMutateCommand(program);
   registerFlakyCommands(program);

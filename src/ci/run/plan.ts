@@ -7,7 +7,7 @@ import type { Oracle } from '../../../op_db/index.ts';
 import { type DisabledEntry, disabledBy, disabledMessage } from '../flaky/index.ts';
 import { expandMatrix, type Filters, type MatrixInstance, type Tier } from '../matrix.ts';
 import { emptySelection, selectInstances } from '../selection.ts';
-import { shardOf } from '../shard/select.ts';
+import { type ShardRequest, shardOf } from '../shard/select.ts';
 import { type Affected, affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import type { PlanEntry, RunPlan } from './channel.ts';
 import { PACKAGE_ROOT } from './root.ts';
@@ -22,8 +22,11 @@ export interface RunRequest {
   readonly disabled: readonly DisabledEntry[];
   /** Only the disabled instances (rerun-disabled mode). */
   readonly rerunDisabled?: boolean;
-  /** `i/N`, planned by the durations recorded in `history` (a results database; null: none). */
-  readonly shard?: { readonly spec: string; readonly history: string | null };
+  /**
+   * `i/N`, planned by the durations recorded in `history` (a results database; null: none); with `db`, the
+   * shard set's one plan is claimed in the run's database (shard/select.ts).
+   */
+  readonly shard?: ShardRequest;
   /** Changed files (comma-separated) or a git range, and whether the affected run first or alone. */
   readonly changed?: { readonly spec: string; readonly mode: 'order' | 'select' };
   /** A resume runs what its stored run has left: the selection is not narrowed again. */
@@ -37,6 +40,8 @@ export interface PlannedRun {
   readonly instances: readonly MatrixInstance[];
   /** Target determination's verdict, when `changed` was given. */
   readonly affected?: Affected;
+  /** The shard set of a sharded run whose plan was stored. */
+  readonly shardSet?: string | null;
 }
 
 /** Plans a run: validate and expand once, then narrow. An empty plan is E_EMPTY_SELECTION unless allowed. */
@@ -46,7 +51,7 @@ export function planRun(r: RunRequest): PlannedRun {
   const affected = r.changed
     ? affectedBy(changedFiles(r.changed.spec, PACKAGE_ROOT), PACKAGE_ROOT)
     : undefined;
-  const instances = narrow(selection, {
+  const { instances, shardSet } = narrow(selection, {
     disabled: r.disabled,
     rerunDisabled: r.rerunDisabled,
     shard: r.shard,
@@ -54,7 +59,7 @@ export function planRun(r: RunRequest): PlannedRun {
   });
   // A shard, a TD selection or a quarantine rerun can leave nothing to run: never a stored pass.
   if (instances.length === 0 && !r.allowEmpty) throw emptySelection(r.tier, r.filters, narrowedBy(r));
-  return { selection, instances, affected };
+  return { selection, instances, affected, shardSet };
 }
 
 /** What narrowed a run's selection beyond its filters, for the empty-selection message. */
@@ -73,21 +78,25 @@ export interface Narrowing {
   /** `--rerun-disabled`: only the disabled instances. */
   readonly rerunDisabled?: boolean;
   /** `--shard i/N`, planned from the durations in `history` (a results database). */
-  readonly shard?: { readonly spec: string; readonly history: string | null };
+  readonly shard?: ShardRequest;
   /** `--changed` with `--td select` (only the affected) or `--td order` (the affected first). */
   readonly affected?: { readonly by: Affected; readonly mode: 'order' | 'select' };
 }
 
-/** The instances a run runs, in run order. */
-export function narrow(selection: readonly MatrixInstance[], n: Narrowing): MatrixInstance[] {
+/** The instances a run runs, in run order, and the shard set it belongs to. */
+export function narrow(
+  selection: readonly MatrixInstance[],
+  n: Narrowing,
+): { instances: MatrixInstance[]; shardSet: string | null } {
   let out = n.rerunDisabled ? selection.filter((i) => disabledBy(n.disabled, i)) : [...selection];
-  if (n.shard) out = shardOf(out, n.shard.spec, n.shard.history);
+  let shardSet: string | null = null;
+  if (n.shard) ({ instances: out, setId: shardSet } = shardOf(out, n.shard));
   if (n.affected) {
     const by = n.affected.by;
     const hit = out.filter((i) => isAffected(i, by));
     out = n.affected.mode === 'select' ? hit : [...hit, ...out.filter((i) => !isAffected(i, by))];
   }
-  return out;
+  return { instances: out, shardSet };
 }
 
 /** Packs instances into the plan the workers get; `reruns` > 0 is rerun-disabled mode (no quarantine skips). */

@@ -21,3 +21,6 @@ export function gitFailure(e: unknown): string {
     .trim()
     .split('\n')[0];
 }
+
+/** The commit a run tests: $GITHUB_SHA in Actions, else the checkout's HEAD. */
+export const commitUnderTest = (): string => process.env.GITHUB_SHA ?? gitOutput(['rev-parse', 'HEAD']);

@@ -3,12 +3,14 @@ import { ORACLE_TABLE } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
 import type { DisabledEntry } from '../flaky/index.ts';
 import { type Filters, type MatrixInstance, resultAxes, type Tier } from '../matrix.ts';
+import { DbError, dbError } from '../store/db_errors.ts';
+import { boundary } from '../store/faults.ts';
 import { type ResultRow, ResultsStore, type RunInfo } from '../store/store.ts';
 import { PLAN_KEY, type RunPlan } from './channel.ts';
 import { toRunPlan } from './plan.ts';
 import { OpgateReporter } from './reporter.ts';
 import { resumePoint } from './resume.ts';
-import { gitOutput, PACKAGE_ROOT } from './root.ts';
+import { commitUnderTest, gitOutput, PACKAGE_ROOT } from './root.ts';
 import { type Summary, summarize } from './summary.ts';
 
 /** A run's filters as stored with it: they identify the job `--resume` continues. */
@@ -37,7 +39,31 @@ export interface RunOptions {
   readonly kind?: string;
   /** Continue the latest aborted or interrupted run of this job instead of starting one (resume.ts). */
   readonly resume?: boolean;
+  /** The shard set of a sharded run (plan.ts), stored with the run for `opgate verify`. */
+  readonly shardSet?: string | null;
+  /** What runs the instances: vitest (the default), or a test's stand-in driving the reporter directly. */
+  readonly engine?: RunEngine;
+  /** The reporter's commit period (default FLUSH_MS; 0 commits at every result). */
+  readonly flushMs?: number;
 }
+
+/** Runs a plan's instances, reporting each one's row to the reporter; resolves when all have run. */
+export type RunEngine = (plan: RunPlan, reporter: OpgateReporter, o: { retries: number }) => Promise<void>;
+
+/** The engine of every real run: vitest, on the templates of the planned oracles. */
+const vitestEngine: RunEngine = async (plan, reporter, o) => {
+  // Loaded here, not at the top: vitest/node costs a second of start-up that no other command needs.
+  const { startVitest } = await import('vitest/node');
+  const vitest = await startVitest('test', templatesOf(plan), {
+    root: PACKAGE_ROOT,
+    watch: false,
+    reporters: [reporter],
+    passWithNoTests: true,
+    retry: o.retries,
+    provide: { [PLAN_KEY]: plan },
+  });
+  await vitest.close();
+};
 
 export interface RunOutcome {
   readonly runId: number;
@@ -110,13 +136,14 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     started = startOrResume(
       store,
       {
-        commitSha: process.env.GITHUB_SHA ?? gitOutput(['rev-parse', 'HEAD']),
+        commitSha: commitUnderTest(),
         branch: process.env.GITHUB_REF_NAME ?? gitOutput(['rev-parse', '--abbrev-ref', 'HEAD']),
         platform: `${process.platform}-${process.arch} node${process.versions.node}`,
         shard: o.shard,
         tier: o.tier,
         filters: JSON.stringify(o.filters),
         kind: o.kind ?? 'normal',
+        shardSet: o.shardSet ?? null,
       },
       o,
     );
@@ -127,52 +154,84 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
   const { runId, planned, instances, done } = started;
   const total = planned.length;
   const plan = toRunPlan(instances, o.disabled, o.reruns);
-  const reporter = new OpgateReporter(store, runId, total, o.progress, done);
+  const reporter = new OpgateReporter(store, runId, total, {
+    progress: o.progress,
+    done,
+    flushMs: o.flushMs,
+  });
   // Ctrl-C or a CI cancellation: keep what was reported and end the run as interrupted, then exit as a signal
   // would. Registered before vitest's own handlers, so this runs first.
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => {
     reporter.stop();
-    reporter.flush();
-    store.endRun(runId, 'interrupted');
+    keepWhatCan(store, reporter, runId);
     store.close();
     process.stderr.write(
-      `\nopgate: ${signal}: run ${runId} interrupted with ${reporter.rows.length} of ${total} results stored; \`opgate run --resume\` (same flags) continues it\n`,
+      `\nopgate: ${signal}: run ${runId} interrupted with ${reporter.stored} of ${total} results stored; \`opgate run --resume\` (same flags) continues it\n`,
     );
     process.exit(EXIT_CODE[signal]);
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const t0 = performance.now();
-  let status: 'passed' | 'failed' | 'interrupted' = 'interrupted';
+  let ended = false;
   reporter.start();
   try {
+    boundary('run-started');
     // A resumed run killed right after its last result has nothing left to run, only to end (and vitest given
     // no files would run every test file there is).
-    if (instances.length > 0) {
-      // Loaded here, not at the top: vitest/node costs a second of start-up that no other command needs.
-      const { startVitest } = await import('vitest/node');
-      const vitest = await startVitest('test', templatesOf(plan), {
-        root: PACKAGE_ROOT,
-        watch: false,
-        reporters: [reporter],
-        passWithNoTests: true,
-        retry: o.retries ?? 2,
-        provide: { [PLAN_KEY]: plan },
-      });
-      await vitest.close();
-    }
+    if (instances.length > 0) await (o.engine ?? vitestEngine)(plan, reporter, { retries: o.retries ?? 2 });
+    if (reporter.failure) throw reporter.failure;
     reporter.record(noResultRows(instances, reporter.rows));
     reporter.flush();
+    boundary('before-end');
     const summary = summarize(reporter.rows, (performance.now() - t0) / 1000);
-    status = summary.failed + summary.xpassed + summary.errors > 0 ? 'failed' : 'passed';
+    const status = summary.failed + summary.xpassed + summary.errors > 0 ? 'failed' : 'passed';
+    store.endRun(runId, status);
+    ended = true;
     return { runId, summary, reporter };
+  } catch (e) {
+    if (!ended) keepWhatCan(store, reporter, runId);
+    throw stopped(dbError(e, o.db, 'writing results'), o.db, runId, reporter.stored, total);
   } finally {
     reporter.stop();
-    reporter.flush();
-    store.endRun(runId, status);
     store.close();
     // Only now: with no listener left, a signal kills the process at once, even in the middle of the above.
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * A run that cannot go on: commit what is pending and end it `interrupted`, where the file still takes writes.
+ * Where it does not (a full disk), the run keeps its stored plan and reads `aborted` once this process is gone:
+ * resumable either way.
+ */
+function keepWhatCan(store: ResultsStore, reporter: OpgateReporter, runId: number): void {
+  for (const step of [() => reporter.flush(), () => store.endRun(runId, 'interrupted')]) {
+    try {
+      step();
+    } catch {
+      return;
+    }
+  }
+}
+
+/** What to do before resuming a run stopped by a store failure. */
+const FIRST_FIX: Record<string, string> = {
+  E_DB_FULL: 'free space',
+  E_DB_READONLY: 'make the file and its folder writable',
+  E_DB_CORRUPT: 'run `opgate db repair <db>`',
+  E_DB_IO: 'check the disk',
+  E_DB_BUSY: 'stop the other writer',
+};
+
+/** A store failure as the one line the user reads: what failed, what is kept, how to go on. */
+function stopped(e: Error, db: string, runId: number, stored: number, total: number): Error {
+  if (!(e instanceof DbError)) return e;
+  const fix = (FIRST_FIX[e.code] ?? 'fix the cause').replace('<db>', db);
+  return new DbError(
+    e.code,
+    `${e.fact}; run ${runId} stopped with ${stored} of ${total} results stored`,
+    `${fix}, then \`opgate run --resume\` (same flags) runs the rest`,
+  );
 }

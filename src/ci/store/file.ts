@@ -7,9 +7,16 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from '
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CiError } from '../errors.ts';
+import { dbError, dbErrorCode } from './db_errors.ts';
 import { SCHEMA_VERSION } from './migrations.ts';
+import { walDamage } from './wal.ts';
 
 export const DEFAULT_DB = '.opgate/opgate.db';
+
+/** Blocks the thread for `ms` (the store is synchronous, as better-sqlite3 is). */
+export const sleepMs = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
 
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
@@ -65,7 +72,7 @@ export function inspectDbFile(path: string): DbFileInfo {
   // would checkpoint that -wal into the file.
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { fileMustExist: true, readonly: existsSync(`${path}-wal`) });
+    db = openForReading(path);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) throw schemaNewerError(path, version);
     const tables = new Set(
@@ -77,9 +84,43 @@ export function inspectDbFile(path: string): DbFileInfo {
     return { version };
   } catch (e) {
     if (e instanceof CiError) throw e;
+    // The header is SQLite's, so a file SQLite refuses past it is damaged, and a failure to open it for
+    // reading and writing (a read-only file or folder, a full disk) is reported as what it is.
+    if (dbErrorCode(e)) throw dbError(e, path, 'opening');
     throw invalid(path, (e as Error).message);
   } finally {
     db?.close();
+  }
+}
+
+/** Throws E_DB_CORRUPT when SQLite would replay `path`'s -wal by silently dropping committed transactions. */
+export function checkWal(path: string): void {
+  const first = walDamage(`${path}-wal`);
+  if (!first) return;
+  // A writer still appending (a shard sharing the file) can be read mid-frame: damage is what stays put.
+  sleepMs(200);
+  const d = walDamage(`${path}-wal`);
+  if (!d || d.firstBad !== first.firstBad || d.frames !== first.frames) return;
+  throw new CiError(
+    'E_DB_CORRUPT',
+    `${path}-wal: damaged at frame ${d.firstBad} of ${d.frames}: opening it would silently drop ${d.lostCommits} committed transaction(s) after it; \`opgate db repair ${path}\` keeps what can be replayed (the damaged -wal is kept beside it), then \`opgate run --resume\` re-runs what was lost`,
+  );
+}
+
+/**
+ * A connection that only reads an existing file and leaves it as it was. Read-only when a -wal is there (a writer
+ * is running, or was killed: a read-write connection's close would checkpoint that -wal into the file);
+ * otherwise read-write, whose close removes the -wal/-shm it created (a read-only one cannot, and would leave
+ * them behind), while nothing is written. Errors are SQLite's: callers name the file (db_errors.ts).
+ */
+export function openForReading(path: string): Database.Database {
+  const db = new Database(path, { fileMustExist: true, readonly: existsSync(`${path}-wal`) });
+  try {
+    db.pragma('user_version');
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
   }
 }
 

@@ -10,15 +10,20 @@
  * Perf samples are copied the same way (a sample already there, same key and recording time, is skipped), so a
  * perf history merges into the dashboards' database.
  *
- * Every input is checked before the target is created or opened: a missing, foreign or newer-schema file is an
- * error (E_FILE_NOT_FOUND, E_DB_INVALID, E_DB_SCHEMA_NEWER) that leaves every file as it was.
+ * Every input is checked before the target is created or opened: a missing, foreign, newer-schema or damaged
+ * file is an error (E_FILE_NOT_FOUND, E_DB_INVALID, E_DB_SCHEMA_NEWER, E_DB_CORRUPT) that leaves every file as it
+ * was. Sources are only read (merge_source.ts); each one is copied in one transaction of the target, so a
+ * failure (E_DB_FULL, ...) or a kill keeps the sources copied before it and nothing of the one it interrupted,
+ * and merging again completes it.
  */
 import { CiError } from '../errors.ts';
-import { SQL } from './connection.ts';
-import { inspectDbFile } from './file.ts';
+import { SQL, type Sql } from './connection.ts';
+import { boundary } from './faults.ts';
 import { effectiveStatus, isComplete, type RunLiveness } from './liveness.ts';
-import { SCHEMA_VERSION } from './migrations.ts';
+import { type MergeSource, openSource } from './merge_source.ts';
+import { ResultsReader } from './reader.ts';
 import { type ResultRow, wallSeconds } from './runs.ts';
+import { copyShardSets } from './shard_sets.ts';
 import { ResultsStore } from './store.ts';
 
 export interface MergeReport {
@@ -69,83 +74,103 @@ const liveness = (r: SourceRun): RunLiveness => ({
 });
 
 export function mergeDatabases(sources: readonly string[], into: string): MergeReport {
-  const versions = sources.map((path) => {
-    const { version } = inspectDbFile(path);
-    if (version === 0) throw new CiError('E_DB_INVALID', `${path}: not an opgate results database (empty)`);
-    return version;
-  });
-  // Opening the target checks it in turn (an existing file must be opgate's, a new one needs its directory).
-  const target = new ResultsStore(into);
-  const db = target[SQL];
-  target.reapAborted();
-  let runsAdded = 0;
-  let runsSkipped = 0;
-  let runsReplaced = 0;
-  let runsRunning = 0;
-  let resultsAdded = 0;
-  let perfAdded = 0;
-  const copyPerf = `INSERT INTO perf (${PERF_COLUMNS}) SELECT ${PERF_COLUMNS} FROM src.perf s
-    WHERE NOT EXISTS (SELECT 1 FROM perf p WHERE ${PERF_KEY.map((k) => `p.${k} IS s.${k}`).join(' AND ')})`;
+  // Every source is opened read-only and checked (its pages, its -wal, every row) before the target is created
+  // or opened: a missing, foreign, newer or damaged input leaves every file as it was.
+  const opened: MergeSource[] = [];
   try {
-    sources.forEach((path, k) => {
-      // An older shard database is migrated in place first (the source of a current one is only read).
-      if (versions[k] < SCHEMA_VERSION) new ResultsStore(path).close();
-      db.prepare('ATTACH DATABASE ? AS src').run(path);
-      try {
-        db.transaction(() => {
-          const runs = db.prepare('SELECT * FROM src.runs ORDER BY run_id').all() as SourceRun[];
-          const existing = db.prepare(
-            `SELECT run_id AS runId, status, (SELECT COUNT(*) FROM results r WHERE r.run_id = runs.run_id) AS n
-             FROM runs WHERE ${RUN_KEY.map((k) => `${k} IS ?`).join(' AND ')}`,
-          );
-          const sourceCount = db.prepare('SELECT COUNT(*) FROM src.results WHERE run_id = ?').pluck();
-          const insertRun = db.prepare(
-            `INSERT INTO runs (${RUN_KEY.join(', ')}, ended_at, status, pid, host, heartbeat_at)
-             VALUES (${RUN_KEY.map(() => '?').join(', ')}, ?, ?, ?, ?, ?)`,
-          );
-          const updateRun = db.prepare(
-            'UPDATE runs SET ended_at = ?, status = ?, pid = ?, host = ?, heartbeat_at = ? WHERE run_id = ?',
-          );
-          const dropResults = db.prepare('DELETE FROM results WHERE run_id = ?');
-          const copyResults = db.prepare(
-            `INSERT INTO results (run_id, ${RESULT_COLUMNS}) SELECT ?, ${RESULT_COLUMNS} FROM src.results WHERE run_id = ?`,
-          );
-          for (const r of runs) {
-            const status = effectiveStatus(liveness(r));
-            if (status === 'running') {
-              runsRunning++;
-              continue;
-            }
-            // An aborted run never wrote its end: its last heartbeat is the best one known.
-            const ended = r.ended_at ?? r.heartbeat_at ?? r.started_at;
-            const tail = [ended, status, r.pid ?? null, r.host ?? null, r.heartbeat_at ?? null];
-            const key = RUN_KEY.map((k) => r[k]);
-            const there = existing.get(...key) as { runId: number; status: string; n: number } | undefined;
-            let id: number;
-            if (!there) {
-              id = Number(insertRun.run(...key, ...tail).lastInsertRowid);
-              runsAdded++;
-            } else if (goesFurther({ status, n: sourceCount.get(r.run_id) as number }, there)) {
-              id = there.runId;
-              dropResults.run(id);
-              updateRun.run(...tail, id);
-              runsReplaced++;
-            } else {
-              runsSkipped++;
-              continue;
-            }
-            resultsAdded += copyResults.run(id, r.run_id).changes;
-          }
-          perfAdded += db.prepare(copyPerf).run().changes;
-        })();
-      } finally {
-        db.prepare('DETACH DATABASE src').run();
-      }
-    });
+    for (const path of sources) opened.push(openSource(path));
+    // Opening the target checks it in turn (an existing file must be opgate's, a new one needs its directory).
+    const target = new ResultsStore(into);
+    try {
+      target.reapAborted();
+      const counts = {
+        runsAdded: 0,
+        runsSkipped: 0,
+        runsReplaced: 0,
+        runsRunning: 0,
+        resultsAdded: 0,
+        perfAdded: 0,
+      };
+      opened.forEach((src, k) => {
+        if (k > 0) boundary('merge-source');
+        target.write(`merge ${src.path}`, () => copySource(target[SQL], src, counts));
+      });
+      return counts;
+    } finally {
+      target.close();
+    }
   } finally {
-    target.close();
+    for (const s of opened) s.close();
   }
-  return { runsAdded, runsSkipped, runsReplaced, runsRunning, resultsAdded, perfAdded };
+}
+
+type Counts = { -readonly [K in keyof MergeReport]: number };
+
+/** Copies one source's finished runs (with their results), shard-set plans and perf samples into `db`. */
+function copySource(db: Sql, src: MergeSource, c: Counts): void {
+  const existing = db.prepare(
+    `SELECT run_id AS runId, status, (SELECT COUNT(*) FROM results r WHERE r.run_id = runs.run_id) AS n
+     FROM runs WHERE ${RUN_KEY.map((k) => `${k} IS ?`).join(' AND ')}`,
+  );
+  const sourceCount = src.db.prepare('SELECT COUNT(*) FROM results WHERE run_id = ?').pluck();
+  const insertRun = db.prepare(
+    `INSERT INTO runs (${RUN_KEY.join(', ')}, ended_at, status, pid, host, heartbeat_at, shard_set)
+     VALUES (${RUN_KEY.map(() => '?').join(', ')}, ?, ?, ?, ?, ?, ?)`,
+  );
+  const updateRun = db.prepare(
+    'UPDATE runs SET ended_at = ?, status = ?, pid = ?, host = ?, heartbeat_at = ?, shard_set = ? WHERE run_id = ?',
+  );
+  const dropResults = db.prepare('DELETE FROM results WHERE run_id = ?');
+  const sourceResults = src.db.prepare(`SELECT ${RESULT_COLUMNS} FROM results WHERE run_id = ?`);
+  const insertResult = db.prepare(
+    `INSERT INTO results (run_id, ${RESULT_COLUMNS}) VALUES (?, ${RESULT_COLUMNS.split(', ')
+      .map(() => '?')
+      .join(', ')})`,
+  );
+  const runs = src.db.prepare('SELECT * FROM runs ORDER BY run_id').all() as SourceRun[];
+  for (const r of runs) {
+    const status = effectiveStatus(liveness(r));
+    if (status === 'running') {
+      c.runsRunning++;
+      continue;
+    }
+    // An aborted run never wrote its end: its last heartbeat is the best one known.
+    const ended = r.ended_at ?? r.heartbeat_at ?? r.started_at;
+    const tail = [ended, status, r.pid ?? null, r.host ?? null, r.heartbeat_at ?? null, r.shard_set ?? null];
+    const key = RUN_KEY.map((k) => r[k]);
+    const there = existing.get(...key) as { runId: number; status: string; n: number } | undefined;
+    let id: number;
+    if (!there) {
+      id = Number(insertRun.run(...key, ...tail).lastInsertRowid);
+      c.runsAdded++;
+    } else if (goesFurther({ status, n: sourceCount.get(r.run_id) as number }, there)) {
+      id = there.runId;
+      dropResults.run(id);
+      updateRun.run(...tail, id);
+      c.runsReplaced++;
+    } else {
+      c.runsSkipped++;
+      continue;
+    }
+    for (const row of sourceResults.raw().iterate(r.run_id) as Iterable<unknown[]>) {
+      insertResult.run(id, ...row);
+      c.resultsAdded++;
+    }
+  }
+  copyShardSets(db, src.db, src.path);
+  const perfThere = db.prepare(`SELECT 1 FROM perf WHERE ${PERF_KEY.map((k) => `${k} IS ?`).join(' AND ')}`);
+  const insertPerf = db.prepare(
+    `INSERT INTO perf (${PERF_COLUMNS}) VALUES (${PERF_COLUMNS.split(', ')
+      .map(() => '?')
+      .join(', ')})`,
+  );
+  for (const p of src.db.prepare(`SELECT ${PERF_COLUMNS} FROM perf`).iterate() as Iterable<
+    Record<string, unknown>
+  >) {
+    if (perfThere.get(...PERF_KEY.map((k) => p[k]))) continue;
+    insertPerf.run(...PERF_COLUMNS.split(', ').map((k) => p[k]));
+    c.perfAdded++;
+  }
 }
 
 export interface PruneReport {
@@ -199,7 +224,7 @@ export function shardResults(sources: readonly string[]): { rows: ResultRow[]; s
   const rows: ResultRow[] = [];
   let seconds = 0;
   for (const path of sources) {
-    const s = new ResultsStore(path);
+    const s = new ResultsReader(path, { brief: true });
     try {
       const run = s.lastRunId();
       if (run === null) continue;

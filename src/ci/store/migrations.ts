@@ -117,6 +117,21 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (mrun_id, mutant_id, killer),
      FOREIGN KEY (mrun_id, mutant_id) REFERENCES mutants(mrun_id, mutant_id) ON DELETE CASCADE
    );`,
+  // 8: shard sets. The shards of one sharded run (same job, same N) share a set id; the first shard to plan
+  // stores the partition (gzipped JSON: per shard, its instance ids) and every other shard of the set reads it
+  // back instead of planning from a history that the shards themselves are changing. `opgate verify` checks a
+  // set's runs against it. `conflict` records a merged shard database that planned a different partition.
+  `ALTER TABLE runs ADD COLUMN shard_set TEXT;
+   CREATE INDEX runs_by_shard_set ON runs(shard_set) WHERE shard_set IS NOT NULL;
+   CREATE TABLE shard_sets (
+     set_id TEXT PRIMARY KEY,
+     shards INTEGER NOT NULL CHECK (shards >= 1),
+     selection_digest TEXT NOT NULL,
+     plan_digest TEXT NOT NULL,
+     plan BLOB NOT NULL,
+     created_at TEXT NOT NULL,
+     conflict TEXT
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,24 +4,36 @@
  * A reader cannot write 'aborted' into a run whose process died, so its connection gets the
  * `opgate_run_status(...)` SQL function and every query that asks whether a run is going calls it.
  */
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { CiError } from '../errors.ts';
 import { type ResultsSource, SQL, type Sql } from './connection.ts';
+import { dbError } from './db_errors.ts';
+import { openForReading } from './file.ts';
 import { defineRunStatusFunction } from './liveness.ts';
 import { allRuns, lastRunIdOf, type ResultRow, resultsOf, runById, type StoredRun } from './runs.ts';
 
 export class ResultsReader implements ResultsSource {
   readonly [SQL]: Sql;
 
-  /** Throws E_FILE_NOT_FOUND when there is no file at `path` (a reader never creates one). */
-  constructor(readonly path: string) {
+  /**
+   * Throws E_FILE_NOT_FOUND when there is no file at `path` (a reader never creates one). `brief`: a short read
+   * (a shard plan's history) that leaves no -wal/-shm behind (file.ts's openForReading); a long-lived reader
+   * (the dashboards) stays read-only, so its close never checkpoints a running writer's -wal.
+   */
+  constructor(
+    readonly path: string,
+    o: { readonly brief?: boolean } = {},
+  ) {
+    if (!existsSync(path)) throw new CiError('E_FILE_NOT_FOUND', `${path}: no such results database`);
     try {
-      this[SQL] = new Database(path, { readonly: true, fileMustExist: true });
+      this[SQL] = o.brief
+        ? openForReading(path)
+        : new Database(path, { readonly: true, fileMustExist: true });
+      // SQLite reads the header lazily: a damaged or foreign file fails here, not at the first view.
+      this[SQL].pragma('user_version');
     } catch (e) {
-      throw new CiError(
-        'E_FILE_NOT_FOUND',
-        `${path}: cannot open the results database (${(e as Error).message})`,
-      );
+      throw dbError(e, path, 'opening for reading');
     }
     defineRunStatusFunction(this[SQL]);
   }

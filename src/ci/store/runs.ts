@@ -45,10 +45,12 @@ export interface StoredRun {
   readonly pid: number | null;
   readonly host: string | null;
   readonly heartbeatAt: string | null;
+  /** The shard set of a sharded run (null for runs before sets, or unsharded). */
+  readonly shardSet: string | null;
 }
 
 const RUN_COLUMNS = `run_id AS runId, commit_sha AS commitSha, branch, platform, shard, tier, filters, kind, status,
-  started_at AS startedAt, ended_at AS endedAt, pid, host, heartbeat_at AS heartbeatAt`;
+  started_at AS startedAt, ended_at AS endedAt, pid, host, heartbeat_at AS heartbeatAt, shard_set AS shardSet`;
 
 const RESULT_COLUMNS = `id, op, oracle, device, dtype, layout, mode, status, duration_ms AS durationMs, attempts, message,
   sample, seed, checks, max_ulp AS maxUlp`;

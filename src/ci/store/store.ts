@@ -4,11 +4,12 @@
  * a run records its pid, host and heartbeat so readers can tell it from one that is still going (liveness.ts).
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { type ResultsSource, SQL, type Sql } from './connection.ts';
-import { DEFAULT_DB, prepareDbPath, schemaNewerError } from './file.ts';
+import { dbError } from './db_errors.ts';
+import { writePoint } from './faults.ts';
+import { DEFAULT_DB } from './file.ts';
 import { effectiveStatus, type RunStatus, THIS_HOST } from './liveness.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { openWriter } from './open.ts';
 import {
   allRuns,
   lastRunIdOf,
@@ -31,6 +32,8 @@ export interface RunInfo {
   readonly filters?: string;
   /** 'normal' or 'rerun-disabled'. */
   readonly kind?: string;
+  /** The shard set a sharded run belongs to (see shard_sets.ts). */
+  readonly shardSet?: string | null;
 }
 
 /** What `patchRun` may rewrite: a run's times, status and writer. */
@@ -55,18 +58,34 @@ const PATCH_COLUMNS: Record<keyof RunPatch, string> = {
 export class ResultsStore implements ResultsSource {
   readonly [SQL]: Sql;
 
-  constructor(path: string = DEFAULT_DB) {
-    // Refuse a foreign or newer file before opening it for writing, which would switch it to WAL.
-    if (path !== ':memory:') prepareDbPath(path);
-    this[SQL] = new Database(path);
-    this.sql.pragma('journal_mode = WAL');
-    this.sql.pragma('synchronous = NORMAL');
-    this.sql.pragma('foreign_keys = ON');
-    this.migrate(path);
+  /**
+   * Opens (or creates) `path` for writing: checked first (a foreign, newer or damaged file is refused untouched),
+   * then migrated. Every failure is a coded error (open.ts).
+   */
+  constructor(readonly path: string = DEFAULT_DB) {
+    this[SQL] = openWriter(path);
   }
 
   private get sql(): Sql {
     return this[SQL];
+  }
+
+  /**
+   * One write of the store: an IMMEDIATE transaction (the write lock is taken at BEGIN, waiting out another
+   * writer, so what it reads stays true until it commits; a failure leaves nothing half-written) that passes its
+   * fault point first, its SQLite failure turned into a coded error naming the file.
+   */
+  write<T>(label: string, fn: () => T): T {
+    try {
+      return this.sql
+        .transaction(() => {
+          writePoint(label);
+          return fn();
+        })
+        .immediate();
+    } catch (e) {
+      throw dbError(e, this.path, `writing (${label})`);
+    }
   }
 
   /** 'wal' once open (readers never block the writer). */
@@ -78,28 +97,17 @@ export class ResultsStore implements ResultsSource {
     return this.sql.pragma('user_version', { simple: true }) as number;
   }
 
-  private migrate(path: string): void {
-    const from = this.schemaVersion;
-    if (from > SCHEMA_VERSION) throw schemaNewerError(path, from);
-    for (let v = from; v < SCHEMA_VERSION; v++) {
-      this.sql.transaction(() => {
-        this.sql.exec(MIGRATIONS[v]);
-        this.sql.pragma(`user_version = ${v + 1}`);
-      })();
-    }
-  }
-
   /**
    * Starts a run written by this process. `planned`: the instance ids it sets out to run, kept until it ends
    * passed or failed so that `opgate run --resume` can run exactly the rest.
    */
   startRun(info: RunInfo, planned?: readonly string[]): number {
     const now = new Date().toISOString();
-    return this.sql.transaction(() => {
+    const runId = this.write('start run', () => {
       const r = this.sql
         .prepare(
-          `INSERT INTO runs (commit_sha, branch, platform, shard, tier, filters, started_at, kind, pid, host, heartbeat_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO runs (commit_sha, branch, platform, shard, tier, filters, started_at, kind, pid, host, heartbeat_at, shard_set)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           info.commitSha,
@@ -113,27 +121,48 @@ export class ResultsStore implements ResultsSource {
           process.pid,
           THIS_HOST,
           now,
+          info.shardSet ?? null,
         );
-      const runId = Number(r.lastInsertRowid);
+      const id = Number(r.lastInsertRowid);
       if (planned)
         this.sql
           .prepare('INSERT INTO run_plans (run_id, ids) VALUES (?, ?)')
-          .run(runId, gzipSync(planned.join('\n')));
-      return runId;
-    })();
+          .run(id, gzipSync(planned.join('\n')));
+      return id;
+    });
+    this.checkpoint();
+    return runId;
+  }
+
+  /**
+   * Copies the -wal into the main file where no reader holds it back (PASSIVE), so what was committed so far
+   * (a run's row and plan) survives the loss of the -wal. A checkpoint that cannot finish is not an error.
+   */
+  checkpoint(): void {
+    try {
+      this.sql.pragma('wal_checkpoint(PASSIVE)');
+    } catch (e) {
+      throw dbError(e, this.path, 'checkpointing');
+    }
   }
 
   /** Takes over an aborted or interrupted run: this process writes it again, and it is running until it ends. */
   resumeRun(runId: number): void {
-    this.sql
-      .prepare(
-        `UPDATE runs SET status = 'running', ended_at = NULL, pid = ?, host = ?, heartbeat_at = ? WHERE run_id = ?`,
-      )
-      .run(process.pid, THIS_HOST, new Date().toISOString(), runId);
+    this.write('resume run', () =>
+      this.sql
+        .prepare(
+          `UPDATE runs SET status = 'running', ended_at = NULL, pid = ?, host = ?, heartbeat_at = ? WHERE run_id = ?`,
+        )
+        .run(process.pid, THIS_HOST, new Date().toISOString(), runId),
+    );
   }
 
   /** The writer is alive: readers keep showing the run as running. */
   heartbeat(runId: number): void {
+    this.write('heartbeat', () => this.beat(runId));
+  }
+
+  private beat(runId: number): void {
     this.sql
       .prepare('UPDATE runs SET heartbeat_at = ? WHERE run_id = ?')
       .run(new Date().toISOString(), runId);
@@ -141,13 +170,13 @@ export class ResultsStore implements ResultsSource {
 
   endRun(runId: number, status: 'passed' | 'failed' | 'interrupted'): void {
     const now = new Date().toISOString();
-    this.sql.transaction(() => {
+    this.write(`end run ${status}`, () => {
       this.sql
         .prepare('UPDATE runs SET ended_at = ?, heartbeat_at = ?, status = ? WHERE run_id = ?')
         .run(now, now, status, runId);
       // A complete run has nothing left to resume.
       if (status !== 'interrupted') this.sql.prepare('DELETE FROM run_plans WHERE run_id = ?').run(runId);
-    })();
+    });
   }
 
   /**
@@ -165,9 +194,9 @@ export class ResultsStore implements ResultsSource {
       `UPDATE runs SET status = 'aborted', ended_at = COALESCE(heartbeat_at, started_at)
        WHERE run_id = ? AND status = 'running'`,
     );
-    let n = 0;
-    for (const r of open) if (effectiveStatus(r, now) === 'aborted') n += end.run(r.runId).changes;
-    return n;
+    const dead = open.filter((r) => effectiveStatus(r, now) === 'aborted');
+    if (dead.length === 0) return 0;
+    return this.write('reap aborted runs', () => dead.reduce((n, r) => n + end.run(r.runId).changes, 0));
   }
 
   /** A run's row, its status as readers see it (a run whose process died reads 'aborted'). */
@@ -206,10 +235,10 @@ export class ResultsStore implements ResultsSource {
        VALUES (@runId, @id, @op, @oracle, @device, @dtype, @layout, @mode, @status, @durationMs, @attempts, @message, @sample, @seed, @checks, @rerunPasses, @rerunFailures, @maxUlp)`,
     );
     // One transaction per batch, with the heartbeat: committed rows survive a kill of this process.
-    this.sql.transaction(() => {
+    this.write('add results', () => {
       for (const r of rows) insert.run({ rerunPasses: null, rerunFailures: null, maxUlp: null, ...r, runId });
-      this.heartbeat(runId);
-    })();
+      this.beat(runId);
+    });
   }
 
   results(runId: number): ResultRow[] {
@@ -233,9 +262,11 @@ export class ResultsStore implements ResultsSource {
   patchRun(runId: number, patch: RunPatch): void {
     const keys = (Object.keys(patch) as (keyof RunPatch)[]).filter((k) => Object.hasOwn(PATCH_COLUMNS, k));
     if (keys.length === 0) return;
-    this.sql
-      .prepare(`UPDATE runs SET ${keys.map((k) => `${PATCH_COLUMNS[k]} = ?`).join(', ')} WHERE run_id = ?`)
-      .run(...keys.map((k) => patch[k] ?? null), runId);
+    this.write('patch run', () =>
+      this.sql
+        .prepare(`UPDATE runs SET ${keys.map((k) => `${PATCH_COLUMNS[k]} = ?`).join(', ')} WHERE run_id = ?`)
+        .run(...keys.map((k) => patch[k] ?? null), runId),
+    );
   }
 
   close(): void {

@@ -1,0 +1,73 @@
+/**
+ * What a stored row may hold. SQLite's checks see pages, not meaning: a damaged byte inside a record (a commit
+ * sha turned to garbage, an id that no longer names its instance) passes `quick_check`. Writers check the runs
+ * table when they open a file, `merge` checks every row it copies, and `opgate db check` checks them all.
+ */
+import { instanceId } from '../../oracles/index.ts';
+import { RUN_STATUSES } from './liveness.ts';
+
+/** Printable ASCII without spaces: a commit sha, a tier, a kind (tests use short names like `c1`). */
+const TOKEN = /^[\x21-\x7e]{1,128}$/;
+/** A branch or a platform: printable, no control characters and no replacement characters from bad UTF-8. */
+const isLabel = (v: string): boolean =>
+  v.length <= 512 && [...v].every((c) => c.codePointAt(0)! >= 0x20 && c !== '\x7f' && c !== '\ufffd');
+const SHARD = /^(\d{1,6})\/(\d{1,6})$/;
+const STATUSES = new Set(['pass', 'fail', 'skip', 'xfail', 'xpass', 'flaky', 'error']);
+
+/** A commit sha, scenario or other single-word label as opgate writes it. */
+export const isToken = (v: unknown): boolean => typeof v === 'string' && TOKEN.test(v);
+
+const isoTime = (v: unknown) =>
+  typeof v === 'string' &&
+  /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d[\x20-\x7e]{0,24}$/.test(v) &&
+  !Number.isNaN(Date.parse(v));
+
+/** The first thing wrong with a runs row (its SQL column names), or null. */
+export function runRowProblem(r: Record<string, unknown>): string | null {
+  const shard = typeof r.shard === 'string' ? SHARD.exec(r.shard) : null;
+  if (typeof r.commit_sha !== 'string' || !TOKEN.test(r.commit_sha)) return 'commit_sha';
+  if (typeof r.branch !== 'string' || !isLabel(r.branch)) return 'branch';
+  if (typeof r.platform !== 'string' || !isLabel(r.platform) || r.platform === '') return 'platform';
+  if (!shard || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2])) return 'shard';
+  if (typeof r.tier !== 'string' || !TOKEN.test(r.tier)) return 'tier';
+  if (typeof r.kind !== 'string' || !TOKEN.test(r.kind)) return 'kind';
+  if (!isoTime(r.started_at)) return 'started_at';
+  if (r.ended_at !== null && !isoTime(r.ended_at)) return 'ended_at';
+  if (!(RUN_STATUSES as readonly unknown[]).includes(r.status)) return 'status';
+  if (r.shard_set != null && (typeof r.shard_set !== 'string' || !TOKEN.test(r.shard_set)))
+    return 'shard_set';
+  try {
+    const f = JSON.parse(String(r.filters));
+    if (f === null || typeof f !== 'object' || Array.isArray(f)) return 'filters';
+  } catch {
+    return 'filters';
+  }
+  return null;
+}
+
+const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const optionalCount = (v: unknown) => v === null || v === undefined || count(v);
+
+/** The first thing wrong with a results row (its SQL column names), or null. */
+export function resultRowProblem(r: Record<string, unknown>): string | null {
+  const text = ['op', 'oracle', 'device', 'dtype', 'layout', 'mode'] as const;
+  for (const k of text) if (typeof r[k] !== 'string' || !TOKEN.test(r[k] as string)) return k;
+  const id = instanceId(
+    r.oracle as never,
+    r.op as string,
+    r.device as string,
+    r.dtype as string,
+    r.layout as never,
+    r.mode as never,
+  );
+  if (r.id !== id) return 'id';
+  if (!STATUSES.has(r.status as string)) return 'status';
+  if (typeof r.duration_ms !== 'number' || !(r.duration_ms >= 0) || !Number.isFinite(r.duration_ms))
+    return 'duration_ms';
+  if (!count(r.attempts)) return 'attempts';
+  if (!count(r.checks)) return 'checks';
+  if (!optionalCount(r.rerun_passes)) return 'rerun_passes';
+  if (!optionalCount(r.rerun_failures)) return 'rerun_failures';
+  if (r.message !== null && typeof r.message !== 'string') return 'message';
+  return null;
+}
