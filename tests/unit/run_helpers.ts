@@ -105,12 +105,14 @@ export function storedIds(db: string, runId: number): Set<string> {
 /** `opgate <args>` (or `script <args>`) as a child process, concurrently with others (each takes seconds to start). */
 export function opgate(
   args: readonly string[],
-  o: { cwd?: string; env?: NodeJS.ProcessEnv; script?: string } = {},
+  o: { cwd?: string; env?: NodeJS.ProcessEnv; script?: string; uid?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const p = spawn('node', [o.script ?? bin, ...args], {
       cwd: o.cwd,
       env: { ...process.env, ...o.env },
+      // Another user (a file opgate may not write, even when the tests run as root).
+      ...(o.uid === undefined ? {} : { uid: o.uid, gid: o.uid }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -131,8 +133,12 @@ export function opgate(
  */
 export async function opgateBatch(
   cases: readonly { args: readonly string[]; cwd: string }[],
+  o: { env?: NodeJS.ProcessEnv; uid?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }[]> {
-  const r = await opgate([JSON.stringify(cases)], { script: join(import.meta.dirname, 'cli_batch.mjs') });
+  const r = await opgate([JSON.stringify(cases)], {
+    ...o,
+    script: join(import.meta.dirname, 'cli_batch.mjs'),
+  });
   if (r.code !== 0) throw new Error(`cli_batch.mjs exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -143,12 +149,14 @@ export function deadPid(): number {
   return Number(r.stdout);
 }
 
-/** A passing result row of `add` (store-level tests that need rows, not a real run). */
 /** The id of a reference instance of op `name` (float32, contiguous, eager): what `passRow` makes consistent. */
 export const refId = (name: string, device = 'cpu'): string =>
   `test_reference_${name}_${device}_float32_contiguous_eager`;
 
-/** A passing row; for an id made by `refId` its op matches it, as merge's row checks require. */
+/**
+ * A passing result row (store-level tests that need rows, not a real run); for an id made by `refId` its op
+ * matches it, as merge's row checks require.
+ */
 export const passRow = (id: string, device = 'cpu'): ResultRow => ({
   id,
   op: new RegExp(`^test_reference_(.+)_${device}_float32_contiguous_eager$`).exec(id)?.[1] ?? 'add',

@@ -11,7 +11,7 @@ import { mergeDatabases } from '../../src/ci/store/merge.ts';
 import { perfSamples } from '../../src/ci/store/perf.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
 import { affectedBy, isAffected } from '../../src/ci/td/index.ts';
-import { opgate, opgateBatch, passRow } from './run_helpers.ts';
+import { opgate, opgateBatch, passRow, refId } from './run_helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const tmp = () => mkdtempSync(join(tmpdir(), 'opgate-shard-'));
@@ -129,7 +129,7 @@ describe('merge', () => {
         shard: `${k}/2`,
         tier: 'pull',
       });
-      s.addResults(run, [row(`test_a_${k}`), row(`test_b_${k}`)]);
+      s.addResults(run, [row(refId(`a_${k}`)), row(refId(`b_${k}`))]);
       s.endRun(run, 'passed');
       s.close();
       return path;
@@ -193,7 +193,7 @@ describe('merge', () => {
     const s = new ResultsStore(history);
     for (const sha of ['c1', 'c2', 'c3']) {
       const run = s.startRun({ commitSha: sha, branch: 'main', platform: 'linux', tier: 'pull' });
-      s.addResults(run, [{ ...row(`test_${sha}`), id: `test_${sha}` }]);
+      s.addResults(run, [row(refId(sha))]);
       s.endRun(run, 'passed');
       recordPerf(s, [
         {
@@ -232,7 +232,7 @@ describe('merge', () => {
     kept.close();
     expect([commits, results, perf]).toEqual([
       ['c2', 'c3'],
-      ['test_c2', 'test_c3'],
+      [refId('c2'), refId('c3')],
       ['c2', 'c3'],
     ]);
   }, 60_000);

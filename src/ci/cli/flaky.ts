@@ -15,6 +15,7 @@ import {
   parseRepo,
   syncDisabled,
 } from '../flaky/index.ts';
+import { dbError } from '../store/db_errors.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { intOption } from './options.ts';
 
@@ -32,6 +33,9 @@ async function withBot(
     store = new ResultsStore(o.db);
     await body(store, client, repo);
   } catch (e) {
+    // The results database failing (full, read-only, damaged) is the user's to fix: its coded line, exit 2.
+    const db = dbError(e, o.db, 'the flaky bot');
+    if ((db as { code?: string }).code?.startsWith('E_DB_')) throw db;
     const msg = client ? client.describe(e) : e instanceof Error ? e.message : String(e);
     console.error(`error: ${msg}`);
     process.exitCode = 1;

@@ -44,6 +44,9 @@ export class OpgateReporter implements Reporter {
   failure: Error | null = null;
   /** Called once, on the first write failure: the engine stops running instances. */
   onFailure: (() => void) | null = null;
+  /** Resolves on the first write failure: the run stops waiting for its engine (whose teardown takes seconds). */
+  readonly failed: Promise<void>;
+  private signalFailed: () => void = () => {};
   /** Rows committed (including a resumed run's). */
   stored: number;
   private pending: ResultRow[] = [];
@@ -61,6 +64,9 @@ export class OpgateReporter implements Reporter {
     private readonly expectedTotal: number,
     o: ReporterOptions,
   ) {
+    this.failed = new Promise((resolve) => {
+      this.signalFailed = resolve;
+    });
     this.rows = [...(o.done ?? [])];
     this.stored = this.rows.length;
     this.flushMs = o.flushMs ?? FLUSH_MS;
@@ -68,8 +74,12 @@ export class OpgateReporter implements Reporter {
   }
 
   onInit(vitest: Vitest): void {
-    // 'test-failure' is bail's reason: vitest skips what has not started and ends the run.
-    this.onFailure = () => void vitest.cancelCurrentRun('test-failure');
+    // 'test-failure' is bail's reason: vitest skips what has not started; closing ends its workers now (the
+    // cancelled run's teardown would take seconds, and nothing a worker still reports could be stored).
+    this.onFailure = () => {
+      void vitest.cancelCurrentRun('test-failure');
+      void vitest.close();
+    };
   }
 
   /** Starts the flush and heartbeat timer (unref'd: it never keeps the process alive). */
@@ -153,6 +163,7 @@ export class OpgateReporter implements Reporter {
       this.failure = e as Error;
       this.stop();
       this.onFailure?.();
+      this.signalFailed();
     }
   }
 

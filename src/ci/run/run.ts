@@ -179,7 +179,13 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     boundary('run-started');
     // A resumed run killed right after its last result has nothing left to run, only to end (and vitest given
     // no files would run every test file there is).
-    if (instances.length > 0) await (o.engine ?? vitestEngine)(plan, reporter, { retries: o.retries ?? 2 });
+    // A failed commit ends the wait at once: nothing the engine still reports could be stored, and the process
+    // exits (its workers with it) once the run is ended below.
+    if (instances.length > 0)
+      await Promise.race([
+        (o.engine ?? vitestEngine)(plan, reporter, { retries: o.retries ?? 2 }),
+        reporter.failed,
+      ]);
     if (reporter.failure) throw reporter.failure;
     reporter.record(noResultRows(instances, reporter.rows));
     reporter.flush();

@@ -1,6 +1,6 @@
 /** Per-instance durations from the results store: the median of the last `window` recorded durations. */
 import { durationRows } from '../store/durations.ts';
-import { checkWal, inspectDbFile } from '../store/file.ts';
+import { inspectDbFile } from '../store/file.ts';
 import { ResultsReader } from '../store/reader.ts';
 
 export function loadDurations(db: string, window = 5): Map<string, number> {
@@ -8,7 +8,6 @@ export function loadDurations(db: string, window = 5): Map<string, number> {
   // A history that cannot be read is an error (E_DB_INVALID / E_DB_SCHEMA_NEWER / E_DB_CORRUPT), never a silent
   // plan without it. It is only read: a shard plans from a history it never changes.
   if (inspectDbFile(db).version === 0) return out;
-  checkWal(db);
   const store = new ResultsReader(db, { brief: true });
   try {
     const rows = durationRows(store);

@@ -13,7 +13,7 @@ import { CiError } from '../errors.ts';
 import type { Sql } from './connection.ts';
 import { dbError } from './db_errors.ts';
 import { inspectDbFile, openForReading } from './file.ts';
-import { openWriter } from './open.ts';
+import { oneLine, openWriter } from './open.ts';
 import { resultRowProblem, runRowProblem } from './validate.ts';
 import { walDamage } from './wal.ts';
 
@@ -58,7 +58,7 @@ export function checkDatabase(path: string): DbCheck {
     const lines = (db.pragma('integrity_check(10)') as { integrity_check: string }[]).map(
       (r) => r.integrity_check,
     );
-    const pages = lines.length === 1 && lines[0] === 'ok' ? null : lines.join('; ');
+    const pages = lines.length === 1 && lines[0] === 'ok' ? null : oneLine(lines);
     // Rows are read only from a file whose pages hold: a damaged b-tree can make the walk itself fail.
     const rows = pages ? [] : damagedRows(db);
     return { path, wal, pages, rows, ok: !wal && !pages && rows.length === 0 };

@@ -11,6 +11,7 @@
  *   OPGATE_DB_FAULT=kill@run-started   SIGKILL at that boundary (see BOUNDARIES)
  */
 import Database from 'better-sqlite3';
+import { CiError } from '../errors.ts';
 
 /** The SQLite failures a plan can inject, with the message and extended code SQLite gives each. */
 export const INJECTABLE = {
@@ -32,7 +33,9 @@ export type Boundary = (typeof BOUNDARIES)[number];
 
 export type FaultPlan =
   | { readonly kind: 'fail'; readonly code: InjectableCode; readonly at: number; readonly sticky: boolean }
-  | { readonly kind: 'kill'; readonly at: Boundary; readonly nth?: number };
+  | { readonly kind: 'kill'; readonly at: Boundary; readonly nth?: number }
+  /** Counts the write points (`writePointsSeen`) and fails none: how a test learns how many there are. */
+  | { readonly kind: 'count' };
 
 interface State {
   plan: FaultPlan | null;
@@ -46,13 +49,15 @@ const state: State = { plan: parseFaultPlan(process.env.OPGATE_DB_FAULT), points
 /** Parses OPGATE_DB_FAULT's syntax (undefined or '' is no plan); throws on anything else. */
 export function parseFaultPlan(spec: string | undefined): FaultPlan | null {
   if (!spec) return null;
+  if (spec === 'count') return { kind: 'count' };
   const kill = /^kill@([a-z-]+)(?:#(\d+))?$/.exec(spec);
   if (kill && (BOUNDARIES as readonly string[]).includes(kill[1]))
     return { kind: 'kill', at: kill[1] as Boundary, nth: kill[2] ? Number(kill[2]) : undefined };
   const fail = /^(SQLITE_[A-Z]+)@(\d+)(\+?)$/.exec(spec);
   if (fail && Object.hasOwn(INJECTABLE, fail[1]) && Number(fail[2]) >= 1)
     return { kind: 'fail', code: fail[1] as InjectableCode, at: Number(fail[2]), sticky: fail[3] === '+' };
-  throw new Error(
+  throw new CiError(
+    'E_INVALID_ARGUMENT',
     `OPGATE_DB_FAULT: got '${spec}', expected <${Object.keys(INJECTABLE).join('|')}>@<k>[+] or kill@<${BOUNDARIES.join('|')}>[#n]`,
   );
 }

@@ -3,7 +3,16 @@
  * WAL and migrates it, so a file that is not opgate's, or is from a newer opgate, must be refused first and
  * left exactly as it was (bytes, mtime, no -wal/-shm files).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CiError } from '../errors.ts';
@@ -122,6 +131,31 @@ export function openForReading(path: string): Database.Database {
     db.close();
     throw e;
   }
+}
+
+/**
+ * Throws E_DB_READONLY unless this process may write `path` and what SQLite writes beside it (-wal, -shm, or the
+ * folder they are created in). SQLite itself would open such a file read-only without a word and fail only at
+ * the first write, after a run has started its instances.
+ */
+export function checkWritable(path: string): void {
+  const denied = (what: string) =>
+    new CiError(
+      'E_DB_READONLY',
+      `${path}: ${what} cannot be written (permissions or a read-only mount); make it writable, or pass another --db`,
+    );
+  const writable = (p: string) => {
+    try {
+      accessSync(p, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (existsSync(path) && !writable(path)) throw denied('the file');
+  for (const side of [`${path}-wal`, `${path}-shm`])
+    if (existsSync(side) ? !writable(side) : !writable(dirname(resolve(path))))
+      throw denied(existsSync(side) ? side : `its folder (where SQLite creates ${side})`);
 }
 
 /**

@@ -3,6 +3,7 @@
  * them (refused untouched, or read as they are), and the integrity check of a file a killed writer left. They
  * live in the store because every SQL statement does (tests/unit/sql_owner.test.ts).
  */
+import { closeSync, fstatSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
 export interface SqliteFileOptions {
@@ -44,4 +45,47 @@ export function integrityCheck(path: string): string {
   } finally {
     d.close();
   }
+}
+
+/** Deletes one result of a run (a shard that lost an instance), for the tests of `opgate verify`. */
+export function dropResult(path: string, runId: number, id: string): number {
+  const d = new Database(path, { fileMustExist: true });
+  try {
+    return d.prepare('DELETE FROM results WHERE run_id = ? AND id = ?').run(runId, id).changes;
+  } finally {
+    d.close();
+  }
+}
+
+/** Turns a run's commit sha into bytes that are no sha (damage inside a record, which quick_check passes). */
+export function garbleCommit(path: string, runId: number): void {
+  const d = new Database(path, { fileMustExist: true });
+  try {
+    d.prepare('UPDATE runs SET commit_sha = ? WHERE run_id = ?').run('\u0007\ufffd\u0000\u00ff?', runId);
+  } finally {
+    d.close();
+  }
+}
+
+/**
+ * Damages `path` as a disk fault would: `bytes` of 0x5a written over the page at `fraction` of the file (past the
+ * header page). The file must be closed (no -wal).
+ */
+export function damagePage(path: string, fraction = 0.5, bytes = 4096): void {
+  const fd = openSync(path, 'r+');
+  try {
+    const pages = Math.floor(fstatSync(fd).size / 4096);
+    const page = Math.min(pages - 1, Math.max(1, Math.floor(pages * fraction)));
+    writeSync(fd, Buffer.alloc(bytes, 0x5a), 0, bytes, page * 4096);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Flips one byte in the page of frame `frame` (1-based) of a -wal file, as a disk fault would. */
+export function damageWalFrame(walPath: string, frame: number): void {
+  const wal = readFileSync(walPath);
+  const page = wal.readUInt32BE(8);
+  wal[32 + (frame - 1) * (24 + page) + 24 + 100] ^= 0xff;
+  writeFileSync(walPath, wal);
 }

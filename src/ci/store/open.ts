@@ -12,12 +12,13 @@
  * last commits, never damage the file. A run's start (its row and plan) is checkpointed into the main file at
  * once (store.ts), so a -wal lost later still leaves the run known and resumable.
  */
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { CiError } from '../errors.ts';
 import type { Sql } from './connection.ts';
 import { dbError, sqliteCode } from './db_errors.ts';
 import { writePoint } from './faults.ts';
-import { checkWal, prepareDbPath, schemaNewerError, sleepMs } from './file.ts';
+import { checkWal, checkWritable, prepareDbPath, schemaNewerError, sleepMs } from './file.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 import { runRowProblem } from './validate.ts';
 
@@ -36,11 +37,18 @@ function retryBusy<T>(fn: () => T, deadline = Date.now() + BUSY_TIMEOUT_MS): T {
   }
 }
 
+/** SQLite's check output as one line (its lines may hold newlines themselves). */
+export const oneLine = (lines: readonly string[]): string =>
+  lines
+    .join('; ')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\*\*\* in database main \*\*\* ?/g, '');
+
 /** The first lines of `PRAGMA quick_check`'s answer, or null for 'ok'. */
 export function quickCheck(db: Sql): string | null {
   const rows = db.pragma('quick_check(5)', { simple: false }) as { quick_check: string }[];
   const lines = rows.map((r) => r.quick_check);
-  return lines.length === 1 && lines[0] === 'ok' ? null : lines.join('; ');
+  return lines.length === 1 && lines[0] === 'ok' ? null : oneLine(lines);
 }
 
 /** The runs rows that do not hold what opgate writes: `run <id>: <column>`. */
@@ -69,6 +77,36 @@ function migrate(db: Sql, path: string): void {
   );
 }
 
+/**
+ * Files up to this size get `quick_check` every time they are opened (about 5 ms per MB on this project's VM);
+ * a larger history is checked by `opgate db check` (nightly), not by every command that opens it.
+ */
+export const QUICK_CHECK_MAX_BYTES = 512 * 2 ** 20;
+
+/**
+ * The checks every opener makes before using a file (open.ts for writers, reader.ts for readers): its pages
+ * (`quick_check`, for a file up to QUICK_CHECK_MAX_BYTES) and its runs rows. Throws E_DB_CORRUPT.
+ */
+export function checkOpened(db: Sql, path: string, o: { pages: boolean; runs: boolean }): void {
+  const size = path === ':memory:' ? 0 : statSync(path).size;
+  const damage = o.pages && size <= QUICK_CHECK_MAX_BYTES ? quickCheck(db) : null;
+  if (damage)
+    throw new CiError(
+      'E_DB_CORRUPT',
+      `${path}: damaged pages (quick_check: ${damage}); nothing was written to it: restore it from a copy (a CI artifact), or start a new database`,
+    );
+  const tables = db
+    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'runs'`)
+    .pluck()
+    .get();
+  const bad = o.runs && tables ? damagedRuns(db) : [];
+  if (bad.length)
+    throw new CiError(
+      'E_DB_CORRUPT',
+      `${path}: ${bad.length} damaged runs row(s) (${bad.slice(0, 3).join(', ')}); \`opgate db repair ${path}\` drops them with their results`,
+    );
+}
+
 /** Opens `path` for writing, checked, in WAL mode and at the current schema; throws coded errors only. */
 export interface WriterOptions {
   /** Open a file with damaged runs rows (`opgate db repair`, which drops them). */
@@ -80,34 +118,20 @@ export interface WriterOptions {
 export function openWriter(path: string, o: WriterOptions = {}): Sql {
   if (path !== ':memory:') {
     prepareDbPath(path);
+    checkWritable(path);
     if (!o.acceptWalLoss) checkWal(path);
   }
   let db: Sql | null = null;
   try {
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
-    // SQLite opens a file the process may not write read-only, without an error until the first write.
-    if (db.readonly)
-      throw new CiError(
-        'E_DB_READONLY',
-        `${path}: the file cannot be written (permissions or a read-only mount); make it writable, or pass another --db`,
-      );
-    const damage = quickCheck(db);
-    if (damage)
-      throw new CiError(
-        'E_DB_CORRUPT',
-        `${path}: damaged pages (quick_check: ${damage}); nothing was written to it: restore it from a copy (a CI artifact), or start a new database`,
-      );
+    // Pages before the switch to WAL and the migration, which would write to a damaged file.
+    checkOpened(db, path, { pages: true, runs: false });
     const d = db;
     retryBusy(() => d.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
-    const bad = o.keepDamagedRuns ? [] : damagedRuns(db);
-    if (bad.length)
-      throw new CiError(
-        'E_DB_CORRUPT',
-        `${path}: ${bad.length} damaged runs row(s) (${bad.slice(0, 3).join(', ')}); \`opgate db repair ${path}\` drops them with their results`,
-      );
+    checkOpened(db, path, { pages: false, runs: !o.keepDamagedRuns });
     return db;
   } catch (e) {
     db?.close();

@@ -9,8 +9,9 @@ import Database from 'better-sqlite3';
 import { CiError } from '../errors.ts';
 import { type ResultsSource, SQL, type Sql } from './connection.ts';
 import { dbError } from './db_errors.ts';
-import { openForReading } from './file.ts';
+import { checkWal, openForReading } from './file.ts';
 import { defineRunStatusFunction } from './liveness.ts';
+import { checkOpened } from './open.ts';
 import { allRuns, lastRunIdOf, type ResultRow, resultsOf, runById, type StoredRun } from './runs.ts';
 
 export class ResultsReader implements ResultsSource {
@@ -26,16 +27,20 @@ export class ResultsReader implements ResultsSource {
     o: { readonly brief?: boolean } = {},
   ) {
     if (!existsSync(path)) throw new CiError('E_FILE_NOT_FOUND', `${path}: no such results database`);
+    // A reader is checked like a writer (open.ts): damage is reported, never read as if it were results.
+    checkWal(path);
+    let db: Sql | null = null;
     try {
-      this[SQL] = o.brief
-        ? openForReading(path)
-        : new Database(path, { readonly: true, fileMustExist: true });
+      db = o.brief ? openForReading(path) : new Database(path, { readonly: true, fileMustExist: true });
       // SQLite reads the header lazily: a damaged or foreign file fails here, not at the first view.
-      this[SQL].pragma('user_version');
+      db.pragma('user_version');
+      checkOpened(db, path, { pages: true, runs: true });
     } catch (e) {
+      db?.close();
       throw dbError(e, path, 'opening for reading');
     }
-    defineRunStatusFunction(this[SQL]);
+    this[SQL] = db;
+    defineRunStatusFunction(db);
   }
 
   /** user_version: 0 for a database no writer has migrated yet (it has no tables to query). */
