@@ -81,7 +81,7 @@ function migrate(db: Sql, path: string): void {
  * Files up to this size get `quick_check` every time they are opened (about 5 ms per MB on this project's VM);
  * a larger history is checked by `opgate db check` (nightly), not by every command that opens it.
  */
-export const QUICK_CHECK_MAX_BYTES = 512 * 2 ** 20;
+export const QUICK_CHECK_MAX_BYTES = 128 * 2 ** 20;
 
 /**
  * The checks every opener makes before using a file (open.ts for writers, reader.ts for readers): its pages

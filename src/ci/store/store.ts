@@ -136,7 +136,7 @@ export class ResultsStore implements ResultsSource {
 
   /**
    * Copies the -wal into the main file where no reader holds it back (PASSIVE), so what was committed so far
-   * (a run's row and plan) survives the loss of the -wal. A checkpoint that cannot finish is not an error.
+   * (a run's row and plan) survives the loss of the -wal. One held back by a reader finishes later (not an error).
    */
   checkpoint(): void {
     try {

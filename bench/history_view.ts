@@ -1,0 +1,24 @@
+/**
+ * One dashboard document computed twice in a fresh process (bench:history's child): the first request (opening
+ * and checking the file included) and a warm one, the response size and the process's peak RSS.
+ *   node --import tsx bench/history_view.ts <db> <document> [<sha>]
+ */
+import { DOCUMENTS, isDocument, openReadOnly, PER_COMMIT } from '../dashboards/data/index.ts';
+
+const [db, name, sha] = process.argv.slice(2);
+const t0 = performance.now();
+const reader = openReadOnly(db);
+const compute = () => {
+  if (sha) return PER_COMMIT[name as keyof typeof PER_COMMIT](reader, sha);
+  if (!isDocument(name)) throw new Error(`unknown document ${name}`);
+  return DOCUMENTS[name](reader);
+};
+const bytes = JSON.stringify(compute()).length;
+const firstMs = performance.now() - t0;
+const t1 = performance.now();
+JSON.stringify(compute());
+const warmMs = performance.now() - t1;
+reader.close();
+process.stdout.write(
+  JSON.stringify({ firstMs, warmMs, bytes, rssMB: process.resourceUsage().maxRSS / 1024 }),
+);
