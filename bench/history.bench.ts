@@ -8,12 +8,11 @@
  * A benchmark, not a test: figures go into the README.
  *   npm run bench:history -- --runs 1,30,300,1000 [--tier full|pull] [--dir <folder>] [--json]
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ResultsReader, recentCommits, type Tier } from '../src/ci/index.ts';
-import { FakeGitHub } from '../tests/unit/fake_github.ts';
 import { synthesizer } from './history_synth.ts';
 
 const args = process.argv.slice(2);
@@ -49,6 +48,30 @@ function cli(cmd: string[], env: NodeJS.ProcessEnv = {}): Figure {
   if (r.status !== 0 && r.status !== 1)
     process.stderr.write(`${cmd.join(' ')}: exit ${r.status}: ${r.stderr}\n`);
   return { ms, rssMB: rss ? Number(rss[1]) / 1024 : null, ok: r.status === 0 || r.status === 1 };
+}
+
+/** Runs `fn` with the test suite's stand-in GitHub serving in a child process (its URL). */
+async function withStandInGitHub<T>(fn: (url: string) => T): Promise<T> {
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'tests/unit/fake_github_server.ts')],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const url = await new Promise<string>((ok) => {
+    let out = '';
+    server.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      if (out.includes('\n')) ok(out.split('\n')[0]);
+    });
+  });
+  try {
+    return fn(url);
+  } finally {
+    server.stdin.end();
+  }
 }
 
 function view(name: string, sha?: string): Figure {
@@ -91,13 +114,12 @@ for (const n of targets) {
     figures[`view ${doc}`] = view(doc);
   if (newest) figures['view coverage@commit'] = view('coverage', newest);
   figures['flaky list'] = cli(['flaky', 'list', '--db', db, '--json']);
-  const gh = new FakeGitHub();
-  const url = await gh.start();
-  figures['flaky file-issues'] = cli(['flaky', 'file-issues', '--db', db, '--repo', 'bench/history'], {
-    GITHUB_API_URL: url,
-    GITHUB_TOKEN: 'bench',
-  });
-  await gh.stop();
+  figures['flaky file-issues'] = await withStandInGitHub((url) =>
+    cli(['flaky', 'file-issues', '--db', db, '--repo', 'bench/history'], {
+      GITHUB_API_URL: url,
+      GITHUB_TOKEN: 'bench',
+    }),
+  );
   figures['shard plan'] = cli(['shard', 'plan', '--tier', tier, '--shards', '4', '--db', db, '--json']);
   figures['dashboard build'] = cli(['dashboard', 'build', '--db', db, '--out', join(dir, 'site')]);
   const fileMB = statSync(db).size / 1e6;

@@ -3,7 +3,7 @@
  * and checking the file included) and a warm one, the response size and the process's peak RSS.
  *   node --import tsx bench/history_view.ts <db> <document> [<sha>]
  */
-import { DOCUMENTS, isDocument, openReadOnly, PER_COMMIT } from '../dashboards/data/index.ts';
+import { DOCUMENTS, isDocument, openReadOnly, PER_COMMIT } from '../dashboards/index.ts';
 
 const [db, name, sha] = process.argv.slice(2);
 const t0 = performance.now();
