@@ -3,13 +3,7 @@
  * uses) with their recent outcomes, the open DISABLED issues (the quarantine list mirrored in the store), and
  * how many instances were skipped as disabled in each run over time.
  */
-import {
-  disabledSkipsByCommit,
-  disabledTests,
-  everFailedIds,
-  flakeStats,
-  outcomesOf,
-} from '../../src/ci/index.ts';
+import { disabledSkipsByCommit, disabledTests, flakeStats, recentRows } from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
 
 export interface FlakyRow {
@@ -51,17 +45,16 @@ const LETTER: Record<string, string> = {
 };
 
 export function flakyData(db: ReadDb, limit = 200): FlakyData {
-  // Flaky needs a failure (a flaky result, or a failure next to a pass): only ids that ever failed qualify.
-  const candidates = everFailedIds(db);
-  const flaky = flakeStats(db, 30, candidates)
+  // From the instances' recent history: only those whose kept outcomes hold a failure can be flaky.
+  const flaky = flakeStats(db, 30)
     .filter((s) => s.verdict === 'flaky')
     .slice(0, limit);
-  const history = new Map<string, string>();
-  const rows = outcomesOf(
-    db,
-    flaky.map((f) => f.id),
+  const history = new Map(
+    recentRows(db, { ids: flaky.map((f) => f.id) }).map((r) => [
+      r.id,
+      r.outcomes.map((x) => LETTER[x.status] ?? '?').join(''),
+    ]),
   );
-  for (const r of rows) history.set(r.id, (history.get(r.id) ?? '') + (LETTER[r.status] ?? '?'));
   const disabled = disabledTests(db).map((d) => ({
     key: d.key,
     title: `DISABLED ${d.key}`,

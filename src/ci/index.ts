@@ -76,6 +76,7 @@ export {
   insertMutant,
   type MutationRunInfo,
 } from './store/mutation.ts';
+export { type RecentOutcome, type RecentRow, recentRows } from './store/recent.ts';
 export {
   DEFAULT_DB,
   type ResultRow,
@@ -95,7 +96,6 @@ export {
   commitTimes,
   coverageCounts,
   disabledSkipsByCommit,
-  everFailedIds,
   failingResults,
   gridCounts,
   type MutantKill,
@@ -109,7 +109,6 @@ export {
   mutationScore,
   openReadOnly,
   outcomesByCommit,
-  outcomesOf,
   perfSeriesPoints,
   previousUlpCommit,
   ResultsReader,

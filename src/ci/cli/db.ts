@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { checkDatabase, repairDatabase } from '../store/check.ts';
 import { ResultsReader } from '../store/reader.ts';
 import { recentShardSets, verifyShardSet } from '../store/shard_sets.ts';
-import { DEFAULT_DB } from '../store/store.ts';
+import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 import { listOption } from './options.ts';
 
 export function registerDbCommands(program: Command): void {
@@ -62,6 +62,19 @@ export function registerDbCommands(program: Command): void {
         if (c.rows.length > 50) console.log(`... and ${c.rows.length - 50} more damaged row(s)`);
       }
       process.exitCode = c.ok ? 0 : 1;
+    });
+  db.command('rebuild <path>')
+    .description(
+      "recompute the derived tables (each instance's recent outcomes and durations) from the results; they are kept as runs end, this is for a file whose summaries are in doubt",
+    )
+    .action((path: string) => {
+      const store = new ResultsStore(path);
+      try {
+        store.rebuildSummaries();
+      } finally {
+        store.close();
+      }
+      console.log(`${path}: summaries rebuilt from the results`);
     });
   db.command('repair <path>')
     .description(

@@ -195,7 +195,9 @@ export function registerFlakyCommands(program: Command): void {
     .action((o: { db: string; window: number; all?: boolean; json?: boolean }) => {
       const store = new ResultsStore(o.db);
       try {
-        const stats = flakeStats(store, o.window).filter((s) => o.all || s.verdict !== 'healthy');
+        const stats = flakeStats(store, o.window, { healthy: o.all }).filter(
+          (s) => o.all || s.verdict !== 'healthy',
+        );
         if (o.json) return console.log(JSON.stringify(stats, null, 2));
         for (const s of stats)
           console.log(

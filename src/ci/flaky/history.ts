@@ -5,7 +5,8 @@
  * `broken` (it failed every attempt of every run — never quarantined), `healthy`.
  */
 import type { ResultsSource } from '../store/connection.ts';
-import { type OutcomeRow, outcomeRows, rerunTotals } from '../store/flaky.ts';
+import { type OutcomeRow, outcomeRows, rerunTotals, runTimes } from '../store/flaky.ts';
+import { RECENT_OUTCOMES, recentRows } from '../store/recent.ts';
 
 export type Verdict = 'flaky' | 'broken' | 'healthy';
 
@@ -29,17 +30,57 @@ export interface FlakeStats {
 
 const ALPHA = 0.3;
 
-/** `only`: restrict to these ids (the dashboards pass the ones that ever failed, to skip the healthy mass). */
-export function flakeStats(store: ResultsSource, window = 30, only?: readonly string[]): FlakeStats[] {
-  const rows = outcomeRows(store, only);
+export interface FlakeOptions {
+  /** Only these ids. */
+  readonly only?: readonly string[];
+  /**
+   * Every instance with outcomes, healthy ones included (`flaky list --all`). Otherwise only those whose kept
+   * outcomes hold a failure: an instance that never failed is healthy, whatever else it did.
+   */
+  readonly healthy?: boolean;
+  /** Read every stored result (the definition) instead of the instances' recent history (tests compare them). */
+  readonly fromResults?: boolean;
+}
+
+/**
+ * Each instance's outcomes in finished normal runs, oldest first: from the instances' recent history (one row per
+ * instance, whatever the history's length) when the window fits in it, else from every stored result.
+ */
+function outcomeHistories(store: ResultsSource, window: number, o: FlakeOptions): Map<string, OutcomeRow[]> {
   const byId = new Map<string, OutcomeRow[]>();
-  for (const r of rows) {
-    const g = byId.get(r.id);
-    if (g) g.push(r);
-    else byId.set(r.id, [r]);
+  if (o.fromResults || window > RECENT_OUTCOMES) {
+    for (const r of outcomeRows(store, o.only)) {
+      const g = byId.get(r.id);
+      if (g) g.push(r);
+      else byId.set(r.id, [r]);
+    }
+    return byId;
   }
+  const runs = runTimes(store);
+  for (const r of recentRows(store, { ids: o.only, all: o.healthy })) {
+    const rows = r.outcomes.flatMap((x) => {
+      const run = runs.get(x.run);
+      if (!run) return [];
+      return [
+        {
+          id: r.id,
+          op: r.op,
+          oracle: r.oracle,
+          device: r.device,
+          status: x.status,
+          message: x.message,
+          ...run,
+        },
+      ];
+    });
+    if (rows.length) byId.set(r.id, rows);
+  }
+  return byId;
+}
+
+export function flakeStats(store: ResultsSource, window = 30, o: FlakeOptions = {}): FlakeStats[] {
   const out: FlakeStats[] = [];
-  for (const [id, all] of byId) {
+  for (const [id, all] of outcomeHistories(store, window, o)) {
     const rs = all.slice(-window);
     const fail = (s: string) => s === 'fail' || s === 'xpass' || s === 'error';
     const passes = rs.filter((r) => r.status === 'pass' || r.status === 'xfail').length;

@@ -14,6 +14,7 @@ import type { Sql } from './connection.ts';
 import { dbError } from './db_errors.ts';
 import { inspectDbFile, openForReading } from './file.ts';
 import { oneLine, openWriter } from './open.ts';
+import { rebuildRecent } from './recent.ts';
 import { resultRowProblem, runRowProblem } from './validate.ts';
 import { walDamage } from './wal.ts';
 
@@ -112,6 +113,8 @@ export function repairDatabase(path: string): DbRepair {
         }
         const dropResult = db.prepare('DELETE FROM results WHERE run_id = ? AND id IS ?');
         for (const [run, id] of badResults) results += dropResult.run(run, id).changes;
+        // What was dropped leaves the derived tables too.
+        if (runs + results > 0) rebuildRecent(db);
         return { runs, results };
       })
       .immediate();

@@ -17,17 +17,29 @@ export interface OutcomeRow {
   readonly startedAt: string;
 }
 
-/** The outcomes (not skips) of normal runs, by id then oldest first; `only`: just these ids. */
+/**
+ * The outcomes (not skips) of finished normal runs (a run in progress is not history yet), by id then oldest
+ * first; `only`: just these ids. Every stored result: the definition the instances' recent history
+ * (recent.ts) is checked against, and what a window longer than that history reads.
+ */
 export function outcomeRows(src: ResultsSource, only?: readonly string[]): OutcomeRow[] {
   return src[SQL]
     .prepare(
       `SELECT r.id, r.op, r.oracle, r.device, r.status, r.message, u.commit_sha AS commitSha, u.started_at AS startedAt
      FROM results r JOIN runs u ON u.run_id = r.run_id
-     WHERE u.kind = 'normal' AND r.status IN ('pass','fail','flaky','xfail','xpass','error')
+     WHERE u.kind = 'normal' AND u.status != 'running' AND r.status IN ('pass','fail','flaky','xfail','xpass','error')
        ${only ? 'AND r.id IN (SELECT value FROM json_each(?))' : ''}
      ORDER BY r.id, r.run_id`,
     )
     .all(...(only ? [JSON.stringify(only)] : [])) as OutcomeRow[];
+}
+
+/** Each run's commit and start, by run id (a few thousand rows in a year's history). */
+export function runTimes(src: ResultsSource): Map<number, { commitSha: string; startedAt: string }> {
+  const rows = src[SQL]
+    .prepare('SELECT run_id AS runId, commit_sha AS commitSha, started_at AS startedAt FROM runs')
+    .all() as { runId: number; commitSha: string; startedAt: string }[];
+  return new Map(rows.map((r) => [r.runId, { commitSha: r.commitSha, startedAt: r.startedAt }]));
 }
 
 /** Rerun passes and failures of `ids` over the newest `window` rerun-disabled runs. */

@@ -22,6 +22,7 @@ import { boundary } from './faults.ts';
 import { effectiveStatus, isComplete, type RunLiveness } from './liveness.ts';
 import { type MergeSource, openSource } from './merge_source.ts';
 import { ResultsReader } from './reader.ts';
+import { dropGoneRuns, foldRun } from './recent.ts';
 import { type ResultRow, wallSeconds } from './runs.ts';
 import { copyShardSets } from './shard_sets.ts';
 import { ResultsStore } from './store.ts';
@@ -156,6 +157,7 @@ function copySource(db: Sql, src: MergeSource, c: Counts): void {
       insertResult.run(id, ...row);
       c.resultsAdded++;
     }
+    foldRun(db, id);
   }
   copyShardSets(db, src.db, src.path);
   const perfThere = db.prepare(`SELECT 1 FROM perf WHERE ${PERF_KEY.map((k) => `${k} IS ?`).join(' AND ')}`);
@@ -189,7 +191,7 @@ export function pruneCommits(path: string, keep: number): PruneReport {
   const store = new ResultsStore(path);
   const db = store[SQL];
   try {
-    const report = db.transaction(() => {
+    const report = store.write('retention', () => {
       const old = db
         .prepare(
           `SELECT commit_sha FROM runs GROUP BY commit_sha ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT -1 OFFSET ?`,
@@ -197,6 +199,10 @@ export function pruneCommits(path: string, keep: number): PruneReport {
         .pluck()
         .all(keep) as string[];
       const gone = JSON.stringify(old);
+      const runs = db
+        .prepare('SELECT run_id FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?))')
+        .pluck()
+        .all(gone) as number[];
       db.prepare(
         'DELETE FROM results WHERE run_id IN (SELECT run_id FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?)))',
       ).run(gone);
@@ -209,8 +215,9 @@ export function pruneCommits(path: string, keep: number): PruneReport {
              SELECT commit_sha FROM perf GROUP BY commit_sha ORDER BY MAX(rowid) DESC LIMIT -1 OFFSET ?)`,
         )
         .run(keep).changes;
+      dropGoneRuns(db, new Set(runs));
       return { commitsDropped: old.length, runsDropped, perfDropped };
-    })();
+    });
     // Give the space back: the file is what the CI cache stores.
     if (report.runsDropped + report.perfDropped > 0) db.exec('VACUUM');
     return report;

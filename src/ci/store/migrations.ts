@@ -132,6 +132,26 @@ export const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL,
      conflict TEXT
    );`,
+  // 9: each instance's recent history, kept as runs end (recent.ts): flake detection and shard planning read one
+  // row per instance instead of every result ever stored. `messages` holds each distinct failure message once.
+  // Derived data: filled from the results when an older file is migrated (open.ts), rebuildable at any time.
+  `CREATE TABLE messages (
+     msg INTEGER PRIMARY KEY,
+     text TEXT NOT NULL UNIQUE
+   );
+   CREATE TABLE instance_recent (
+     id TEXT PRIMARY KEY,
+     op TEXT NOT NULL,
+     oracle TEXT NOT NULL,
+     device TEXT NOT NULL,
+     outcomes TEXT NOT NULL,
+     durations TEXT NOT NULL,
+     bad INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX instance_recent_bad ON instance_recent(bad) WHERE bad = 1;`,
 ];
+
+/** The first version with `instance_recent`: a file migrated from below it gets the table filled from its results. */
+export const RECENT_SINCE = 9;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -19,7 +19,8 @@ import type { Sql } from './connection.ts';
 import { dbError, sqliteCode } from './db_errors.ts';
 import { writePoint } from './faults.ts';
 import { checkWal, checkWritable, prepareDbPath, schemaNewerError, sleepMs } from './file.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { MIGRATIONS, RECENT_SINCE, SCHEMA_VERSION } from './migrations.ts';
+import { rebuildRecent } from './recent.ts';
 import { runRowProblem } from './validate.ts';
 
 /** How long a statement waits for another process's write lock before failing with E_DB_BUSY. */
@@ -71,6 +72,8 @@ function migrate(db: Sql, path: string): void {
         if (from > SCHEMA_VERSION) throw schemaNewerError(path, from);
         if (from < SCHEMA_VERSION) writePoint('migrate');
         for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+        // Derived data of an older file, computed once from its results (a new file has none to fold).
+        if (from > 0 && from < RECENT_SINCE) rebuildRecent(db);
         if (from < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       })
       .exclusive(),

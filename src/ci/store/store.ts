@@ -10,6 +10,7 @@ import { writePoint } from './faults.ts';
 import { DEFAULT_DB } from './file.ts';
 import { effectiveStatus, type RunStatus, THIS_HOST } from './liveness.ts';
 import { openWriter } from './open.ts';
+import { foldRun, rebuildRecent } from './recent.ts';
 import {
   allRuns,
   lastRunIdOf,
@@ -176,6 +177,8 @@ export class ResultsStore implements ResultsSource {
         .run(now, now, status, runId);
       // A complete run has nothing left to resume.
       if (status !== 'interrupted') this.sql.prepare('DELETE FROM run_plans WHERE run_id = ?').run(runId);
+      // A finished run is history: its outcomes (and, complete, its durations) join each instance's recent ones.
+      foldRun(this.sql, runId);
     });
   }
 
@@ -196,7 +199,13 @@ export class ResultsStore implements ResultsSource {
     );
     const dead = open.filter((r) => effectiveStatus(r, now) === 'aborted');
     if (dead.length === 0) return 0;
-    return this.write('reap aborted runs', () => dead.reduce((n, r) => n + end.run(r.runId).changes, 0));
+    return this.write('reap aborted runs', () =>
+      dead.reduce((n, r) => {
+        const ended = end.run(r.runId).changes;
+        foldRun(this.sql, r.runId);
+        return n + ended;
+      }, 0),
+    );
   }
 
   /** A run's row, its status as readers see it (a run whose process died reads 'aborted'). */
@@ -267,6 +276,11 @@ export class ResultsStore implements ResultsSource {
         .prepare(`UPDATE runs SET ${keys.map((k) => `${PATCH_COLUMNS[k]} = ?`).join(', ')} WHERE run_id = ?`)
         .run(...keys.map((k) => patch[k] ?? null), runId),
     );
+  }
+
+  /** Recomputes the derived tables (each instance's recent history) from the results: `opgate db rebuild`. */
+  rebuildSummaries(): void {
+    this.write('rebuild summaries', () => rebuildRecent(this.sql));
   }
 
   close(): void {

@@ -13,7 +13,7 @@ export {
 export { openReadOnly, ResultsReader } from '../reader.ts';
 export { type CommitRow, commitShas, recentCommits, shardsOfCommit } from './commits.ts';
 export { type CoverageRow, coverageCounts, outcomesByCommit } from './coverage.ts';
-export { disabledSkipsByCommit, everFailedIds, outcomesOf } from './flaky.ts';
+export { disabledSkipsByCommit } from './flaky.ts';
 export { type CellFailureRow, cellFailures, failingResults, gridCounts, unfinishedRuns } from './grid.ts';
 export { mutantOutcomeCounts, type OutcomeCount } from './mutation.ts';
 export { maxUlpByCell, previousUlpCommit, type UlpRow } from './numerics.ts';

@@ -1,0 +1,217 @@
+/**
+ * Each instance's recent history, kept as runs end: its last RECENT_OUTCOMES outcomes in normal runs and its last
+ * RECENT_DURATIONS durations in complete runs, each entry tagged with its run. Flake detection (`flaky list`,
+ * `file-issues`, the flaky view) and shard planning read this table, one row per instance, instead of every
+ * result ever stored: their cost follows the number of instances, not the length of the history.
+ *
+ * What counts (the definition, `recentFromResults`): a run's outcomes once it has finished (passed, failed,
+ * interrupted or aborted; a run in progress is not history yet), skips excluded; its durations once it is
+ * complete (passed or failed), skips and errors excluded. A run folded again (resumed, or replaced by a fuller
+ * copy in a merge) replaces its entries; runs dropped by retention leave. Derived data: `rebuildRecent`
+ * recomputes the table from the results, and a test checks that the maintained table equals a rebuild.
+ *
+ * Entry format (compact text, oldest first, comma-separated): `<run id><letter>[<message id>]` for outcomes (P
+ * pass, X xfail, K flaky, F fail, E error, U xpass; a failure's message id in `messages`), `<run id>:<ms>` for
+ * durations.
+ */
+import { type ResultsSource, SQL, type Sql } from './connection.ts';
+
+export const RECENT_OUTCOMES = 50;
+export const RECENT_DURATIONS = 5;
+
+const LETTER: Record<string, string> = {
+  pass: 'P',
+  xfail: 'X',
+  flaky: 'K',
+  fail: 'F',
+  error: 'E',
+  xpass: 'U',
+};
+const STATUS: Record<string, string> = Object.fromEntries(Object.entries(LETTER).map(([s, l]) => [l, s]));
+const BAD = new Set(['F', 'E', 'U', 'K']);
+const TIMED = new Set(['pass', 'fail', 'xfail', 'xpass', 'flaky']);
+
+export interface RecentOutcome {
+  readonly run: number;
+  readonly status: string;
+  /** A failing or flaky outcome's message. */
+  readonly message: string | null;
+}
+
+export interface RecentRow {
+  readonly id: string;
+  readonly op: string;
+  readonly oracle: string;
+  readonly device: string;
+  /** Oldest first. */
+  readonly outcomes: readonly RecentOutcome[];
+  /** [run, ms], oldest first. */
+  readonly durations: readonly (readonly [number, number])[];
+}
+
+interface Stored {
+  id: string;
+  op: string;
+  oracle: string;
+  device: string;
+  outcomes: string;
+  durations: string;
+}
+
+type Entry = [run: number, text: string];
+
+const parse = (s: string): Entry[] =>
+  s === ''
+    ? []
+    : s.split(',').map((e) => [Number.parseInt(e, 10), e.slice(String(Number.parseInt(e, 10)).length)]);
+const show = (es: readonly Entry[]): string => es.map(([r, t]) => `${r}${t}`).join(',');
+
+/** `entries` with run `run`'s entry set to `text` (or removed), in run order, the newest `keep`. */
+function put(entries: Entry[], run: number, text: string | null, keep: number): Entry[] {
+  const out = entries.filter(([r]) => r !== run);
+  if (text !== null) {
+    out.push([run, text]);
+    out.sort((a, b) => a[0] - b[0]);
+  }
+  return out.slice(-keep);
+}
+
+/** The message id of `text`, added when new. */
+function messageId(db: Sql, text: string): number {
+  db.prepare('INSERT OR IGNORE INTO messages (text) VALUES (?)').run(text);
+  return db.prepare('SELECT msg FROM messages WHERE text = ?').pluck().get(text) as number;
+}
+
+/**
+ * Folds run `runId`'s results into the table (inside the caller's write transaction): its outcomes once it has
+ * finished, its durations once it is complete. Idempotent: folding a run again replaces its entries.
+ */
+export function foldRun(db: Sql, runId: number): void {
+  const run = db.prepare('SELECT kind, status FROM runs WHERE run_id = ?').get(runId) as
+    | { kind: string; status: string }
+    | undefined;
+  if (!run || run.kind !== 'normal' || run.status === 'running') return;
+  const complete = run.status === 'passed' || run.status === 'failed';
+  const get = db.prepare('SELECT * FROM instance_recent WHERE id = ?');
+  const upsert = db.prepare(
+    `INSERT INTO instance_recent (id, op, oracle, device, outcomes, durations, bad)
+     VALUES (@id, @op, @oracle, @device, @outcomes, @durations, @bad)
+     ON CONFLICT (id) DO UPDATE SET outcomes = excluded.outcomes, durations = excluded.durations, bad = excluded.bad`,
+  );
+  const rows = db
+    .prepare(
+      'SELECT id, op, oracle, device, status, duration_ms AS ms, message FROM results WHERE run_id = ?',
+    )
+    .all(runId) as {
+    id: string;
+    op: string;
+    oracle: string;
+    device: string;
+    status: string;
+    ms: number;
+    message: string | null;
+  }[];
+  for (const r of rows) {
+    const had = get.get(r.id) as Stored | undefined;
+    const letter = LETTER[r.status];
+    const outcome =
+      letter === undefined
+        ? null
+        : BAD.has(letter) && r.message
+          ? `${letter}${messageId(db, r.message)}`
+          : letter;
+    const outcomes = show(put(parse(had?.outcomes ?? ''), runId, outcome, RECENT_OUTCOMES));
+    const timed = complete && TIMED.has(r.status) ? `:${r.ms}` : null;
+    const durations = show(put(parse(had?.durations ?? ''), runId, timed, RECENT_DURATIONS));
+    if (!had && outcomes === '' && durations === '') continue;
+    upsert.run({
+      id: r.id,
+      op: r.op,
+      oracle: r.oracle,
+      device: r.device,
+      outcomes,
+      durations,
+      bad: hasBad(outcomes),
+    });
+  }
+}
+
+const hasBad = (outcomes: string): number => (/[FEUK]/.test(outcomes) ? 1 : 0);
+
+/** Removes the entries of runs that no longer exist (after retention dropped them). */
+export function dropGoneRuns(db: Sql, gone: ReadonlySet<number>): void {
+  if (gone.size === 0) return;
+  const update = db.prepare('UPDATE instance_recent SET outcomes = ?, durations = ?, bad = ? WHERE id = ?');
+  const del = db.prepare('DELETE FROM instance_recent WHERE id = ?');
+  const rows = db.prepare('SELECT id, outcomes, durations FROM instance_recent').all() as Stored[];
+  for (const r of rows) {
+    const outcomes = show(parse(r.outcomes).filter(([run]) => !gone.has(run)));
+    const durations = show(parse(r.durations).filter(([run]) => !gone.has(run)));
+    if (outcomes === r.outcomes && durations === r.durations) continue;
+    if (outcomes === '' && durations === '') del.run(r.id);
+    else update.run(outcomes, durations, hasBad(outcomes), r.id);
+  }
+}
+
+/** Recomputes the whole table from the results (a migration, `opgate db rebuild`, and the tests' check). */
+export function rebuildRecent(db: Sql): void {
+  db.prepare('DELETE FROM instance_recent').run();
+  const runs = db.prepare('SELECT run_id FROM runs ORDER BY run_id').pluck().all() as number[];
+  for (const run of runs) foldRun(db, run);
+}
+
+function decode(db: ResultsSource, r: Stored, messages: Map<number, string | null>): RecentRow {
+  const text = (id: number) => {
+    if (!messages.has(id))
+      messages.set(
+        id,
+        (db[SQL].prepare('SELECT text FROM messages WHERE msg = ?').pluck().get(id) as string) ?? null,
+      );
+    return messages.get(id) ?? null;
+  };
+  return {
+    id: r.id,
+    op: r.op,
+    oracle: r.oracle,
+    device: r.device,
+    outcomes: parse(r.outcomes).map(([run, t]) => ({
+      run,
+      status: STATUS[t[0]],
+      message: t.length > 1 ? text(Number(t.slice(1))) : null,
+    })),
+    durations: parse(r.durations).map(([run, t]) => [run, Number(t.slice(1))] as const),
+  };
+}
+
+/** The instances whose kept outcomes include a failure (`all`: every instance), with their recent history. */
+export function recentRows(
+  db: ResultsSource,
+  o: { all?: boolean; ids?: readonly string[] } = {},
+): RecentRow[] {
+  const messages = new Map<number, string | null>();
+  const sql = o.ids
+    ? 'SELECT * FROM instance_recent WHERE id IN (SELECT value FROM json_each(?))'
+    : `SELECT * FROM instance_recent ${o.all ? '' : 'WHERE bad = 1'}`;
+  const rows = (
+    o.ids ? db[SQL].prepare(sql).all(JSON.stringify(o.ids)) : db[SQL].prepare(sql).all()
+  ) as Stored[];
+  return rows.map((r) => decode(db, r, messages));
+}
+
+/** Every instance's kept durations (ms), oldest first: what shard planning reads. */
+export function recentDurations(db: ResultsSource): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const r of db[SQL]
+    .prepare(`SELECT id, durations FROM instance_recent WHERE durations != ''`)
+    .iterate() as Iterable<{ id: string; durations: string }>)
+    out.set(
+      r.id,
+      parse(r.durations).map(([, t]) => Number(t.slice(1))),
+    );
+  return out;
+}
+
+/** The table as stored, by id (what a test compares with a rebuild). */
+export function recentTable(db: ResultsSource): Record<string, unknown>[] {
+  return db[SQL].prepare('SELECT * FROM instance_recent ORDER BY id').all() as Record<string, unknown>[];
+}

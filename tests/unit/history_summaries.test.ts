@@ -1,0 +1,128 @@
+/**
+ * The instances' recent history (store/recent.ts) is derived data and must never drift from what it summarizes.
+ * A small history is built through every path that changes it: runs that pass, fail, flake, skip and xfail; a
+ * rerun-disabled run (not history); a run interrupted and resumed; a run killed and reaped; a merge that replaces
+ * a partial copy; retention dropping old commits; more runs than the table keeps per instance. After each step the
+ * maintained table equals a rebuild from the results, and flake statistics and shard durations read from it
+ * equal those computed from every stored result (the definition).
+ */
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { flakeStats } from '../../src/ci/flaky/history.ts';
+import { expandMatrix } from '../../src/ci/matrix.ts';
+import { loadDurations } from '../../src/ci/shard/history.ts';
+import { mergeDatabases, pruneCommits } from '../../src/ci/store/merge.ts';
+import { RECENT_OUTCOMES, recentTable } from '../../src/ci/store/recent.ts';
+import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
+import { deadPid } from './run_helpers.ts';
+import { rowOf } from './store_fault_helpers.ts';
+
+const SEL = expandMatrix('pull', { op: ['add', 'mul'], device: ['cpu'], dtype: ['float32', 'int64'] }).slice(
+  0,
+  12,
+);
+const dir = mkdtempSync(join(tmpdir(), 'opgate-summaries-'));
+
+/** Run k's row of instance n: a deterministic mix of every status, durations that move. */
+function row(k: number, n: number): ResultRow {
+  const base = rowOf(SEL[n], 1 + ((k * 7 + n * 3) % 11));
+  const pick = (k * 5 + n * 11) % 23;
+  if (n === 0) return { ...base, status: 'fail', message: `always broken (${k % 2})`, attempts: 3 };
+  if (pick === 1) return { ...base, status: 'fail', message: `failure ${k % 3}`, attempts: 3 };
+  if (pick === 2) return { ...base, status: 'flaky', message: 'flaked once', attempts: 2 };
+  if (pick === 3) return { ...base, status: 'skip', message: 'skipped', durationMs: 0 };
+  if (pick === 4) return { ...base, status: 'xfail', message: 'expected' };
+  if (pick === 5) return { ...base, status: 'error', message: null };
+  return base;
+}
+
+const INFO = (k: number) => ({ commitSha: `c${k}`, branch: 'main', platform: 'p', tier: 'pull' });
+
+function run(
+  path: string,
+  k: number,
+  end: 'passed' | 'failed' | 'interrupted' | null,
+  kind = 'normal',
+): number {
+  const s = new ResultsStore(path);
+  const id = s.startRun(
+    { ...INFO(k), kind },
+    SEL.map((i) => i.id),
+  );
+  s.addResults(
+    id,
+    SEL.map((_, n) => row(k, n)).slice(0, end === 'interrupted' || end === null ? 5 : undefined),
+  );
+  if (end) s.endRun(id, end);
+  else s.patchRun(id, { pid: deadPid() });
+  s.close();
+  return id;
+}
+
+/** The maintained table equals a rebuild; flake stats and durations from it equal the definition's. */
+function expectSameAnswers(path: string, step: string): void {
+  const copy = join(dir, `rebuilt-${step.replace(/\W+/g, '-')}.db`);
+  copyFileSync(path, copy);
+  const s = new ResultsStore(path);
+  const r = new ResultsStore(copy);
+  try {
+    r.rebuildSummaries();
+    expect(recentTable(s), `${step}: maintained = rebuilt`).toEqual(recentTable(r));
+    for (const window of [5, 30, RECENT_OUTCOMES]) {
+      const notHealthy = (o: { fromResults?: boolean }) =>
+        flakeStats(s, window, o).filter((x) => x.verdict !== 'healthy');
+      expect(notHealthy({}), `${step}: flake stats, window ${window}`).toEqual(
+        notHealthy({ fromResults: true }),
+      );
+      expect(flakeStats(s, window, { healthy: true }), `${step}: --all, window ${window}`).toEqual(
+        flakeStats(s, window, { fromResults: true }),
+      );
+    }
+  } finally {
+    s.close();
+    r.close();
+  }
+  expect(loadDurations(path), `${step}: durations`).toEqual(loadDurations(path, 5, { fromResults: true }));
+}
+
+describe('the instances’ recent history', () => {
+  test('equals a rebuild and the definition after every kind of change', () => {
+    const db = join(dir, 'history.db');
+    for (let k = 0; k < 4; k++) run(db, k, k % 2 ? 'failed' : 'passed');
+    expectSameAnswers(db, 'complete runs');
+    run(db, 4, 'passed', 'rerun-disabled');
+    expectSameAnswers(db, 'a rerun-disabled run');
+    // Interrupted with 5 of 12 results (folded: outcomes, no durations), then resumed to the end (folded again).
+    const interrupted = run(db, 5, 'interrupted');
+    expectSameAnswers(db, 'interrupted');
+    const s = new ResultsStore(db);
+    s.resumeRun(interrupted);
+    s.addResults(interrupted, SEL.map((_, n) => row(5, n)).slice(5));
+    s.endRun(interrupted, 'failed');
+    s.close();
+    expectSameAnswers(db, 'resumed to its end');
+    // Killed: its writer is dead; the next writer reaps (and folds) it.
+    run(db, 6, null);
+    new ResultsStore(db).close();
+    expectSameAnswers(db, 'killed and reaped');
+    // A shard database merged twice: first a partial copy (killed), then the same run complete replaces it.
+    const shard = join(dir, 'shard.db');
+    const partial = run(shard, 7, null);
+    mergeDatabases([shard], db);
+    expectSameAnswers(db, 'merged partial copy');
+    const t = new ResultsStore(shard);
+    t.resumeRun(partial);
+    t.addResults(partial, SEL.map((_, n) => row(7, n)).slice(5));
+    t.endRun(partial, 'passed');
+    t.close();
+    expect(mergeDatabases([shard], db).runsReplaced).toBe(1);
+    expectSameAnswers(db, 'partial copy replaced');
+    // More runs than the table keeps per instance, then retention.
+    for (let k = 8; k < RECENT_OUTCOMES + 12; k++) run(db, k, k % 3 ? 'passed' : 'failed');
+    expectSameAnswers(db, 'more runs than kept');
+    expect(pruneCommits(db, 20).commitsDropped).toBeGreaterThan(0);
+    expectSameAnswers(db, 'retention');
+  }, 120_000);
+});
