@@ -271,11 +271,13 @@ export class ResultsStore implements ResultsSource {
   patchRun(runId: number, patch: RunPatch): void {
     const keys = (Object.keys(patch) as (keyof RunPatch)[]).filter((k) => Object.hasOwn(PATCH_COLUMNS, k));
     if (keys.length === 0) return;
-    this.write('patch run', () =>
+    this.write('patch run', () => {
       this.sql
         .prepare(`UPDATE runs SET ${keys.map((k) => `${PATCH_COLUMNS[k]} = ?`).join(', ')} WHERE run_id = ?`)
-        .run(...keys.map((k) => patch[k] ?? null), runId),
-    );
+        .run(...keys.map((k) => patch[k] ?? null), runId);
+      // A run imported with its end state (the demo seed) is history as a run ended here is.
+      if (patch.status !== undefined) foldRun(this.sql, runId);
+    });
   }
 
   /** Recomputes the derived tables (each instance's recent history) from the results: `opgate db rebuild`. */
