@@ -6,7 +6,7 @@
  * maintained table equals a rebuild from the results, and flake statistics and shard durations read from it
  * equal those computed from every stored result (the definition).
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -125,4 +125,31 @@ describe('the instances’ recent history', () => {
     expect(pruneCommits(db, 20).commitsDropped).toBeGreaterThan(0);
     expectSameAnswers(db, 'retention');
   }, 120_000);
+});
+
+describe('retention', () => {
+  test('gives space back in proportion to what it drops (incremental auto-vacuum), and the file shrinks', () => {
+    const db = join(dir, 'retention.db');
+    const many = expandMatrix('pull', { device: ['meta'] }).slice(0, 2000);
+    const s = new ResultsStore(db);
+    expect(s.autoVacuum, 'a new file frees pages incrementally').toBe(2);
+    for (let k = 0; k < 8; k++) {
+      const run = s.startRun(INFO(100 + k));
+      s.addResults(
+        run,
+        many.map((i) => rowOf(i, k + 1)),
+      );
+      s.endRun(run, 'passed');
+    }
+    s.checkpoint();
+    s.close();
+    const before = statSync(db).size;
+    expect(pruneCommits(db, 2).runsDropped).toBe(6);
+    const after = statSync(db).size;
+    expect(after, `${before} -> ${after} bytes`).toBeLessThan(before * 0.6);
+    const t = new ResultsStore(db);
+    expect(t.autoVacuum).toBe(2);
+    expect(t.runs()).toHaveLength(2);
+    t.close();
+  });
 });

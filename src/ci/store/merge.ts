@@ -18,6 +18,7 @@
  */
 import { CiError } from '../errors.ts';
 import { SQL, type Sql } from './connection.ts';
+import { withDbErrors } from './db_errors.ts';
 import { boundary } from './faults.ts';
 import { effectiveStatus, isComplete, type RunLiveness } from './liveness.ts';
 import { type MergeSource, openSource } from './merge_source.ts';
@@ -218,8 +219,17 @@ export function pruneCommits(path: string, keep: number): PruneReport {
       dropGoneRuns(db, new Set(runs));
       return { commitsDropped: old.length, runsDropped, perfDropped };
     });
-    // Give the space back: the file is what the CI cache stores.
-    if (report.runsDropped + report.perfDropped > 0) db.exec('VACUUM');
+    // Give the space back (the file is what the CI cache stores) in proportion to what was dropped: a file with
+    // incremental auto-vacuum frees its free pages; an older file is rewritten once, switching it over.
+    if (report.runsDropped + report.perfDropped > 0)
+      withDbErrors(path, 'giving space back', () => {
+        if ((db.pragma('auto_vacuum', { simple: true }) as number) === 2) db.pragma('incremental_vacuum');
+        else {
+          db.pragma('auto_vacuum = INCREMENTAL');
+          db.exec('VACUUM');
+        }
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      });
     return report;
   } finally {
     store.close();

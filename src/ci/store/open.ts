@@ -130,6 +130,9 @@ export function openWriter(path: string, o: WriterOptions = {}): Sql {
     // Pages before the switch to WAL and the migration, which would write to a damaged file.
     checkOpened(db, path, { pages: true, runs: false });
     const d = db;
+    // A new file frees pages incrementally (retention gives space back in proportion to what it drops, never by
+    // rewriting the file); the setting only takes before the first page is written, which the switch to WAL does.
+    if ((db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     retryBusy(() => d.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -94,6 +94,11 @@ export class ResultsStore implements ResultsSource {
     return this.sql.pragma('journal_mode', { simple: true }) as string;
   }
 
+  /** SQLite's auto_vacuum mode: 2 (incremental) for every file opgate created or retention switched over. */
+  get autoVacuum(): number {
+    return this.sql.pragma('auto_vacuum', { simple: true }) as number;
+  }
+
   get schemaVersion(): number {
     return this.sql.pragma('user_version', { simple: true }) as number;
   }
