@@ -14,8 +14,11 @@ import { flakeStats } from '../../src/ci/flaky/history.ts';
 import { expandMatrix } from '../../src/ci/matrix.ts';
 import { loadDurations } from '../../src/ci/shard/history.ts';
 import { mergeDatabases, pruneCommits } from '../../src/ci/store/merge.ts';
+import { ResultsReader } from '../../src/ci/store/reader.ts';
 import { RECENT_OUTCOMES, recentTable } from '../../src/ci/store/recent.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
+import { coverageCounts } from '../../src/ci/store/views/coverage.ts';
+import { gridCounts } from '../../src/ci/store/views/grid.ts';
 import { deadPid } from './run_helpers.ts';
 import { rowOf } from './store_fault_helpers.ts';
 
@@ -61,6 +64,40 @@ function run(
   return id;
 }
 
+/** Rows as key -> summed n (the summary's rows come per run and part; the definition's per cell). */
+function summed(rows: readonly object[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows) {
+    const { n, ...key } = r as { n: number };
+    const k = JSON.stringify(Object.values(key));
+    out[k] = (out[k] ?? 0) + (n as number);
+  }
+  return out;
+}
+
+/**
+ * What a reader sees while runs are going: the grid's and coverage's counts from the run cells (and running runs'
+ * results), and flake statistics, equal those from every result.
+ */
+function expectSameCounts(path: string, step: string): void {
+  const r = new ResultsReader(path);
+  try {
+    const shas = r.runs().map((x) => x.commitSha);
+    expect(summed(gridCounts(r, shas)), `${step}: grid`).toEqual(
+      summed(gridCounts(r, shas, { fromResults: true })),
+    );
+    const notHealthy = (o: { fromResults?: boolean }) =>
+      flakeStats(r, 30, o).filter((x) => x.verdict !== 'healthy');
+    expect(notHealthy({}), `${step}: flake stats`).toEqual(notHealthy({ fromResults: true }));
+    for (const sha of new Set(shas))
+      expect(summed(coverageCounts(r, sha)), `${step}: coverage of ${sha}`).toEqual(
+        summed(coverageCounts(r, sha, { fromResults: true })),
+      );
+  } finally {
+    r.close();
+  }
+}
+
 /** The maintained table equals a rebuild; flake stats and durations from it equal the definition's. */
 function expectSameAnswers(path: string, step: string): void {
   const copy = join(dir, `rebuilt-${step.replace(/\W+/g, '-')}.db`);
@@ -85,6 +122,7 @@ function expectSameAnswers(path: string, step: string): void {
     r.close();
   }
   expect(loadDurations(path), `${step}: durations`).toEqual(loadDurations(path, 5, { fromResults: true }));
+  expectSameCounts(path, step);
 }
 
 describe('the instances’ recent history', () => {
@@ -99,12 +137,16 @@ describe('the instances’ recent history', () => {
     expectSameAnswers(db, 'interrupted');
     const s = new ResultsStore(db);
     s.resumeRun(interrupted);
-    s.addResults(interrupted, SEL.map((_, n) => row(5, n)).slice(5));
+    s.addResults(interrupted, SEL.map((_, n) => row(5, n)).slice(5, 8));
+    // While it runs again it counts through its results, not twice.
+    expectSameCounts(db, 'resumed, running');
+    s.addResults(interrupted, SEL.map((_, n) => row(5, n)).slice(8));
     s.endRun(interrupted, 'failed');
     s.close();
     expectSameAnswers(db, 'resumed to its end');
     // Killed: its writer is dead; the next writer reaps (and folds) it.
     run(db, 6, null);
+    expectSameCounts(db, 'killed, not reaped yet');
     new ResultsStore(db).close();
     expectSameAnswers(db, 'killed and reaped');
     // A shard database merged twice: first a partial copy (killed), then the same run complete replaces it.

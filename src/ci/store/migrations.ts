@@ -134,6 +134,8 @@ export const MIGRATIONS: readonly string[] = [
    );`,
   // 9: each instance's recent history, kept as runs end (recent.ts): flake detection and shard planning read one
   // row per instance instead of every result ever stored. `messages` holds each distinct failure message once.
+  // `run_cells`: a finished run's result counts per (op, device, dtype, status, skip/xfail reason; msg 0: none),
+  // what the grid and coverage views add up instead of counting results.
   // Derived data: filled from the results when an older file is migrated (open.ts), rebuildable at any time.
   `CREATE TABLE messages (
      msg INTEGER PRIMARY KEY,
@@ -148,7 +150,17 @@ export const MIGRATIONS: readonly string[] = [
      durations TEXT NOT NULL,
      bad INTEGER NOT NULL
    ) WITHOUT ROWID;
-   CREATE INDEX instance_recent_bad ON instance_recent(bad) WHERE bad = 1;`,
+   CREATE INDEX instance_recent_bad ON instance_recent(bad) WHERE bad = 1;
+   CREATE TABLE run_cells (
+     run_id INTEGER NOT NULL,
+     op TEXT NOT NULL,
+     device TEXT NOT NULL,
+     dtype TEXT NOT NULL,
+     status TEXT NOT NULL,
+     msg INTEGER NOT NULL,
+     n INTEGER NOT NULL,
+     PRIMARY KEY (run_id, op, device, dtype, status, msg)
+   ) WITHOUT ROWID;`,
 ];
 
 /** The first version with `instance_recent`: a file migrated from below it gets the table filled from its results. */

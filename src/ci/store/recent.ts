@@ -91,6 +91,7 @@ export function foldRun(db: Sql, runId: number): void {
     | { kind: string; status: string }
     | undefined;
   if (!run || run.kind !== 'normal' || run.status === 'running') return;
+  foldCells(db, runId);
   const complete = run.status === 'passed' || run.status === 'failed';
   const get = db.prepare('SELECT * FROM instance_recent WHERE id = ?');
   const upsert = db.prepare(
@@ -136,11 +137,49 @@ export function foldRun(db: Sql, runId: number): void {
   }
 }
 
+/**
+ * Takes a run out of the derived tables (it is running again: resumed), so that it counts through its results,
+ * like any run in progress, until it ends and is folded anew.
+ */
+export function unfoldRun(db: Sql, runId: number): void {
+  db.prepare('DELETE FROM run_cells WHERE run_id = ?').run(runId);
+  const get = db.prepare('SELECT outcomes, durations FROM instance_recent WHERE id = ?');
+  const update = db.prepare('UPDATE instance_recent SET outcomes = ?, durations = ?, bad = ? WHERE id = ?');
+  const del = db.prepare('DELETE FROM instance_recent WHERE id = ?');
+  const ids = db.prepare('SELECT id FROM results WHERE run_id = ?').pluck().all(runId) as string[];
+  for (const id of ids) {
+    const had = get.get(id) as { outcomes: string; durations: string } | undefined;
+    if (!had) continue;
+    const outcomes = show(put(parse(had.outcomes), runId, null, RECENT_OUTCOMES));
+    const durations = show(put(parse(had.durations), runId, null, RECENT_DURATIONS));
+    if (outcomes === '' && durations === '') del.run(id);
+    else update.run(outcomes, durations, hasBad(outcomes), id);
+  }
+}
+
+/** A finished run's result counts per cell (run_cells), replacing what an earlier fold of it counted. */
+function foldCells(db: Sql, runId: number): void {
+  db.prepare('DELETE FROM run_cells WHERE run_id = ?').run(runId);
+  db.prepare(
+    `INSERT OR IGNORE INTO messages (text) SELECT DISTINCT message FROM results
+     WHERE run_id = ? AND status IN ('skip','xfail') AND message IS NOT NULL`,
+  ).run(runId);
+  db.prepare(
+    `INSERT INTO run_cells (run_id, op, device, dtype, status, msg, n)
+     SELECT r.run_id, r.op, r.device, r.dtype, r.status, COALESCE(m.msg, 0), COUNT(*) FROM results r
+     LEFT JOIN messages m ON r.status IN ('skip','xfail') AND m.text = r.message
+     WHERE r.run_id = ? GROUP BY 1, 2, 3, 4, 5, 6`,
+  ).run(runId);
+}
+
 const hasBad = (outcomes: string): number => (/[FEUK]/.test(outcomes) ? 1 : 0);
 
 /** Removes the entries of runs that no longer exist (after retention dropped them). */
 export function dropGoneRuns(db: Sql, gone: ReadonlySet<number>): void {
   if (gone.size === 0) return;
+  db.prepare('DELETE FROM run_cells WHERE run_id IN (SELECT value FROM json_each(?))').run(
+    JSON.stringify([...gone]),
+  );
   const update = db.prepare('UPDATE instance_recent SET outcomes = ?, durations = ?, bad = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM instance_recent WHERE id = ?');
   const rows = db.prepare('SELECT id, outcomes, durations FROM instance_recent').all() as Stored[];
@@ -156,6 +195,7 @@ export function dropGoneRuns(db: Sql, gone: ReadonlySet<number>): void {
 /** Recomputes the whole table from the results (a migration, `opgate db rebuild`, and the tests' check). */
 export function rebuildRecent(db: Sql): void {
   db.prepare('DELETE FROM instance_recent').run();
+  db.prepare('DELETE FROM run_cells').run();
   const runs = db.prepare('SELECT run_id FROM runs ORDER BY run_id').pluck().all() as number[];
   for (const run of runs) foldRun(db, run);
 }
@@ -211,7 +251,15 @@ export function recentDurations(db: ResultsSource): Map<string, number[]> {
   return out;
 }
 
-/** The table as stored, by id (what a test compares with a rebuild). */
+/** The derived tables as stored (what a test compares with a rebuild). */
 export function recentTable(db: ResultsSource): Record<string, unknown>[] {
-  return db[SQL].prepare('SELECT * FROM instance_recent ORDER BY id').all() as Record<string, unknown>[];
+  return [
+    ...(db[SQL].prepare('SELECT * FROM instance_recent ORDER BY id').all() as Record<string, unknown>[]),
+    ...(db[SQL]
+      .prepare(
+        `SELECT c.run_id, c.op, c.device, c.dtype, c.status, m.text, c.n FROM run_cells c
+         LEFT JOIN messages m ON m.msg = c.msg ORDER BY 1, 2, 3, 4, 5, 6`,
+      )
+      .all() as Record<string, unknown>[]),
+  ];
 }

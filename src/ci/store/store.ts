@@ -10,7 +10,7 @@ import { writePoint } from './faults.ts';
 import { DEFAULT_DB } from './file.ts';
 import { effectiveStatus, type RunStatus, THIS_HOST } from './liveness.ts';
 import { openWriter } from './open.ts';
-import { foldRun, rebuildRecent } from './recent.ts';
+import { foldRun, rebuildRecent, unfoldRun } from './recent.ts';
 import {
   allRuns,
   lastRunIdOf,
@@ -154,13 +154,14 @@ export class ResultsStore implements ResultsSource {
 
   /** Takes over an aborted or interrupted run: this process writes it again, and it is running until it ends. */
   resumeRun(runId: number): void {
-    this.write('resume run', () =>
+    this.write('resume run', () => {
       this.sql
         .prepare(
           `UPDATE runs SET status = 'running', ended_at = NULL, pid = ?, host = ?, heartbeat_at = ? WHERE run_id = ?`,
         )
-        .run(process.pid, THIS_HOST, new Date().toISOString(), runId),
-    );
+        .run(process.pid, THIS_HOST, new Date().toISOString(), runId);
+      unfoldRun(this.sql, runId);
+    });
   }
 
   /** The writer is alive: readers keep showing the run as running. */

@@ -1,23 +1,32 @@
 /** The commit grid's queries: result counts per job, the runs that did not finish, failures. */
-import { marks, SQL } from '../connection.ts';
+import { marks, type ResultsSource, SQL } from '../connection.ts';
 import type { ResultsReader } from '../reader.ts';
 import { LATEST_RUNS, RUN_STATUS } from './commits.ts';
 
 const BAD = `('fail','error','xpass')`;
 
-/** Results per (commit, shard, device, status) of the runs that count for `shas`. */
+/**
+ * Results per (run: commit and shard, device, status) of the runs that count for `shas`: a finished run's from
+ * its cell counts (run_cells), a run in progress from its results. `fromResults`: all from the results (the
+ * definition).
+ */
 export function gridCounts(
-  db: ResultsReader,
+  db: ResultsSource,
   shas: readonly string[],
+  o: { fromResults?: boolean } = {},
 ): { sha: string; shard: string; device: string; status: string; n: number }[] {
-  return db[SQL]
-    .prepare(
-      `SELECT u.commit_sha AS sha, u.shard, r.device, r.status, COUNT(*) AS n
+  const counted = `u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (SELECT value FROM json_each(@shas))`;
+  const raw = `SELECT u.commit_sha AS sha, u.shard, r.device, r.status, COUNT(*) AS n
      FROM runs u JOIN results r ON r.run_id = u.run_id
-     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})
-     GROUP BY u.run_id, r.device, r.status`,
-    )
-    .all(...shas) as { sha: string; shard: string; device: string; status: string; n: number }[];
+     WHERE ${counted} ${o.fromResults ? '' : "AND u.status = 'running'"}
+     GROUP BY u.run_id, r.device, r.status`;
+  const cells = `SELECT u.commit_sha AS sha, u.shard, c.device, c.status, SUM(c.n) AS n
+     FROM runs u JOIN run_cells c ON c.run_id = u.run_id
+     WHERE ${counted} AND u.status != 'running'
+     GROUP BY u.run_id, c.device, c.status`;
+  return db[SQL].prepare(o.fromResults ? raw : `${cells} UNION ALL ${raw}`).all({
+    shas: JSON.stringify(shas),
+  }) as { sha: string; shard: string; device: string; status: string; n: number }[];
 }
 
 /** The counted runs of `shas` that did not finish, with the devices they were asked for (JSON) and status. */
