@@ -49,8 +49,26 @@ export interface StoredRun {
   readonly shardSet: string | null;
 }
 
-const RUN_COLUMNS = `run_id AS runId, commit_sha AS commitSha, branch, platform, shard, tier, filters, kind, status,
-  started_at AS startedAt, ended_at AS endedAt, pid, host, heartbeat_at AS heartbeatAt, shard_set AS shardSet`;
+/** A runs row (SELECT *) as a StoredRun; columns added by later migrations read as their default in older files. */
+function toRun(r: Record<string, unknown>): StoredRun {
+  return {
+    runId: r.run_id as number,
+    commitSha: r.commit_sha as string,
+    branch: r.branch as string,
+    platform: r.platform as string,
+    shard: r.shard as string,
+    tier: r.tier as string,
+    filters: r.filters as string,
+    kind: (r.kind as string | undefined) ?? 'normal',
+    status: r.status as RunStatus,
+    startedAt: r.started_at as string,
+    endedAt: (r.ended_at as string | null) ?? null,
+    pid: (r.pid as number | null | undefined) ?? null,
+    host: (r.host as string | null | undefined) ?? null,
+    heartbeatAt: (r.heartbeat_at as string | null | undefined) ?? null,
+    shardSet: (r.shard_set as string | null | undefined) ?? null,
+  };
+}
 
 const RESULT_COLUMNS = `id, op, oracle, device, dtype, layout, mode, status, duration_ms AS durationMs, attempts, message,
   sample, seed, checks, max_ulp AS maxUlp`;
@@ -58,15 +76,17 @@ const RESULT_COLUMNS = `id, op, oracle, device, dtype, layout, mode, status, dur
 const seen = (r: StoredRun): StoredRun => ({ ...r, status: effectiveStatus(r) });
 
 export function runById(src: ResultsSource, runId: number): StoredRun | null {
-  const r = src[SQL].prepare(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ?`).get(runId) as
-    | StoredRun
+  const r = src[SQL].prepare('SELECT * FROM runs WHERE run_id = ?').get(runId) as
+    | Record<string, unknown>
     | undefined;
-  return r ? seen(r) : null;
+  return r ? seen(toRun(r)) : null;
 }
 
 /** Every run, oldest first. */
 export function allRuns(src: ResultsSource): StoredRun[] {
-  return (src[SQL].prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY run_id`).all() as StoredRun[]).map(seen);
+  return (src[SQL].prepare('SELECT * FROM runs ORDER BY run_id').all() as Record<string, unknown>[]).map(
+    (r) => seen(toRun(r)),
+  );
 }
 
 export function resultsOf(src: ResultsSource, runId: number): ResultRow[] {

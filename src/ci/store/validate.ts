@@ -30,7 +30,8 @@ export function runRowProblem(r: Record<string, unknown>): string | null {
   if (typeof r.platform !== 'string' || !isLabel(r.platform) || r.platform === '') return 'platform';
   if (!shard || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2])) return 'shard';
   if (typeof r.tier !== 'string' || !TOKEN.test(r.tier)) return 'tier';
-  if (typeof r.kind !== 'string' || !TOKEN.test(r.kind)) return 'kind';
+  // (A file from before runs had a kind, schema 1, has no such column.)
+  if (r.kind !== undefined && (typeof r.kind !== 'string' || !TOKEN.test(r.kind))) return 'kind';
   if (!isoTime(r.started_at)) return 'started_at';
   if (r.ended_at !== null && !isoTime(r.ended_at)) return 'ended_at';
   if (!(RUN_STATUSES as readonly unknown[]).includes(r.status)) return 'status';
