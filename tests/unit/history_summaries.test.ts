@@ -18,6 +18,7 @@ import { ResultsReader } from '../../src/ci/store/reader.ts';
 import { RECENT_OUTCOMES, recentTable } from '../../src/ci/store/recent.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
 import { coverageCounts } from '../../src/ci/store/views/coverage.ts';
+import { disabledSkipsByCommit } from '../../src/ci/store/views/flaky.ts';
 import { gridCounts } from '../../src/ci/store/views/grid.ts';
 import { deadPid } from './run_helpers.ts';
 import { rowOf } from './store_fault_helpers.ts';
@@ -36,6 +37,8 @@ function row(k: number, n: number): ResultRow {
   if (pick === 1) return { ...base, status: 'fail', message: `failure ${k % 3}`, attempts: 3 };
   if (pick === 2) return { ...base, status: 'flaky', message: 'flaked once', attempts: 2 };
   if (pick === 3) return { ...base, status: 'skip', message: 'skipped', durationMs: 0 };
+  if (pick === 6)
+    return { ...base, status: 'skip', message: 'disabled by issue #7 (quarantined)', durationMs: 0 };
   if (pick === 4) return { ...base, status: 'xfail', message: 'expected' };
   if (pick === 5) return { ...base, status: 'error', message: null };
   return base;
@@ -89,6 +92,9 @@ function expectSameCounts(path: string, step: string): void {
     const notHealthy = (o: { fromResults?: boolean }) =>
       flakeStats(r, 30, o).filter((x) => x.verdict !== 'healthy');
     expect(notHealthy({}), `${step}: flake stats`).toEqual(notHealthy({ fromResults: true }));
+    expect(disabledSkipsByCommit(r), `${step}: disabled skips`).toEqual(
+      disabledSkipsByCommit(r, 200, { fromResults: true }),
+    );
     for (const sha of new Set(shas))
       expect(summed(coverageCounts(r, sha)), `${step}: coverage of ${sha}`).toEqual(
         summed(coverageCounts(r, sha, { fromResults: true })),
