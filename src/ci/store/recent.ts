@@ -90,7 +90,7 @@ export function foldRun(db: Sql, runId: number): void {
   const run = db.prepare('SELECT kind, status FROM runs WHERE run_id = ?').get(runId) as
     | { kind: string; status: string }
     | undefined;
-  if (!run || run.kind !== 'normal' || run.status === 'running') return;
+  if (run?.kind !== 'normal' || run.status === 'running') return;
   foldCells(db, runId);
   const complete = run.status === 'passed' || run.status === 'failed';
   const get = db.prepare('SELECT * FROM instance_recent WHERE id = ?');
