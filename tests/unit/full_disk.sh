@@ -1,9 +1,9 @@
 # A real full disk for tests/unit/store_full_disk.test.ts, inside `unshare -rm` (a user and mount namespace, so
-# no privileges are needed): opgate run into a 256 KiB tmpfs until SQLite reports SQLITE_FULL, then the tmpfs
+# no privileges are needed): opgate run into a 512 KiB tmpfs until SQLite reports SQLITE_FULL, then the tmpfs
 # grown and the run resumed. Writes the exit codes, the output and copies of the database to $OUT.
 set -u
 mnt=$(mktemp -d)
-mount -t tmpfs -o size=256k tmpfs "$mnt" || exit 97
+mount -t tmpfs -o size=512k tmpfs "$mnt" || exit 97
 cd "$REPO"
 OPGATE_LOG_RESULTS=1 node bin/opgate.mjs run $ARGS --db "$mnt/r.db" --json > "$OUT/first.out" 2> "$OUT/first.err"
 echo "first=$? exited=$(date +%s%3N)" > "$OUT/codes"

@@ -1,5 +1,5 @@
 /**
- * A real full disk: `opgate run` writing into a 256 KiB tmpfs (tests/unit/full_disk.sh, in a user and mount
+ * A real full disk: `opgate run` writing into a 512 KiB tmpfs (tests/unit/full_disk.sh, in a user and mount
  * namespace). SQLite's own SQLITE_FULL stops the run: E_DB_FULL in one line naming what is kept and how to go
  * on, exit 2, the run not executed to its end; what was committed is intact; after space is freed, `--resume`
  * completes it with every instance exactly once.

@@ -181,11 +181,12 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     // no files would run every test file there is).
     // A failed commit ends the wait at once: nothing the engine still reports could be stored, and the process
     // exits (its workers with it) once the run is ended below.
-    if (instances.length > 0)
-      await Promise.race([
-        (o.engine ?? vitestEngine)(plan, reporter, { retries: o.retries ?? 2 }),
-        reporter.failed,
-      ]);
+    if (instances.length > 0) {
+      const engine = (o.engine ?? vitestEngine)(plan, reporter, { retries: o.retries ?? 2 });
+      // An engine closed under a failed store may still reject later; the store's failure is what is reported.
+      engine.catch(() => {});
+      await Promise.race([engine, reporter.failed]);
+    }
     if (reporter.failure) throw reporter.failure;
     reporter.record(noResultRows(instances, reporter.rows));
     reporter.flush();

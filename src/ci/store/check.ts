@@ -51,8 +51,14 @@ const walWords = (path: string): string | null => {
 
 /** Everything wrong with `path`, read-only (a leftover -wal is read, never checkpointed). */
 export function checkDatabase(path: string): DbCheck {
-  inspectDbFile(path);
   const wal = walWords(path);
+  try {
+    inspectDbFile(path);
+  } catch (e) {
+    // Damage SQLite meets before the pages can be walked (the schema's own page) is still a report, not a failure.
+    if ((e as { code?: string }).code !== 'E_DB_CORRUPT') throw e;
+    return { path, wal, pages: (e as Error).message, rows: [], ok: false };
+  }
   let db: Sql | null = null;
   try {
     db = openForReading(path);

@@ -136,7 +136,12 @@ export class ResultsStore implements ResultsSource {
           .run(id, gzipSync(planned.join('\n')));
       return id;
     });
-    this.checkpoint();
+    try {
+      this.checkpoint();
+    } catch {
+      // Best effort: the start is committed (in the -wal); a disk too full to checkpoint fails the run's next
+      // write, which stops it with what it stored and how to resume.
+    }
     return runId;
   }
 
