@@ -12,7 +12,7 @@ import { expandMatrix } from '../../src/ci/matrix.ts';
 import { damagePage, damageWalFrame, garbleCommit } from '../../src/ci/store/fixtures.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { deadPid, opgateBatch } from './run_helpers.ts';
-import { rowOf } from './store_fault_helpers.ts';
+import { completeRunDb, rowOf } from './store_fault_helpers.ts';
 
 const NOBODY = 65534;
 const ROWS = expandMatrix('pull', { op: ['add', 'sub', 'mul'], device: ['cpu'] }).map((i) => rowOf(i, 3));
@@ -22,13 +22,7 @@ let dir: string;
 const f = (name: string) => join(dir, name);
 
 /** A database with one complete run of `ROWS`. */
-function goodDb(path: string): void {
-  const s = new ResultsStore(path);
-  const run = s.startRun({ commitSha: 'c1', branch: 'main', platform: 'p', tier: 'pull' });
-  s.addResults(run, ROWS);
-  s.endRun(run, 'passed');
-  s.close();
-}
+const goodDb = (path: string) => completeRunDb(path, { commitSha: 'c1', rows: ROWS });
 
 /** What a killed writer leaves: a run whose results sit in an uncheckpointed -wal, damaged at frame 1. */
 function crashedWithDamagedWal(path: string): void {

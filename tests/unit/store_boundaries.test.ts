@@ -14,7 +14,7 @@ import { dropResult, integrityCheck } from '../../src/ci/store/fixtures.ts';
 import { SCHEMA_VERSION } from '../../src/ci/store/migrations.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { opgate } from './run_helpers.ts';
-import { rowOf, SELECTION } from './store_fault_helpers.ts';
+import { completeRunDb, SELECTION } from './store_fault_helpers.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'opgate-boundaries-'));
 const RUN = [
@@ -90,24 +90,7 @@ describe('kills at each boundary', () => {
 
   test('opgate merge: between two sources; merging again completes', async () => {
     const dir = tmp();
-    const sources = [1, 2].map((k) => {
-      const db = join(dir, `s${k}.db`);
-      const s = new ResultsStore(db);
-      const run = s.startRun({
-        commitSha: 'abc',
-        branch: 'main',
-        platform: 'p',
-        tier: 'pull',
-        shard: `${k}/2`,
-      });
-      s.addResults(
-        run,
-        SELECTION.map((i) => rowOf(i)),
-      );
-      s.endRun(run, 'passed');
-      s.close();
-      return db;
-    });
+    const sources = [1, 2].map((k) => completeRunDb(join(dir, `s${k}.db`), { shard: `${k}/2` }));
     const into = join(dir, 'm.db');
     const killed = await opgate(['merge', ...sources, '--into', into], {
       env: { OPGATE_DB_FAULT: 'kill@merge-source' },

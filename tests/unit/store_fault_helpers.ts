@@ -30,6 +30,28 @@ export const rowOf = (i: MatrixInstance, durationMs = 1): ResultRow => ({
   checks: 1,
 });
 
+/**
+ * Writes a database at `path` holding one complete (passed) run of `rows` (default: SELECTION's), as a shard
+ * job leaves it; returns `path`.
+ */
+export function completeRunDb(
+  path: string,
+  o: { shard?: string; commitSha?: string; rows?: readonly ResultRow[] } = {},
+): string {
+  const s = new ResultsStore(path);
+  const run = s.startRun({
+    commitSha: o.commitSha ?? 'abc',
+    branch: 'main',
+    platform: 'p',
+    tier: 'pull',
+    shard: o.shard ?? '1/1',
+  });
+  s.addResults(run, o.rows ?? SELECTION.map((i) => rowOf(i)));
+  s.endRun(run, 'passed');
+  s.close();
+  return path;
+}
+
 /** Reports each planned instance of `selection`, one per tick, and stops once the store has failed. */
 export const standInEngine =
   (selection: readonly MatrixInstance[], duration: (i: MatrixInstance) => number = () => 1): RunEngine =>

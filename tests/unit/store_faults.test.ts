@@ -13,10 +13,10 @@ import { mergeDatabases } from '../../src/ci/store/merge.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import {
   afterExit,
+  completeRunDb,
   countWritePoints,
   expectComplete,
   resumeToEnd,
-  rowOf,
   runOptions,
   SELECTION,
   tmpDb,
@@ -106,24 +106,7 @@ describe('a fault at every write point', () => {
 
   test('of a merge: coded error, each source copied whole or not at all, merging again completes', async () => {
     // Three shard databases of one complete run each.
-    const sources = [0, 1, 2].map((k) => {
-      const db = tmpDb(`shard-${k}.db`);
-      const s = new ResultsStore(db);
-      const run = s.startRun({
-        commitSha: 'abc',
-        branch: 'main',
-        platform: 'p',
-        tier: 'pull',
-        shard: `${k + 1}/3`,
-      });
-      s.addResults(
-        run,
-        SELECTION.map((i) => rowOf(i)),
-      );
-      s.endRun(run, 'passed');
-      s.close();
-      return db;
-    });
+    const sources = [0, 1, 2].map((k) => completeRunDb(tmpDb(`shard-${k}.db`), { shard: `${k + 1}/3` }));
     const points = await countWritePoints(async () => mergeDatabases(sources, tmpDb('m.db')));
     expect(points).toEqual(['migrate', ...sources.map((s) => `merge ${s}`)]);
     const runsIn = (db: string) => {

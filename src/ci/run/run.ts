@@ -173,14 +173,12 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const t0 = performance.now();
-  let ended = false;
   reporter.start();
   try {
     boundary('run-started');
     // A resumed run killed right after its last result has nothing left to run, only to end (and vitest given
-    // no files would run every test file there is).
-    // A failed commit ends the wait at once: nothing the engine still reports could be stored, and the process
-    // exits (its workers with it) once the run is ended below.
+    // no files would run every test file there is). A failed commit ends the wait at once: nothing the engine
+    // still reports could be stored, and the process exits (its workers with it) once the run is ended below.
     if (instances.length > 0) {
       const engine = (o.engine ?? vitestEngine)(plan, reporter, { retries: o.retries ?? 2 });
       // An engine closed under a failed store may still reject later; the store's failure is what is reported.
@@ -194,10 +192,10 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     const summary = summarize(reporter.rows, (performance.now() - t0) / 1000);
     const status = summary.failed + summary.xpassed + summary.errors > 0 ? 'failed' : 'passed';
     store.endRun(runId, status);
-    ended = true;
     return { runId, summary, reporter };
   } catch (e) {
-    if (!ended) keepWhatCan(store, reporter, runId);
+    // Nothing after a successful end can throw: the run did not end.
+    keepWhatCan(store, reporter, runId);
     throw stopped(dbError(e, o.db, 'writing results'), o.db, runId, reporter.stored, total);
   } finally {
     reporter.stop();

@@ -41,14 +41,12 @@ export interface ShardRequest {
 
 /**
  * The default id of a shard set: the same for every shard of one sharded job and different for another job:
- * a digest of the commit, the shard count and the selection (which holds the tier and filters), prefixed by
+ * a digest of the commit, the shard count and the selection's digest (which holds the tier and filters), prefixed by
  * the GitHub Actions run when there is one (a re-run attempt of a shard job keeps it).
  */
-export function defaultShardSet(count: number, selection: readonly string[], commit = ''): string {
+export function defaultShardSet(count: number, selectionDigest: string, commit = ''): string {
   const gh = process.env.GITHUB_RUN_ID ? `gh${process.env.GITHUB_RUN_ID}-` : '';
-  const digest = createHash('sha256')
-    .update(`${commit}\n${count}\n${digestIds(selection)}`)
-    .digest('hex');
+  const digest = createHash('sha256').update(`${commit}\n${count}\n${selectionDigest}`).digest('hex');
   return `${gh}${digest.slice(0, 16)}`;
 }
 
@@ -70,7 +68,7 @@ export function shardOf(instances: readonly MatrixInstance[], r: ShardRequest): 
   let parts: readonly (readonly string[])[];
   let setId: string | null = null;
   if (r.db) {
-    setId = r.setId ?? defaultShardSet(count, ids, r.commit);
+    setId = r.setId ?? defaultShardSet(count, selectionDigest, r.commit);
     const store = new ResultsStore(r.db);
     try {
       const plan = claimShardSet(store, setId, compute);

@@ -15,8 +15,8 @@ import { dbError } from './db_errors.ts';
 import { inspectDbFile, openForReading } from './file.ts';
 import { oneLine, openWriter } from './open.ts';
 import { rebuildRecent } from './recent.ts';
-import { resultRowProblem, runRowProblem } from './validate.ts';
-import { walDamage } from './wal.ts';
+import { damagedRows, describeDamage } from './validate.ts';
+import { describeWalDamage, walDamage } from './wal.ts';
 
 export interface DbCheck {
   readonly path: string;
@@ -29,24 +29,9 @@ export interface DbCheck {
   readonly ok: boolean;
 }
 
-function damagedRows(db: Sql): string[] {
-  const out: string[] = [];
-  for (const r of db.prepare('SELECT * FROM runs').iterate() as Iterable<Record<string, unknown>>) {
-    const bad = runRowProblem(r);
-    if (bad) out.push(`run ${r.run_id}: ${bad}`);
-  }
-  for (const r of db.prepare('SELECT * FROM results').iterate() as Iterable<Record<string, unknown>>) {
-    const bad = resultRowProblem(r);
-    if (bad) out.push(`run ${r.run_id} result ${JSON.stringify(r.id)}: ${bad}`);
-  }
-  return out;
-}
-
 const walWords = (path: string): string | null => {
   const d = walDamage(`${path}-wal`);
-  return d
-    ? `damaged at frame ${d.firstBad} of ${d.frames}: a replay would drop ${d.lostCommits} committed transaction(s)`
-    : null;
+  return d ? describeWalDamage(d) : null;
 };
 
 /** Everything wrong with `path`, read-only (a leftover -wal is read, never checkpointed). */
@@ -67,7 +52,7 @@ export function checkDatabase(path: string): DbCheck {
     );
     const pages = lines.length === 1 && lines[0] === 'ok' ? null : oneLine(lines);
     // Rows are read only from a file whose pages hold: a damaged b-tree can make the walk itself fail.
-    const rows = pages ? [] : damagedRows(db);
+    const rows = pages ? [] : [...damagedRows(db, { results: true })].map(describeDamage);
     return { path, wal, pages, rows, ok: !wal && !pages && rows.length === 0 };
   } catch (e) {
     const err = dbError(e, path, 'checking');
@@ -102,12 +87,9 @@ export function repairDatabase(path: string): DbRepair {
   const db = openWriter(path, { keepDamagedRuns: true, acceptWalLoss: true });
   try {
     // Collected first: better-sqlite3 runs no other statement while an iteration is open.
-    const badRuns: unknown[] = [];
-    for (const r of db.prepare('SELECT * FROM runs').iterate() as Iterable<Record<string, unknown>>)
-      if (runRowProblem(r)) badRuns.push(r.run_id);
-    const badResults: [unknown, unknown][] = [];
-    for (const r of db.prepare('SELECT * FROM results').iterate() as Iterable<Record<string, unknown>>)
-      if (resultRowProblem(r)) badResults.push([r.run_id, r.id]);
+    const bad = [...damagedRows(db, { results: true })];
+    const badRuns = bad.filter((d) => d.id === undefined).map((d) => d.runId);
+    const badResults = bad.filter((d) => d.id !== undefined);
     const dropped = db
       .transaction(() => {
         let runs = 0;
@@ -118,7 +100,7 @@ export function repairDatabase(path: string): DbRepair {
           runs += db.prepare('DELETE FROM runs WHERE run_id = ?').run(id).changes;
         }
         const dropResult = db.prepare('DELETE FROM results WHERE run_id = ? AND id IS ?');
-        for (const [run, id] of badResults) results += dropResult.run(run, id).changes;
+        for (const d of badResults) results += dropResult.run(d.runId, d.id).changes;
         // What was dropped leaves the derived tables too.
         if (runs + results > 0) rebuildRecent(db);
         return { runs, results };

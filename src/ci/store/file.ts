@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { CiError } from '../errors.ts';
 import { dbError, dbErrorCode } from './db_errors.ts';
 import { SCHEMA_VERSION } from './migrations.ts';
-import { walDamage } from './wal.ts';
+import { describeWalDamage, walDamage } from './wal.ts';
 
 export const DEFAULT_DB = '.opgate/opgate.db';
 
@@ -112,7 +112,7 @@ export function checkWal(path: string): void {
   if (!d || d.firstBad !== first.firstBad || d.frames !== first.frames) return;
   throw new CiError(
     'E_DB_CORRUPT',
-    `${path}-wal: damaged at frame ${d.firstBad} of ${d.frames}: opening it would silently drop ${d.lostCommits} committed transaction(s) after it; \`opgate db repair ${path}\` keeps what can be replayed (the damaged -wal is kept beside it), then \`opgate run --resume\` re-runs what was lost`,
+    `${path}-wal: ${describeWalDamage(d)} without a word; \`opgate db repair ${path}\` keeps what can be replayed (the damaged -wal is kept beside it), then \`opgate run --resume\` re-runs what was lost`,
   );
 }
 

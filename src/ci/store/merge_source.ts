@@ -14,7 +14,7 @@ import { checkWal, inspectDbFile, openForReading } from './file.ts';
 import { SCHEMA_VERSION } from './migrations.ts';
 import { quickCheck } from './open.ts';
 import { ResultsStore } from './store.ts';
-import { isToken, resultRowProblem, runRowProblem } from './validate.ts';
+import { damagedRows, describeDamage, isToken } from './validate.ts';
 
 export interface MergeSource {
   readonly path: string;
@@ -69,15 +69,7 @@ export function openSource(path: string): MergeSource {
 
 /** Every runs, results and perf row of a source holds what opgate writes. */
 function validateRows(db: Sql, path: string): void {
-  for (const r of db.prepare('SELECT * FROM runs').iterate() as Iterable<Record<string, unknown>>) {
-    const bad = runRowProblem(r);
-    if (bad) throw damaged(path, `run ${r.run_id} has a damaged ${bad}`);
-  }
-  const results = db.prepare('SELECT * FROM results').iterate() as Iterable<Record<string, unknown>>;
-  for (const r of results) {
-    const bad = resultRowProblem(r);
-    if (bad) throw damaged(path, `run ${r.run_id}'s result ${JSON.stringify(r.id)} has a damaged ${bad}`);
-  }
+  for (const d of damagedRows(db, { results: true })) throw damaged(path, `damaged ${describeDamage(d)}`);
   for (const p of db.prepare('SELECT rowid, * FROM perf').iterate() as Iterable<Record<string, unknown>>)
     if (!finite(p.value) || !isToken(p.scenario) || !isToken(p.commit_sha))
       throw damaged(path, `perf sample ${p.rowid} is damaged`);

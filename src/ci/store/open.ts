@@ -21,7 +21,7 @@ import { writePoint } from './faults.ts';
 import { checkWal, checkWritable, prepareDbPath, schemaNewerError, sleepMs } from './file.ts';
 import { MIGRATIONS, RECENT_SINCE, SCHEMA_VERSION } from './migrations.ts';
 import { rebuildRecent } from './recent.ts';
-import { runRowProblem } from './validate.ts';
+import { damagedRows, describeDamage } from './validate.ts';
 
 /** How long a statement waits for another process's write lock before failing with E_DB_BUSY. */
 export const BUSY_TIMEOUT_MS = 15_000;
@@ -50,16 +50,6 @@ export function quickCheck(db: Sql): string | null {
   const rows = db.pragma('quick_check(5)', { simple: false }) as { quick_check: string }[];
   const lines = rows.map((r) => r.quick_check);
   return lines.length === 1 && lines[0] === 'ok' ? null : oneLine(lines);
-}
-
-/** The runs rows that do not hold what opgate writes: `run <id>: <column>`. */
-export function damagedRuns(db: Sql): string[] {
-  const out: string[] = [];
-  for (const r of db.prepare('SELECT * FROM runs').iterate() as Iterable<Record<string, unknown>>) {
-    const bad = runRowProblem(r);
-    if (bad) out.push(`run ${r.run_id}: ${bad}`);
-  }
-  return out;
 }
 
 function migrate(db: Sql, path: string): void {
@@ -102,7 +92,7 @@ export function checkOpened(db: Sql, path: string, o: { pages: boolean; runs: bo
     .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'runs'`)
     .pluck()
     .get();
-  const bad = o.runs && tables ? damagedRuns(db) : [];
+  const bad = o.runs && tables ? [...damagedRows(db, { results: false })].map(describeDamage) : [];
   if (bad.length)
     throw new CiError(
       'E_DB_CORRUPT',
@@ -110,7 +100,6 @@ export function checkOpened(db: Sql, path: string, o: { pages: boolean; runs: bo
     );
 }
 
-/** Opens `path` for writing, checked, in WAL mode and at the current schema; throws coded errors only. */
 export interface WriterOptions {
   /** Open a file with damaged runs rows (`opgate db repair`, which drops them). */
   readonly keepDamagedRuns?: boolean;
@@ -118,6 +107,7 @@ export interface WriterOptions {
   readonly acceptWalLoss?: boolean;
 }
 
+/** Opens `path` for writing, checked, in WAL mode and at the current schema; throws coded errors only. */
 export function openWriter(path: string, o: WriterOptions = {}): Sql {
   if (path !== ':memory:') {
     prepareDbPath(path);

@@ -4,7 +4,7 @@
  * `file-issues`, the flaky view) and shard planning read this table, one row per instance, instead of every
  * result ever stored: their cost follows the number of instances, not the length of the history.
  *
- * What counts (the definition, `recentFromResults`): a run's outcomes once it has finished (passed, failed,
+ * What counts (the definition: store/flaky.ts's outcomeRows, store/durations.ts's durationRows): a run's outcomes once it has finished (passed, failed,
  * interrupted or aborted; a run in progress is not history yet), skips excluded; its durations once it is
  * complete (passed or failed), skips and errors excluded. A run folded again (resumed, or replaced by a fuller
  * copy in a merge) replaces its entries; runs dropped by retention leave. Derived data: `rebuildRecent`
@@ -143,17 +143,29 @@ export function foldRun(db: Sql, runId: number): void {
  */
 export function unfoldRun(db: Sql, runId: number): void {
   db.prepare('DELETE FROM run_cells WHERE run_id = ?').run(runId);
-  const get = db.prepare('SELECT outcomes, durations FROM instance_recent WHERE id = ?');
+  const get = db.prepare('SELECT id, outcomes, durations FROM instance_recent WHERE id = ?');
+  const ids = db.prepare('SELECT id FROM results WHERE run_id = ?').pluck().all(runId) as string[];
+  dropEntries(
+    db,
+    ids.flatMap((id) => (get.get(id) as Stored | undefined) ?? []),
+    (run) => run === runId,
+  );
+}
+
+/** Removes the entries of the runs `gone` names from `rows` (stored back, or deleted once empty). */
+function dropEntries(
+  db: Sql,
+  rows: readonly Pick<Stored, 'id' | 'outcomes' | 'durations'>[],
+  gone: (run: number) => boolean,
+): void {
   const update = db.prepare('UPDATE instance_recent SET outcomes = ?, durations = ?, bad = ? WHERE id = ?');
   const del = db.prepare('DELETE FROM instance_recent WHERE id = ?');
-  const ids = db.prepare('SELECT id FROM results WHERE run_id = ?').pluck().all(runId) as string[];
-  for (const id of ids) {
-    const had = get.get(id) as { outcomes: string; durations: string } | undefined;
-    if (!had) continue;
-    const outcomes = show(put(parse(had.outcomes), runId, null, RECENT_OUTCOMES));
-    const durations = show(put(parse(had.durations), runId, null, RECENT_DURATIONS));
-    if (outcomes === '' && durations === '') del.run(id);
-    else update.run(outcomes, durations, hasBad(outcomes), id);
+  for (const r of rows) {
+    const outcomes = show(parse(r.outcomes).filter(([run]) => !gone(run)));
+    const durations = show(parse(r.durations).filter(([run]) => !gone(run)));
+    if (outcomes === r.outcomes && durations === r.durations) continue;
+    if (outcomes === '' && durations === '') del.run(r.id);
+    else update.run(outcomes, durations, hasBad(outcomes), r.id);
   }
 }
 
@@ -172,7 +184,8 @@ function foldCells(db: Sql, runId: number): void {
   ).run(runId);
 }
 
-const hasBad = (outcomes: string): number => (/[FEUK]/.test(outcomes) ? 1 : 0);
+const BAD_LETTER = new RegExp(`[${[...BAD].join('')}]`);
+const hasBad = (outcomes: string): number => (BAD_LETTER.test(outcomes) ? 1 : 0);
 
 /** Removes the entries of runs that no longer exist (after retention dropped them). */
 export function dropGoneRuns(db: Sql, gone: ReadonlySet<number>): void {
@@ -180,16 +193,8 @@ export function dropGoneRuns(db: Sql, gone: ReadonlySet<number>): void {
   db.prepare('DELETE FROM run_cells WHERE run_id IN (SELECT value FROM json_each(?))').run(
     JSON.stringify([...gone]),
   );
-  const update = db.prepare('UPDATE instance_recent SET outcomes = ?, durations = ?, bad = ? WHERE id = ?');
-  const del = db.prepare('DELETE FROM instance_recent WHERE id = ?');
   const rows = db.prepare('SELECT id, outcomes, durations FROM instance_recent').all() as Stored[];
-  for (const r of rows) {
-    const outcomes = show(parse(r.outcomes).filter(([run]) => !gone.has(run)));
-    const durations = show(parse(r.durations).filter(([run]) => !gone.has(run)));
-    if (outcomes === r.outcomes && durations === r.durations) continue;
-    if (outcomes === '' && durations === '') del.run(r.id);
-    else update.run(outcomes, durations, hasBad(outcomes), r.id);
-  }
+  dropEntries(db, rows, (run) => gone.has(run));
 }
 
 /** Recomputes the whole table from the results (a migration, `opgate db rebuild`, and the tests' check). */

@@ -4,6 +4,7 @@
  * table when they open a file, `merge` checks every row it copies, and `opgate db check` checks them all.
  */
 import { instanceId } from '../../oracles/index.ts';
+import type { Sql } from './connection.ts';
 import { RUN_STATUSES } from './liveness.ts';
 
 /** Printable ASCII without spaces: a commit sha, a tier, a kind (tests use short names like `c1`). */
@@ -71,4 +72,35 @@ export function resultRowProblem(r: Record<string, unknown>): string | null {
   if (!optionalCount(r.rerun_failures)) return 'rerun_failures';
   if (r.message !== null && typeof r.message !== 'string') return 'message';
   return null;
+}
+
+/** A stored row that does not hold what opgate writes: its run, its result id (results rows), the column. */
+export interface DamagedRow {
+  readonly runId: unknown;
+  /** The result's id, for a results row. */
+  readonly id?: unknown;
+  readonly column: string;
+}
+
+/** `run 3: commit_sha`, `run 3 result "<id>": status`. */
+export const describeDamage = (d: DamagedRow): string =>
+  d.id === undefined
+    ? `run ${d.runId}: ${d.column}`
+    : `run ${d.runId} result ${JSON.stringify(d.id)}: ${d.column}`;
+
+/**
+ * The damaged rows of the runs table, and with `results` of the results table too, in table order. Lazy: a caller
+ * may stop at the first; one that writes meanwhile collects them first (better-sqlite3 runs no other statement on
+ * a connection while an iteration is open).
+ */
+export function* damagedRows(db: Sql, o: { results: boolean }): Generator<DamagedRow> {
+  for (const r of db.prepare('SELECT * FROM runs').iterate() as Iterable<Record<string, unknown>>) {
+    const column = runRowProblem(r);
+    if (column) yield { runId: r.run_id, column };
+  }
+  if (!o.results) return;
+  for (const r of db.prepare('SELECT * FROM results').iterate() as Iterable<Record<string, unknown>>) {
+    const column = resultRowProblem(r);
+    if (column) yield { runId: r.run_id, id: r.id, column };
+  }
 }

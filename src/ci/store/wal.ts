@@ -83,3 +83,7 @@ export function walDamage(walPath: string): WalDamage | null {
     closeSync(fd);
   }
 }
+
+/** The damage in words: where, and what a replay would drop. */
+export const describeWalDamage = (d: WalDamage): string =>
+  `damaged at frame ${d.firstBad} of ${d.frames}: a replay would drop ${d.lostCommits} committed transaction(s)`;

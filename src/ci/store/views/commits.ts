@@ -27,12 +27,15 @@ export interface CommitRow {
   readonly startedAt: string;
 }
 
+/** The commits with normal runs, newest first (a query's tail: select from it, then LIMIT). */
+export const NEWEST_COMMITS = `FROM runs WHERE kind = 'normal' GROUP BY commit_sha
+  ORDER BY MAX(started_at) DESC, MAX(run_id) DESC`;
+
 /** The newest `limit` commits with normal runs, newest first. */
 export function recentCommits(db: ResultsSource, limit: number): CommitRow[] {
   return db[SQL]
     .prepare(
-      `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt FROM runs
-     WHERE kind = 'normal' GROUP BY commit_sha ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT ?`,
+      `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt ${NEWEST_COMMITS} LIMIT ?`,
     )
     .all(limit) as CommitRow[];
 }

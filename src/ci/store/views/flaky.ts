@@ -1,6 +1,6 @@
 /** The flaky view's query (its flake statistics come from the instances' recent history, recent.ts). */
 import { type ResultsSource, SQL } from '../connection.ts';
-import { LATEST_RUNS } from './commits.ts';
+import { LATEST_RUNS, NEWEST_COMMITS } from './commits.ts';
 
 const DISABLED = `'disabled by issue%'`;
 
@@ -15,8 +15,7 @@ export function disabledSkipsByCommit(
   commits = 200,
   o: { fromResults?: boolean } = {},
 ): { sha: string; at: string; count: number }[] {
-  const shown = `SELECT commit_sha FROM runs WHERE kind = 'normal' GROUP BY commit_sha
-     ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT @commits`;
+  const shown = `SELECT commit_sha ${NEWEST_COMMITS} LIMIT @commits`;
   const fromResults = `SELECT COUNT(DISTINCT r.id) FROM results r
      WHERE r.run_id = u.run_id AND r.status = 'skip' AND r.message LIKE ${DISABLED}`;
   const fromCells = `SELECT COALESCE(SUM(c.n), 0) FROM run_cells c JOIN messages m ON m.msg = c.msg
