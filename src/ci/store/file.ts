@@ -117,19 +117,28 @@ export function checkWal(path: string): void {
 }
 
 /**
- * A connection that only reads an existing file and leaves it as it was. Read-only when a -wal is there (a writer
- * is running, or was killed: a read-write connection's close would checkpoint that -wal into the file);
- * otherwise read-write, whose close removes the -wal/-shm it created (a read-only one cannot, and would leave
- * them behind), while nothing is written. Errors are SQLite's: callers name the file (db_errors.ts).
+ * A connection that only reads an existing file and leaves it as it was. Read-only when a -wal with frames is
+ * there (a writer is running, or was killed: a read-write connection's close would checkpoint that -wal into the
+ * file); otherwise read-write, whose close removes the -wal/-shm it created (a read-only one cannot, and would
+ * leave them behind), while nothing is written. An empty -wal is another reader's: both read-write, the last to
+ * close removes it. Errors are SQLite's: callers name the file (db_errors.ts).
  */
 export function openForReading(path: string): Database.Database {
-  const db = new Database(path, { fileMustExist: true, readonly: existsSync(`${path}-wal`) });
+  const db = new Database(path, { fileMustExist: true, readonly: walBytes(path) > 0 });
   try {
     db.pragma('user_version');
     return db;
   } catch (e) {
     db.close();
     throw e;
+  }
+}
+
+function walBytes(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
   }
 }
 
@@ -153,9 +162,12 @@ export function checkWritable(path: string): void {
     }
   };
   if (existsSync(path) && !writable(path)) throw denied('the file');
-  for (const side of [`${path}-wal`, `${path}-shm`])
-    if (existsSync(side) ? !writable(side) : !writable(dirname(resolve(path))))
-      throw denied(existsSync(side) ? side : `its folder (where SQLite creates ${side})`);
+  const dir = dirname(resolve(path));
+  for (const side of [`${path}-wal`, `${path}-shm`]) {
+    // Absent, or just removed by another connection's close: SQLite will create it in the folder.
+    if (writable(side) || (!existsSync(side) && writable(dir))) continue;
+    throw denied(existsSync(side) ? side : `its folder (where SQLite creates ${side})`);
+  }
 }
 
 /**
