@@ -16,6 +16,8 @@ import {
   PER_COMMIT,
   type ReadDb,
   type SiteMeta,
+  type TestsData,
+  testsData,
 } from './data/index.ts';
 import { DashboardError } from './errors.ts';
 import { jobKey, slug } from './shared.ts';
@@ -66,6 +68,30 @@ export async function serveDashboard(o: ServeOptions): Promise<RunningDashboard>
           perCommit: null,
         };
         return send(res, 200, 'application/json', JSON.stringify(meta));
+      }
+      if (path === '/data/tests.json') {
+        const q = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('q') ?? '';
+        if (q.length > 500)
+          return send(
+            res,
+            400,
+            'application/json',
+            JSON.stringify({ code: 'E_BAD_PARAM', message: 'q: over 500 characters' }),
+          );
+        let answer: TestsData;
+        try {
+          answer = testsData(db, { q });
+        } catch (e) {
+          // An invalid /regex/: the client checks it first, with the same matcher.
+          if (!(e instanceof SyntaxError)) throw e;
+          return send(
+            res,
+            400,
+            'application/json',
+            JSON.stringify({ code: 'E_BAD_PARAM', message: `q: ${e.message}` }),
+          );
+        }
+        return send(res, 200, 'application/json', JSON.stringify(answer));
       }
       const doc = /^\/data\/(\w+)\.json$/.exec(path);
       if (doc && isDocument(doc[1]))

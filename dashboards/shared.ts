@@ -49,3 +49,28 @@ export function safeUrl(url: string | null | undefined): string | null {
     return null;
   }
 }
+
+/** How many matches test search shows (and the live server's answer carries). */
+export const SEARCH_LIMIT = 200;
+
+/**
+ * Test search's pattern language (the client filters with it, the live server answers with it): a substring,
+ * `*` wildcards over the whole id, or /regex/. An invalid regex throws.
+ */
+export function matcher(pattern: string): (id: string) => boolean {
+  const re = /^\/(.*)\/$/.exec(pattern);
+  if (re) {
+    const r = new RegExp(re[1]);
+    return (id) => r.test(id);
+  }
+  if (pattern.includes('*')) {
+    const r = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
+    return (id) => r.test(id);
+  }
+  return (id) => id.includes(pattern);
+}

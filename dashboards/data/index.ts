@@ -20,6 +20,7 @@ export { recentCommits } from '../../src/ci/index.ts';
 export { DEVICE_TYPES as DEVICES } from '../../src/runtime/index.ts';
 export { openReadOnly, type ReadDb } from './db.ts';
 export { cellData } from './grid.ts';
+export { type TestsData, testsData } from './tests.ts';
 
 /** One mutation run's document (`data/mutation/<id>.json`); null for a run that does not exist. */
 export function mutationRunDoc(db: ReadDb, mrunId: number): MutationData | null {
@@ -77,7 +78,8 @@ export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map
       files.set(commitDocPath(name, sha), PER_COMMIT[name](db, sha));
   for (const id of mutationRunIds(db)) files.set(mutationRunPath(id), mutationData(db, id));
   for (const name of Object.keys(DOCUMENTS) as DocumentName[]) {
-    const doc = DOCUMENTS[name](db);
+    // The static search document holds every id of the window: no server answers patterns there.
+    const doc = name === 'tests' ? testsData(db, { all: true }) : DOCUMENTS[name](db);
     files.set(`data/${name}.json`, doc);
     if (name === 'grid') {
       const grid = doc as ReturnType<typeof gridData>;

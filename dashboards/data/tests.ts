@@ -1,9 +1,11 @@
 /**
- * View 6, test search: every instance id with its outcome per commit over recent commits (one letter each),
- * so the client can filter by an id pattern and show a test's history without another request — the same
- * file serves the live server and the static site.
+ * View 6, test search: instance ids with their outcome per commit over recent commits (one letter each). The
+ * static site's document holds every id of the window and the client filters it; the live server answers a
+ * pattern (`data/tests.json?q=`) with the first SEARCH_LIMIT matching ids and how many match, reading only those
+ * ids' rows of the shown commits' runs, so a search costs the same whatever the history's length.
  */
-import { outcomesByCommit, recentCommits } from '../../src/ci/index.ts';
+import { instanceIds, outcomesByCommit, recentCommits } from '../../src/ci/index.ts';
+import { matcher, SEARCH_LIMIT } from '../shared.ts';
 import type { ReadDb } from './db.ts';
 
 export interface TestsData {
@@ -11,6 +13,10 @@ export interface TestsData {
   readonly commits: readonly { sha: string; startedAt: string }[];
   /** [id, history]: per commit P pass, F fail, K flaky, S skip, X xfail, U unexpected pass, E error, . not run. */
   readonly tests: readonly (readonly [string, string])[];
+  /** How many ids match the pattern (every id the store knows, without one). */
+  readonly total: number;
+  /** `tests` holds every id of the window (the static document): the client filters it itself. */
+  readonly complete: boolean;
 }
 
 const LETTER: Record<string, string> = {
@@ -23,14 +29,21 @@ const LETTER: Record<string, string> = {
   error: 'E',
 };
 
-export function testsData(db: ReadDb, limit = 50): TestsData {
-  const commits = recentCommits(db, limit).reverse();
+/**
+ * `all`: every id with a result in the window (the static document). `q`: the first SEARCH_LIMIT ids matching the
+ * pattern (`matcher`'s language; an invalid one throws). Neither: the commits and the number of known ids only.
+ */
+export function testsData(db: ReadDb, o: { q?: string; all?: boolean; limit?: number } = {}): TestsData {
+  const commits = recentCommits(db, o.limit ?? 50).reverse();
   const column = new Map(commits.map((c, i) => [c.sha, i]));
-  const rows = outcomesByCommit(
-    db,
-    commits.map((c) => c.sha),
+  const shas = commits.map((c) => c.sha);
+  const known = o.all ? [] : instanceIds(db);
+  const matching = o.q ? known.filter(matcher(o.q)) : [];
+  const page = matching.slice(0, SEARCH_LIMIT);
+  const rows = o.all ? outcomesByCommit(db, shas) : outcomesByCommit(db, shas, page);
+  const byId = new Map<string, string[]>(
+    page.map((id) => [id, Array.from({ length: commits.length }, () => '.')]),
   );
-  const byId = new Map<string, string[]>();
   for (const [id, sha, status] of rows) {
     let h = byId.get(id);
     if (!h) {
@@ -39,8 +52,11 @@ export function testsData(db: ReadDb, limit = 50): TestsData {
     }
     h[column.get(sha) ?? 0] = LETTER[status] ?? '?';
   }
+  const tests = [...byId].map(([id, h]) => [id, h.join('')] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
   return {
     commits: commits.map((c) => ({ sha: c.sha, startedAt: c.startedAt })),
-    tests: [...byId].map(([id, h]) => [id, h.join('')] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    tests,
+    total: o.all ? tests.length : o.q ? matching.length : known.length,
+    complete: o.all === true,
   };
 }

@@ -355,6 +355,10 @@ describe.runIf(run)('dashboards in Chromium', () => {
       expect(
         await page.locator('table[data-testid="numerics"] tbody tr').first().getAttribute('data-change'),
       ).toBe('drift');
+      // Search on the static site filters the whole window's document in the page (no server to ask).
+      await page.goto(`${site.url}#/search?q=${encodeURIComponent(facts.failing.id)}`);
+      await page.waitForSelector('.view[data-view="search"][data-ready=""]');
+      expect(await page.locator(`tr[data-id="${facts.failing.id}"] .strip .h-F`).count()).toBe(3);
       // A mutation run other than the newest: its own document.
       await page.goto(`${site.url}#/mutation`);
       await page.waitForSelector('.view[data-view="mutation"][data-ready=""]');

@@ -98,6 +98,7 @@ export {
   disabledSkipsByCommit,
   failingResults,
   gridCounts,
+  instanceIds,
   type MutantKill,
   type MutantOutcome,
   type MutantRow,

@@ -1,9 +1,13 @@
 /**
- * A database written by opgate before the derived tables (schema 7, tests/fixtures/results_v7.db: four runs —
- * passed, failed, interrupted with its plan, rerun-disabled — every status, perf samples) is migrated in place by
- * the first writer that opens it, and merged from as a source: every result before equals every result after,
- * the counts per run and status are unchanged, SQLite's integrity check passes, and the derived tables filled by
- * the migration give the same answers as the results.
+ * Databases written by older opgates are migrated in place by the first writer that opens it, and merged from as
+ * a source: every result before equals every result after (durations to the microsecond: compact rows keep whole
+ * microseconds), the counts per run and status are unchanged, SQLite's integrity check passes, and the derived
+ * tables filled by the migration give the same answers as the results. The fixtures:
+ * - tests/fixtures/results_v7.db (schema 7, before the derived tables): four runs — passed, failed, interrupted
+ *   with its plan, rerun-disabled — every status, perf samples;
+ * - tests/fixtures/results_v9.db (schema 9, before compact rows; written by the opgate of that schema from the v7
+ *   file): the same plus a failed run with every status, messages, rerun counts, max ulps and durations with
+ *   sub-microsecond digits, as a real run records them.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +20,22 @@ import { SCHEMA_VERSION } from '../../src/ci/store/migrations.ts';
 import { ResultsReader } from '../../src/ci/store/reader.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 
-const FIXTURE = join(import.meta.dirname, '../fixtures/results_v7.db');
+const fixture = (v: number) => join(import.meta.dirname, `../fixtures/results_v${v}.db`);
+
+/** Durations as compact rows keep them. */
+const micros = (rs: { results: { durationMs: number }[] }[]) =>
+  rs.map((r) => ({
+    ...r,
+    results: r.results.map((x) => ({ ...x, durationMs: Math.round(x.durationMs * 1000) })),
+  }));
+
+/** Results per run and status. */
+const counts = (rs: { results: { status: string }[] }[]) =>
+  rs.map((r) => {
+    const c: Record<string, number> = {};
+    for (const x of r.results) c[x.status] = (c[x.status] ?? 0) + 1;
+    return c;
+  });
 
 /** Every run with its results, read without migrating. */
 function snapshot(path: string) {
@@ -31,14 +50,17 @@ function snapshot(path: string) {
   }
 }
 
-describe('a database from before the derived tables', () => {
+describe.each([
+  { version: 7, runs: [60, 60, 30, 60] },
+  { version: 9, runs: [60, 60, 30, 60, 40] },
+])('a database at schema $version', ({ version, runs }) => {
   test('is migrated in place and merged from without losing or changing a result', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opgate-migration-'));
     const db = join(dir, 'old.db');
-    copyFileSync(FIXTURE, db);
+    copyFileSync(fixture(version), db);
     const before = snapshot(db);
-    expect(before.map((r) => r.results.length)).toEqual([60, 60, 30, 60]);
-    expect(new ResultsReader(db).schemaVersion).toBe(7);
+    expect(before.map((r) => r.results.length)).toEqual(runs);
+    expect(new ResultsReader(db).schemaVersion).toBe(version);
 
     const s = new ResultsStore(db);
     expect(s.schemaVersion).toBe(SCHEMA_VERSION);
@@ -47,14 +69,16 @@ describe('a database from before the derived tables', () => {
     expect(notHealthy({}).length).toBeGreaterThan(0);
     expect(notHealthy({})).toEqual(notHealthy({ fromResults: true }));
     s.close();
-    expect(snapshot(db)).toEqual(before);
+    const after = snapshot(db);
+    expect(counts(after)).toEqual(counts(before));
+    expect(micros(after)).toEqual(micros(before));
     expect(integrityCheck(db)).toBe('ok');
 
     const merged = join(dir, 'merged.db');
     const source = join(dir, 'source.db');
-    copyFileSync(FIXTURE, source);
-    expect(mergeDatabases([source], merged).resultsAdded).toBe(210);
-    expect(new ResultsReader(source).schemaVersion, 'a merge source is only read').toBe(7);
-    expect(snapshot(merged)).toEqual(before);
+    copyFileSync(fixture(version), source);
+    expect(mergeDatabases([source], merged).resultsAdded).toBe(runs.reduce((a, b) => a + b, 0));
+    expect(new ResultsReader(source).schemaVersion, 'a merge source is only read').toBe(version);
+    expect(micros(snapshot(merged))).toEqual(micros(before));
   });
 });

@@ -1,5 +1,6 @@
 /** View 6: test search by id pattern (substring, `*` wildcards or /regex/), with each match's history. */
 import type { TestsData } from '../../data/tests.ts';
+import { matcher, SEARCH_LIMIT } from '../../shared.ts';
 import { load } from '../api.ts';
 import { fmtDate, h, short, strip } from '../dom.ts';
 
@@ -13,33 +14,17 @@ const NAMES: Record<string, string> = {
   E: 'error',
   '.': 'not run',
 };
-const LIMIT = 200;
-
-/** The same pattern language as `opgate run --pattern`, plus `*` wildcards. */
-export function matcher(pattern: string): (id: string) => boolean {
-  const re = /^\/(.*)\/$/.exec(pattern);
-  if (re) {
-    const r = new RegExp(re[1]);
-    return (id) => r.test(id);
-  }
-  if (pattern.includes('*')) {
-    const r = new RegExp(
-      `^${pattern
-        .split('*')
-        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-        .join('.*')}$`,
-    );
-    return (id) => r.test(id);
-  }
-  return (id) => id.includes(pattern);
-}
-
 export async function searchView(
   root: HTMLElement,
   _args: readonly string[],
   query: URLSearchParams,
 ): Promise<void> {
-  const t = await load<TestsData>('data/tests.json', true);
+  // The static site's document holds every id (filtered here); the live server answers each pattern itself.
+  const head = await load<TestsData>('data/tests.json', true);
+  const ask = (q: string): Promise<TestsData> =>
+    head.complete
+      ? Promise.resolve(head)
+      : load<TestsData>(`data/tests.json?q=${encodeURIComponent(q)}`, true);
   root.append(h('h1', {}, 'Test search'));
   const input = h('input', {
     type: 'search',
@@ -51,17 +36,14 @@ export async function searchView(
   const status = h('p', { class: 'quiet', 'data-testid': 'search-status' });
   const results = h('div', { class: 'results' });
   root.append(input, status, results);
-  const titles = (history: string) =>
-    [...history].map(
-      (c, i) =>
-        `${short(t.commits[i]?.sha ?? '')} ${fmtDate(t.commits[i]?.startedAt ?? '')}: ${NAMES[c] ?? c}`,
-    );
-  const run = () => {
+  let asked = 0;
+  const run = async () => {
     const q = input.value.trim();
-    history.replaceState(null, '', `#/search${q ? `?q=${encodeURIComponent(q)}` : ''}`);
+    const mine = ++asked;
     results.replaceChildren();
     if (!q) {
-      status.textContent = `${t.tests.length} tests over ${t.commits.length} commits; type a pattern.`;
+      history.replaceState(null, '', '#/search');
+      status.textContent = `${head.total} tests over ${head.commits.length} commits; type a pattern.`;
       return;
     }
     let match: (id: string) => boolean;
@@ -71,8 +53,23 @@ export async function searchView(
       status.textContent = `invalid pattern: ${String(e)}`;
       return;
     }
-    const hits = t.tests.filter(([id]) => match(id));
-    status.textContent = `${hits.length} match${hits.length === 1 ? '' : 'es'}${hits.length > LIMIT ? ` (first ${LIMIT} shown)` : ''}`;
+    let t: TestsData;
+    try {
+      t = await ask(q);
+    } catch (e) {
+      if (mine === asked) status.textContent = `search failed: ${String(e)}`;
+      return;
+    }
+    // A newer pattern was typed while this one was asked: its answer wins.
+    if (mine !== asked) return;
+    const hits = t.complete ? t.tests.filter(([id]) => match(id)) : t.tests;
+    const total = t.complete ? hits.length : t.total;
+    const titles = (hist: string) =>
+      [...hist].map(
+        (c, i) =>
+          `${short(t.commits[i]?.sha ?? '')} ${fmtDate(t.commits[i]?.startedAt ?? '')}: ${NAMES[c] ?? c}`,
+      );
+    status.textContent = `${total} match${total === 1 ? '' : 'es'}${total > SEARCH_LIMIT ? ` (first ${SEARCH_LIMIT} shown)` : ''}`;
     results.append(
       h(
         'table',
@@ -91,7 +88,7 @@ export async function searchView(
         h(
           'tbody',
           {},
-          hits.slice(0, LIMIT).map(([id, hist]) => {
+          hits.slice(0, SEARCH_LIMIT).map(([id, hist]) => {
             const last = [...hist].reverse().find((c) => c !== '.') ?? '.';
             return h(
               'tr',
@@ -132,11 +129,13 @@ export async function searchView(
         ),
       );
     }
+    // The address names the pattern once its results are on the page.
+    history.replaceState(null, '', `#/search?q=${encodeURIComponent(q)}`);
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   input.addEventListener('input', () => {
     clearTimeout(timer);
-    timer = setTimeout(run, 120);
+    timer = setTimeout(() => void run(), 120);
   });
-  run();
+  await run();
 }

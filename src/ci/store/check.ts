@@ -95,12 +95,12 @@ export function repairDatabase(path: string): DbRepair {
         let runs = 0;
         let results = 0;
         for (const id of badRuns) {
-          results += db.prepare('DELETE FROM results WHERE run_id = ?').run(id).changes;
+          results += db.prepare('DELETE FROM result_rows WHERE run_id = ?').run(id).changes;
           db.prepare('DELETE FROM run_plans WHERE run_id = ?').run(id);
           runs += db.prepare('DELETE FROM runs WHERE run_id = ?').run(id).changes;
         }
-        const dropResult = db.prepare('DELETE FROM results WHERE run_id = ? AND id IS ?');
-        for (const d of badResults) results += dropResult.run(d.runId, d.id).changes;
+        const dropResult = db.prepare('DELETE FROM result_rows WHERE run_id = ? AND inst = ?');
+        for (const d of badResults) results += dropResult.run(d.runId, d.inst).changes;
         // What was dropped leaves the derived tables too.
         if (runs + results > 0) rebuildRecent(db);
         return { runs, results };

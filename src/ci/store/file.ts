@@ -85,7 +85,8 @@ export function inspectDbFile(path: string): DbFileInfo {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) throw schemaNewerError(path, version);
     const tables = new Set(
-      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
+      // `results` is a table up to schema 9, a view over result_rows since 10.
+      db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'view')`).pluck().all() as string[],
     );
     if (version === 0 && tables.size > 0) throw invalid(path, 'a SQLite database with other tables');
     if (version > 0 && !(tables.has('runs') && tables.has('results')))

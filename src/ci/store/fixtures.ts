@@ -51,7 +51,11 @@ export function integrityCheck(path: string): string {
 export function dropResult(path: string, runId: number, id: string): number {
   const d = new Database(path, { fileMustExist: true });
   try {
-    return d.prepare('DELETE FROM results WHERE run_id = ? AND id = ?').run(runId, id).changes;
+    return d
+      .prepare(
+        'DELETE FROM result_rows WHERE run_id = ? AND inst = (SELECT inst FROM instances WHERE id = ?)',
+      )
+      .run(runId, id).changes;
   } finally {
     d.close();
   }

@@ -24,6 +24,7 @@ import { effectiveStatus, isComplete, type RunLiveness } from './liveness.ts';
 import { type MergeSource, openSource } from './merge_source.ts';
 import { ResultsReader } from './reader.ts';
 import { dropGoneRuns, foldRun } from './recent.ts';
+import { RECORD_COLUMNS, type ResultRecord, rowWriter } from './result_rows.ts';
 import { type ResultRow, wallSeconds } from './runs.ts';
 import { copyShardSets } from './shard_sets.ts';
 import { ResultsStore } from './store.ts';
@@ -53,9 +54,6 @@ const RUN_KEY = [
   'started_at',
   'kind',
 ] as const;
-
-const RESULT_COLUMNS =
-  'id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures, max_ulp';
 
 /** Complete beats partial beats running; between partial copies, the one with more results. */
 function goesFurther(src: { status: string; n: number }, dst: { status: string; n: number }): boolean {
@@ -122,13 +120,9 @@ function copySource(db: Sql, src: MergeSource, c: Counts): void {
   const updateRun = db.prepare(
     'UPDATE runs SET ended_at = ?, status = ?, pid = ?, host = ?, heartbeat_at = ?, shard_set = ? WHERE run_id = ?',
   );
-  const dropResults = db.prepare('DELETE FROM results WHERE run_id = ?');
-  const sourceResults = src.db.prepare(`SELECT ${RESULT_COLUMNS} FROM results WHERE run_id = ?`);
-  const insertResult = db.prepare(
-    `INSERT INTO results (run_id, ${RESULT_COLUMNS}) VALUES (?, ${RESULT_COLUMNS.split(', ')
-      .map(() => '?')
-      .join(', ')})`,
-  );
+  const dropResults = db.prepare('DELETE FROM result_rows WHERE run_id = ?');
+  const sourceResults = src.db.prepare(`SELECT ${RECORD_COLUMNS} FROM results WHERE run_id = ?`);
+  const put = rowWriter(db);
   const runs = src.db.prepare('SELECT * FROM runs ORDER BY run_id').all() as SourceRun[];
   for (const r of runs) {
     const status = effectiveStatus(liveness(r));
@@ -154,10 +148,9 @@ function copySource(db: Sql, src: MergeSource, c: Counts): void {
       c.runsSkipped++;
       continue;
     }
-    for (const row of sourceResults.raw().iterate(r.run_id) as Iterable<unknown[]>) {
-      insertResult.run(id, ...row);
-      c.resultsAdded++;
-    }
+    const rows = sourceResults.all(r.run_id) as ResultRecord[];
+    put(id, rows);
+    c.resultsAdded += rows.length;
     foldRun(db, id);
   }
   copyShardSets(db, src.db, src.path);
@@ -205,7 +198,7 @@ export function pruneCommits(path: string, keep: number): PruneReport {
         .pluck()
         .all(gone) as number[];
       db.prepare(
-        'DELETE FROM results WHERE run_id IN (SELECT run_id FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?)))',
+        'DELETE FROM result_rows WHERE run_id IN (SELECT run_id FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?)))',
       ).run(gone);
       const runsDropped = db
         .prepare('DELETE FROM runs WHERE commit_sha IN (SELECT value FROM json_each(?))')

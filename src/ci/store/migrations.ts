@@ -2,6 +2,8 @@
  * The results schema, versioned with SQLite's user_version: migration i brings a database from version i to
  * i + 1. Never edit a shipped migration; append a new one.
  */
+import { NOTABLE, RESULT_VIEW_COLUMNS, STATUS_CODE_SQL } from './result_columns.ts';
+
 export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE runs (
      run_id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -161,6 +163,49 @@ export const MIGRATIONS: readonly string[] = [
      n INTEGER NOT NULL,
      PRIMARY KEY (run_id, op, device, dtype, status, msg)
    ) WITHOUT ROWID;`,
+  // 10: compact rows. An instance's id, op, oracle, device, dtype, layout and mode are stored once (`instances`),
+  // a message once (`messages`); a result row references them by integer, its status is a small code and its
+  // duration whole microseconds (result_rows.ts). Keyed (run_id, inst) without a rowid: a run's results are one
+  // range of the table, which answers every per-run question; the other indexes of `results` go with it (the
+  // grid, coverage and flaky views read the derived tables) but for a partial one of the failing and flaky rows. `results` becomes a view with the old columns, so
+  // readers and older queries see what they saw. Every result is carried over (its duration to the microsecond).
+  `CREATE TABLE instances (
+     inst INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     op TEXT NOT NULL,
+     oracle TEXT NOT NULL,
+     device TEXT NOT NULL,
+     dtype TEXT NOT NULL,
+     layout TEXT NOT NULL,
+     mode TEXT NOT NULL
+   );
+   INSERT INTO instances (id, op, oracle, device, dtype, layout, mode)
+     SELECT id, MIN(op), MIN(oracle), MIN(device), MIN(dtype), MIN(layout), MIN(mode) FROM results GROUP BY id ORDER BY id;
+   INSERT OR IGNORE INTO messages (text) SELECT message FROM results WHERE message IS NOT NULL ORDER BY run_id, id;
+   CREATE TABLE result_rows (
+     run_id INTEGER NOT NULL,
+     inst INTEGER NOT NULL,
+     status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 6),
+     dur_us INTEGER NOT NULL,
+     attempts INTEGER NOT NULL,
+     msg INTEGER,
+     sample INTEGER,
+     seed INTEGER,
+     checks INTEGER NOT NULL,
+     rerun_passes INTEGER,
+     rerun_failures INTEGER,
+     max_ulp REAL,
+     PRIMARY KEY (run_id, inst)
+   ) WITHOUT ROWID;
+   INSERT INTO result_rows
+     SELECT r.run_id, i.inst, ${STATUS_CODE_SQL('r.status')}, CAST(ROUND(r.duration_ms * 1000) AS INTEGER), r.attempts,
+            m.msg, r.sample, r.seed, r.checks, r.rerun_passes, r.rerun_failures, r.max_ulp
+     FROM results r JOIN instances i ON i.id = r.id LEFT JOIN messages m ON m.text = r.message
+     ORDER BY r.run_id, i.inst;
+   CREATE INDEX result_rows_notable ON result_rows(run_id, inst) WHERE ${NOTABLE('result_rows')};
+   DROP TABLE results;
+   CREATE VIEW results AS SELECT ${RESULT_VIEW_COLUMNS}
+     FROM result_rows r JOIN instances i ON i.inst = r.inst LEFT JOIN messages m ON m.msg = r.msg;`,
 ];
 
 /** The first version with `instance_recent`: a file migrated from below it gets the table filled from its results. */

@@ -15,6 +15,7 @@
  * durations.
  */
 import { type ResultsSource, SQL, type Sql } from './connection.ts';
+import { STATUS_NAME_SQL, statusCode } from './result_columns.ts';
 
 export const RECENT_OUTCOMES = 50;
 export const RECENT_DURATIONS = 5;
@@ -76,12 +77,6 @@ function put(entries: Entry[], run: number, text: string | null, keep: number): 
   return out.slice(-keep);
 }
 
-/** The message id of `text`, added when new. */
-function messageId(db: Sql, text: string): number {
-  db.prepare('INSERT OR IGNORE INTO messages (text) VALUES (?)').run(text);
-  return db.prepare('SELECT msg FROM messages WHERE text = ?').pluck().get(text) as number;
-}
-
 /**
  * Folds run `runId`'s results into the table (inside the caller's write transaction): its outcomes once it has
  * finished, its durations once it is complete. Idempotent: folding a run again replaces its entries.
@@ -101,7 +96,8 @@ export function foldRun(db: Sql, runId: number): void {
   );
   const rows = db
     .prepare(
-      'SELECT id, op, oracle, device, status, duration_ms AS ms, message FROM results WHERE run_id = ?',
+      `SELECT i.id, i.op, i.oracle, i.device, ${STATUS_NAME_SQL('r.status')} AS status, r.dur_us / 1000.0 AS ms, r.msg
+       FROM result_rows r JOIN instances i ON i.inst = r.inst WHERE r.run_id = ?`,
     )
     .all(runId) as {
     id: string;
@@ -110,17 +106,13 @@ export function foldRun(db: Sql, runId: number): void {
     device: string;
     status: string;
     ms: number;
-    message: string | null;
+    msg: number | null;
   }[];
   for (const r of rows) {
     const had = get.get(r.id) as Stored | undefined;
     const letter = LETTER[r.status];
     const outcome =
-      letter === undefined
-        ? null
-        : BAD.has(letter) && r.message
-          ? `${letter}${messageId(db, r.message)}`
-          : letter;
+      letter === undefined ? null : BAD.has(letter) && r.msg !== null ? `${letter}${r.msg}` : letter;
     const outcomes = show(put(parse(had?.outcomes ?? ''), runId, outcome, RECENT_OUTCOMES));
     const timed = complete && TIMED.has(r.status) ? `:${r.ms}` : null;
     const durations = show(put(parse(had?.durations ?? ''), runId, timed, RECENT_DURATIONS));
@@ -172,14 +164,12 @@ function dropEntries(
 /** A finished run's result counts per cell (run_cells), replacing what an earlier fold of it counted. */
 function foldCells(db: Sql, runId: number): void {
   db.prepare('DELETE FROM run_cells WHERE run_id = ?').run(runId);
-  db.prepare(
-    `INSERT OR IGNORE INTO messages (text) SELECT DISTINCT message FROM results
-     WHERE run_id = ? AND status IN ('skip','xfail') AND message IS NOT NULL`,
-  ).run(runId);
+  const skipOrXfail = `r.status IN (${statusCode('skip')}, ${statusCode('xfail')})`;
   db.prepare(
     `INSERT INTO run_cells (run_id, op, device, dtype, status, msg, n)
-     SELECT r.run_id, r.op, r.device, r.dtype, r.status, COALESCE(m.msg, 0), COUNT(*) FROM results r
-     LEFT JOIN messages m ON r.status IN ('skip','xfail') AND m.text = r.message
+     SELECT r.run_id, i.op, i.device, i.dtype, ${STATUS_NAME_SQL('r.status')},
+            CASE WHEN ${skipOrXfail} THEN COALESCE(r.msg, 0) ELSE 0 END, COUNT(*)
+     FROM result_rows r JOIN instances i ON i.inst = r.inst
      WHERE r.run_id = ? GROUP BY 1, 2, 3, 4, 5, 6`,
   ).run(runId);
 }

@@ -4,6 +4,7 @@
  */
 import { type ResultsSource, SQL } from './connection.ts';
 import { effectiveStatus, type RunStatus } from './liveness.ts';
+import type { ResultRecord } from './result_rows.ts';
 
 export type ResultStatus = 'pass' | 'fail' | 'skip' | 'xfail' | 'xpass' | 'flaky' | 'error';
 
@@ -70,6 +71,27 @@ function toRun(r: Record<string, unknown>): StoredRun {
   };
 }
 
+/** A ResultRow with the `results` view's column names, as the row writer takes it. */
+export const toRecord = (r: ResultRow): ResultRecord => ({
+  id: r.id,
+  op: r.op,
+  oracle: r.oracle,
+  device: r.device,
+  dtype: r.dtype,
+  layout: r.layout,
+  mode: r.mode,
+  status: r.status,
+  duration_ms: r.durationMs,
+  attempts: r.attempts,
+  message: r.message,
+  sample: r.sample,
+  seed: r.seed,
+  checks: r.checks,
+  rerun_passes: r.rerunPasses ?? null,
+  rerun_failures: r.rerunFailures ?? null,
+  max_ulp: r.maxUlp ?? null,
+});
+
 const RESULT_COLUMNS = `id, op, oracle, device, dtype, layout, mode, status, duration_ms AS durationMs, attempts, message,
   sample, seed, checks, max_ulp AS maxUlp`;
 
@@ -100,9 +122,11 @@ export function latestResultOf(src: ResultsSource, id: string): (ResultRow & { r
   const r = src[SQL]
     .prepare(
       `SELECT run_id AS runId, ${RESULT_COLUMNS}, rerun_passes AS rerunPasses, rerun_failures AS rerunFailures
-     FROM results WHERE id = ? ORDER BY run_id DESC LIMIT 1`,
+     FROM results WHERE id = @id AND run_id = (
+       SELECT u.run_id FROM instances i CROSS JOIN runs u CROSS JOIN result_rows r
+       WHERE i.id = @id AND r.run_id = u.run_id AND r.inst = i.inst ORDER BY u.run_id DESC LIMIT 1)`,
     )
-    .get(id) as (ResultRow & { runId: number }) | undefined;
+    .get({ id }) as (ResultRow & { runId: number }) | undefined;
   return r ?? null;
 }
 

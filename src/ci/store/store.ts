@@ -11,6 +11,7 @@ import { DEFAULT_DB } from './file.ts';
 import { effectiveStatus, type RunStatus, THIS_HOST } from './liveness.ts';
 import { openWriter } from './open.ts';
 import { foldRun, rebuildRecent, unfoldRun } from './recent.ts';
+import { rowWriter } from './result_rows.ts';
 import {
   allRuns,
   lastRunIdOf,
@@ -19,6 +20,7 @@ import {
   resultsOf,
   runById,
   type StoredRun,
+  toRecord,
 } from './runs.ts';
 
 export type { ResultRow, ResultStatus, StoredRun } from './runs.ts';
@@ -250,13 +252,9 @@ export class ResultsStore implements ResultsSource {
   }
 
   addResults(runId: number, rows: readonly ResultRow[]): void {
-    const insert = this.sql.prepare(
-      `INSERT OR REPLACE INTO results (run_id, id, op, oracle, device, dtype, layout, mode, status, duration_ms, attempts, message, sample, seed, checks, rerun_passes, rerun_failures, max_ulp)
-       VALUES (@runId, @id, @op, @oracle, @device, @dtype, @layout, @mode, @status, @durationMs, @attempts, @message, @sample, @seed, @checks, @rerunPasses, @rerunFailures, @maxUlp)`,
-    );
     // One transaction per batch, with the heartbeat: committed rows survive a kill of this process.
     this.write('add results', () => {
-      for (const r of rows) insert.run({ rerunPasses: null, rerunFailures: null, maxUlp: null, ...r, runId });
+      rowWriter(this.sql)(runId, rows.map(toRecord));
       this.beat(runId);
     });
   }

@@ -6,6 +6,7 @@
 import { instanceId } from '../../oracles/index.ts';
 import type { Sql } from './connection.ts';
 import { RUN_STATUSES } from './liveness.ts';
+import { RESULT_VIEW_COLUMNS } from './result_columns.ts';
 
 /** Printable ASCII without spaces: a commit sha, a tier, a kind (tests use short names like `c1`). */
 const TOKEN = /^[\x21-\x7e]{1,128}$/;
@@ -71,6 +72,8 @@ export function resultRowProblem(r: Record<string, unknown>): string | null {
   if (!optionalCount(r.rerun_passes)) return 'rerun_passes';
   if (!optionalCount(r.rerun_failures)) return 'rerun_failures';
   if (r.message !== null && typeof r.message !== 'string') return 'message';
+  // A compact row whose message is gone.
+  if (r.msg !== undefined && r.msg !== null && r.message === null) return 'message';
   return null;
 }
 
@@ -79,6 +82,8 @@ export interface DamagedRow {
   readonly runId: unknown;
   /** The result's id, for a results row. */
   readonly id?: unknown;
+  /** Its instance number (result_rows' key). */
+  readonly inst?: unknown;
   readonly column: string;
 }
 
@@ -99,8 +104,17 @@ export function* damagedRows(db: Sql, o: { results: boolean }): Generator<Damage
     if (column) yield { runId: r.run_id, column };
   }
   if (!o.results) return;
-  for (const r of db.prepare('SELECT * FROM results').iterate() as Iterable<Record<string, unknown>>) {
+  // Compact rows (schema 10 on) through the base tables, so that a row whose instance is gone shows (the view's
+  // join would hide it); an older file's results table as it is (`opgate db check` reads without migrating).
+  const compact = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'result_rows'`).get() !== undefined;
+  const rows = db.prepare(
+    compact
+      ? `SELECT r.inst AS inst, r.msg AS msg, ${RESULT_VIEW_COLUMNS}
+         FROM result_rows r LEFT JOIN instances i ON i.inst = r.inst LEFT JOIN messages m ON m.msg = r.msg`
+      : 'SELECT * FROM results',
+  );
+  for (const r of rows.iterate() as Iterable<Record<string, unknown>>) {
     const column = resultRowProblem(r);
-    if (column) yield { runId: r.run_id, id: r.id, column };
+    if (column) yield { runId: r.run_id, id: r.id, inst: r.inst, column };
   }
 }

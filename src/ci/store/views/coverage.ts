@@ -1,6 +1,5 @@
-/** Op coverage and test search: results per op cell, and every instance's outcome per commit. */
-import { marks, type ResultsSource, SQL } from '../connection.ts';
-import type { ResultsReader } from '../reader.ts';
+/** Op coverage: results per op cell. */
+import { type ResultsSource, SQL } from '../connection.ts';
 import { LATEST_RUNS } from './commits.ts';
 
 export interface CoverageRow {
@@ -34,16 +33,4 @@ export function coverageCounts(
      WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = @sha AND u.status != 'running'
      GROUP BY 1, 2, 3, 4, 5`;
   return db[SQL].prepare(o.fromResults ? raw : `${cells} UNION ALL ${raw}`).all({ sha }) as CoverageRow[];
-}
-
-/** [id, sha, status] of every result of the runs that count for `shas`. */
-export function outcomesByCommit(db: ResultsReader, shas: readonly string[]): [string, string, string][] {
-  if (shas.length === 0) return [];
-  return db[SQL]
-    .prepare(
-      `SELECT r.id, u.commit_sha AS sha, r.status FROM runs u JOIN results r ON r.run_id = u.run_id
-     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})`,
-    )
-    .raw()
-    .all(...shas) as [string, string, string][];
 }

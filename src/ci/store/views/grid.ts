@@ -1,9 +1,8 @@
 /** The commit grid's queries: result counts per job, the runs that did not finish, failures. */
 import { marks, type ResultsSource, SQL } from '../connection.ts';
 import type { ResultsReader } from '../reader.ts';
+import { NOTABLE, STATUS_IN, STATUS_NAME_SQL } from '../result_columns.ts';
 import { LATEST_RUNS, RUN_STATUS } from './commits.ts';
-
-const BAD = `('fail','error','xpass')`;
 
 /**
  * Results per (run: commit and shard, device, status) of the runs that count for `shas`: a finished run's from
@@ -55,8 +54,10 @@ export function failingResults(
 ): { id: string; sha: string; shard: string; device: string }[] {
   return db[SQL]
     .prepare(
-      `SELECT r.id, u.commit_sha AS sha, u.shard, r.device FROM runs u JOIN results r ON r.run_id = u.run_id
-     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)}) AND r.status IN ${BAD}`,
+      `SELECT i.id, u.commit_sha AS sha, u.shard, i.device
+     FROM runs u JOIN result_rows r INDEXED BY result_rows_notable ON r.run_id = u.run_id JOIN instances i ON i.inst = r.inst
+     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})
+       AND ${NOTABLE('r')} AND ${STATUS_IN('r.status', ['fail', 'error', 'xpass'])}`,
     )
     .all(...shas) as { id: string; sha: string; shard: string; device: string }[];
 }
@@ -80,10 +81,12 @@ export function cellFailures(
 ): CellFailureRow[] {
   return db[SQL]
     .prepare(
-      `SELECT r.id, r.status, r.message, r.sample, r.seed, r.attempts, r.duration_ms AS durationMs
-     FROM runs u JOIN results r ON r.run_id = u.run_id
-     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? AND u.shard = ? AND r.device = ?
-       AND r.status IN ('fail','error','xpass','flaky') ORDER BY r.status = 'flaky', r.id`,
+      `SELECT i.id, ${STATUS_NAME_SQL('r.status')} AS status, m.text AS message, r.sample, r.seed, r.attempts,
+       r.dur_us / 1000.0 AS durationMs
+     FROM runs u JOIN result_rows r INDEXED BY result_rows_notable ON r.run_id = u.run_id
+       JOIN instances i ON i.inst = r.inst LEFT JOIN messages m ON m.msg = r.msg
+     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? AND u.shard = ? AND i.device = ? AND ${NOTABLE('r')}
+     ORDER BY ${STATUS_IN('r.status', ['flaky'])}, i.id`,
     )
     .all(sha, shard, device) as CellFailureRow[];
 }

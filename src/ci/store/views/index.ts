@@ -12,10 +12,11 @@ export {
 } from '../mutation.ts';
 export { openReadOnly, ResultsReader } from '../reader.ts';
 export { type CommitRow, commitShas, recentCommits, shardsOfCommit } from './commits.ts';
-export { type CoverageRow, coverageCounts, outcomesByCommit } from './coverage.ts';
+export { type CoverageRow, coverageCounts } from './coverage.ts';
 export { disabledSkipsByCommit } from './flaky.ts';
 export { type CellFailureRow, cellFailures, failingResults, gridCounts, unfinishedRuns } from './grid.ts';
 export { mutantOutcomeCounts, type OutcomeCount } from './mutation.ts';
 export { maxUlpByCell, previousUlpCommit, type UlpRow } from './numerics.ts';
 export { perfSeriesPoints, type SeriesPoint } from './perf.ts';
 export { type CommitTimeRow, commitTimes, type ShardRunRow, shardRuns, slowestResults } from './shards.ts';
+export { instanceIds, outcomesByCommit } from './tests.ts';

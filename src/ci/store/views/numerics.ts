@@ -1,7 +1,7 @@
 /**
  * The numerics fingerprint's queries: per (op, device, dtype) the largest max ulp of a commit's counted runs,
- * and the commit before it that has any. `max_ulp` is set by the golden oracle (NULL elsewhere); the partial
- * index `results_by_run_ulp` holds only the measured rows, so neither query reads the other results.
+ * and the commit before it that has any. `max_ulp` is set by the golden oracle (NULL elsewhere); a commit's runs
+ * are read as their ranges of result_rows (one run's rows are one range of its key).
  */
 import { type ResultsSource, SQL } from '../connection.ts';
 import { LATEST_RUNS } from './commits.ts';

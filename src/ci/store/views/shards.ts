@@ -1,6 +1,7 @@
 /** The shards view's queries: a commit's runs with their times, its slowest instances, time to signal. */
 import { SQL } from '../connection.ts';
 import type { ResultsReader } from '../reader.ts';
+import { STATUS_NAME_SQL } from '../result_columns.ts';
 import { LATEST_RUNS, RUN_STATUS } from './commits.ts';
 
 export interface ShardRunRow {
@@ -22,8 +23,8 @@ export function shardRuns(db: ResultsReader, sha: string | null): ShardRunRow[] 
       `SELECT u.shard, json_extract(u.filters, '$.device') AS devices, ${RUN_STATUS} AS status, u.started_at AS startedAt,
        -- A run whose process died never wrote its end: it ended at its last heartbeat.
        CASE WHEN ${RUN_STATUS} = 'running' THEN NULL ELSE COALESCE(u.ended_at, u.heartbeat_at, u.started_at) END AS endedAt,
-       COALESCE(SUM(r.duration_ms), 0) AS testMs, COUNT(r.id) AS instances
-     FROM runs u LEFT JOIN results r ON r.run_id = u.run_id
+       COALESCE(SUM(r.dur_us), 0) / 1000.0 AS testMs, COUNT(r.inst) AS instances
+     FROM runs u LEFT JOIN result_rows r ON r.run_id = u.run_id
      WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? GROUP BY u.run_id ORDER BY u.run_id`,
     )
     .all(sha) as ShardRunRow[];
@@ -37,8 +38,9 @@ export function slowestResults(
 ): { id: string; shard: string; device: string; durationMs: number; status: string }[] {
   return db[SQL]
     .prepare(
-      `SELECT r.id, u.shard, r.device, r.duration_ms AS durationMs, r.status FROM runs u JOIN results r ON r.run_id = u.run_id
-     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? ORDER BY r.duration_ms DESC LIMIT ?`,
+      `SELECT i.id, u.shard, i.device, r.dur_us / 1000.0 AS durationMs, ${STATUS_NAME_SQL('r.status')} AS status
+     FROM runs u JOIN result_rows r ON r.run_id = u.run_id JOIN instances i ON i.inst = r.inst
+     WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha = ? ORDER BY r.dur_us DESC LIMIT ?`,
     )
     .all(sha, limit) as { id: string; shard: string; device: string; durationMs: number; status: string }[];
 }
