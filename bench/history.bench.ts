@@ -113,6 +113,9 @@ for (const n of targets) {
   for (const doc of ['grid', 'coverage', 'flaky', 'tests', 'shards', 'numerics', 'perf'])
     figures[`view ${doc}`] = view(doc);
   if (newest) figures['view coverage@commit'] = view('coverage', newest);
+  // Test search on the live server: a narrow pattern and one that matches a quarter of the ids.
+  figures['view search add_cpu'] = view('search:add_cpu');
+  figures['view search *float32*'] = view('search:*float32*');
   figures['flaky list'] = cli(['flaky', 'list', '--db', db, '--json']);
   figures['flaky file-issues'] = await withStandInGitHub((url) =>
     cli(['flaky', 'file-issues', '--db', db, '--repo', 'bench/history'], {

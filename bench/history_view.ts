@@ -1,14 +1,16 @@
 /**
  * One dashboard document computed twice in a fresh process (bench:history's child): the first request (opening
- * and checking the file included) and a warm one, the response size and the process's peak RSS.
- *   node --import tsx bench/history_view.ts <db> <document> [<sha>]
+ * and checking the file included) and a warm one, the response size and the process's peak RSS. `search:<q>` is
+ * the live server's answer to a test-search pattern.
+ *   node --import tsx bench/history_view.ts <db> <document|search:<q>> [<sha>]
  */
-import { DOCUMENTS, isDocument, openReadOnly, PER_COMMIT } from '../dashboards/index.ts';
+import { DOCUMENTS, isDocument, openReadOnly, PER_COMMIT, testsData } from '../dashboards/index.ts';
 
 const [db, name, sha] = process.argv.slice(2);
 const t0 = performance.now();
 const reader = openReadOnly(db);
 const compute = () => {
+  if (name.startsWith('search:')) return testsData(reader, { q: name.slice('search:'.length) });
   if (sha) return PER_COMMIT[name as keyof typeof PER_COMMIT](reader, sha);
   if (!isDocument(name)) throw new Error(`unknown document ${name}`);
   return DOCUMENTS[name](reader);
