@@ -53,10 +53,11 @@ function run(
   k: number,
   end: 'passed' | 'failed' | 'interrupted' | null,
   kind = 'normal',
+  commit = k,
 ): number {
   const s = new ResultsStore(path);
   const id = s.startRun(
-    { ...INFO(k), kind },
+    { ...INFO(commit), kind },
     SEL.map((i) => i.id),
   );
   s.addResults(
@@ -131,7 +132,7 @@ function expectSameAnswers(path: string, step: string): void {
         notHealthy({ fromResults: true }),
       );
       expect(flakeStats(s, window, { healthy: true }), `${step}: --all, window ${window}`).toEqual(
-        flakeStats(s, window, { fromResults: true }),
+        flakeStats(s, window, { fromResults: true, healthy: true }),
       );
     }
   } finally {
@@ -149,6 +150,12 @@ describe('the instances’ recent history', () => {
     expectSameAnswers(db, 'complete runs');
     run(db, 4, 'passed', 'rerun-disabled');
     expectSameAnswers(db, 'a rerun-disabled run');
+    // A job run again on a commit, with other outcomes: passed and failed on one commit.
+    run(db, 40, 'failed', 'normal', 1);
+    expectSameAnswers(db, 'a second run on one commit');
+    const r = new ResultsReader(db);
+    expect(flakeStats(r, 30).some((x) => x.bothOnOneCommit && x.flakyRuns === 0)).toBe(true);
+    r.close();
     // Interrupted with 5 of 12 results (folded: outcomes, no durations), then resumed to the end (folded again).
     const interrupted = run(db, 5, 'interrupted');
     expectSameAnswers(db, 'interrupted');

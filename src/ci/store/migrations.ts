@@ -169,6 +169,7 @@ export const MIGRATIONS: readonly string[] = [
   // range of the table, which answers every per-run question; the other indexes of `results` go with it (the
   // grid, coverage and flaky views read the derived tables) but for a partial one of the failing and flaky rows. `results` becomes a view with the old columns, so
   // readers and older queries see what they saw. Every result is carried over (its duration to the microsecond).
+  // run_counts: a finished run's results per (device, status), derived like run_cells (the grid adds these up).
   `CREATE TABLE instances (
      inst INTEGER PRIMARY KEY,
      id TEXT NOT NULL UNIQUE,
@@ -205,7 +206,15 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX result_rows_notable ON result_rows(run_id, inst) WHERE ${NOTABLE('result_rows')};
    DROP TABLE results;
    CREATE VIEW results AS SELECT ${RESULT_VIEW_COLUMNS}
-     FROM result_rows r JOIN instances i ON i.inst = r.inst LEFT JOIN messages m ON m.msg = r.msg;`,
+     FROM result_rows r JOIN instances i ON i.inst = r.inst LEFT JOIN messages m ON m.msg = r.msg;
+   CREATE TABLE run_counts (
+     run_id INTEGER NOT NULL,
+     device TEXT NOT NULL,
+     status TEXT NOT NULL,
+     n INTEGER NOT NULL,
+     PRIMARY KEY (run_id, device, status)
+   ) WITHOUT ROWID;
+   INSERT INTO run_counts SELECT run_id, device, status, SUM(n) FROM run_cells GROUP BY 1, 2, 3;`,
 ];
 
 /** The first version with `instance_recent`: a file migrated from below it gets the table filled from its results. */

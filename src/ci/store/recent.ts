@@ -61,10 +61,17 @@ interface Stored {
 
 type Entry = [run: number, text: string];
 
-const parse = (s: string): Entry[] =>
-  s === ''
-    ? []
-    : s.split(',').map((e) => [Number.parseInt(e, 10), e.slice(String(Number.parseInt(e, 10)).length)]);
+/** Entries of a stored list (a hot path: `flaky list` parses tens of thousands of 50-entry lists). */
+function parse(s: string): Entry[] {
+  const out: Entry[] = [];
+  if (s === '') return out;
+  for (const e of s.split(',')) {
+    let i = 0;
+    while (i < e.length && e.charCodeAt(i) >= 48 && e.charCodeAt(i) <= 57) i++;
+    out.push([Number(e.slice(0, i)), e.slice(i)]);
+  }
+  return out;
+}
 const show = (es: readonly Entry[]): string => es.map(([r, t]) => `${r}${t}`).join(',');
 
 /** `entries` with run `run`'s entry set to `text` (or removed), in run order, the newest `keep`. */
@@ -135,6 +142,7 @@ export function foldRun(db: Sql, runId: number): void {
  */
 export function unfoldRun(db: Sql, runId: number): void {
   db.prepare('DELETE FROM run_cells WHERE run_id = ?').run(runId);
+  db.prepare('DELETE FROM run_counts WHERE run_id = ?').run(runId);
   const get = db.prepare('SELECT id, outcomes, durations FROM instance_recent WHERE id = ?');
   const ids = db.prepare('SELECT id FROM results WHERE run_id = ?').pluck().all(runId) as string[];
   dropEntries(
@@ -161,9 +169,13 @@ function dropEntries(
   }
 }
 
-/** A finished run's result counts per cell (run_cells), replacing what an earlier fold of it counted. */
+/**
+ * A finished run's result counts per cell (run_cells) and per (device, status) (run_counts, the grid's), replacing
+ * what an earlier fold of it counted.
+ */
 function foldCells(db: Sql, runId: number): void {
   db.prepare('DELETE FROM run_cells WHERE run_id = ?').run(runId);
+  db.prepare('DELETE FROM run_counts WHERE run_id = ?').run(runId);
   const skipOrXfail = `r.status IN (${statusCode('skip')}, ${statusCode('xfail')})`;
   db.prepare(
     `INSERT INTO run_cells (run_id, op, device, dtype, status, msg, n)
@@ -171,6 +183,10 @@ function foldCells(db: Sql, runId: number): void {
             CASE WHEN ${skipOrXfail} THEN COALESCE(r.msg, 0) ELSE 0 END, COUNT(*)
      FROM result_rows r JOIN instances i ON i.inst = r.inst
      WHERE r.run_id = ? GROUP BY 1, 2, 3, 4, 5, 6`,
+  ).run(runId);
+  db.prepare(
+    `INSERT INTO run_counts (run_id, device, status, n)
+     SELECT run_id, device, status, SUM(n) FROM run_cells WHERE run_id = ? GROUP BY 1, 2, 3`,
   ).run(runId);
 }
 
@@ -180,9 +196,10 @@ const hasBad = (outcomes: string): number => (BAD_LETTER.test(outcomes) ? 1 : 0)
 /** Removes the entries of runs that no longer exist (after retention dropped them). */
 export function dropGoneRuns(db: Sql, gone: ReadonlySet<number>): void {
   if (gone.size === 0) return;
-  db.prepare('DELETE FROM run_cells WHERE run_id IN (SELECT value FROM json_each(?))').run(
-    JSON.stringify([...gone]),
-  );
+  for (const table of ['run_cells', 'run_counts'])
+    db.prepare(`DELETE FROM ${table} WHERE run_id IN (SELECT value FROM json_each(?))`).run(
+      JSON.stringify([...gone]),
+    );
   const rows = db.prepare('SELECT id, outcomes, durations FROM instance_recent').all() as Stored[];
   dropEntries(db, rows, (run) => gone.has(run));
 }
@@ -191,6 +208,7 @@ export function dropGoneRuns(db: Sql, gone: ReadonlySet<number>): void {
 export function rebuildRecent(db: Sql): void {
   db.prepare('DELETE FROM instance_recent').run();
   db.prepare('DELETE FROM run_cells').run();
+  db.prepare('DELETE FROM run_counts').run();
   const runs = db.prepare('SELECT run_id FROM runs ORDER BY run_id').pluck().all() as number[];
   for (const run of runs) foldRun(db, run);
 }
@@ -223,14 +241,44 @@ export function recentRows(
   db: ResultsSource,
   o: { all?: boolean; ids?: readonly string[] } = {},
 ): RecentRow[] {
+  return [...recentRowPages(db, o)].flat();
+}
+
+/** How many instances a page of recentRowPages holds. */
+const PAGE = 4096;
+
+/**
+ * recentRows a page at a time, by id (keyset paging): a caller that reduces each page holds one page, not every
+ * instance's history.
+ */
+export function* recentRowPages(
+  db: ResultsSource,
+  o: {
+    all?: boolean;
+    ids?: readonly string[];
+    /** Keeps a row by its stored outcomes (`<run><letter>[<msg>]`, comma-separated) before decoding it. */
+    keep?: (outcomes: string) => boolean;
+  } = {},
+): Generator<RecentRow[]> {
   const messages = new Map<number, string | null>();
-  const sql = o.ids
-    ? 'SELECT * FROM instance_recent WHERE id IN (SELECT value FROM json_each(?))'
-    : `SELECT * FROM instance_recent ${o.all ? '' : 'WHERE bad = 1'}`;
-  const rows = (
-    o.ids ? db[SQL].prepare(sql).all(JSON.stringify(o.ids)) : db[SQL].prepare(sql).all()
-  ) as Stored[];
-  return rows.map((r) => decode(db, r, messages));
+  const where = [
+    o.ids ? 'id IN (SELECT value FROM json_each(@ids))' : '',
+    o.all || o.ids ? '' : 'bad = 1',
+    'id > @after',
+  ]
+    .filter(Boolean)
+    .join(' AND ');
+  const page = db[SQL].prepare(`SELECT * FROM instance_recent WHERE ${where} ORDER BY id LIMIT ${PAGE}`);
+  const ids = o.ids ? JSON.stringify(o.ids) : undefined;
+  let after = '';
+  for (;;) {
+    const rows = page.all({ after, ...(ids === undefined ? {} : { ids }) }) as Stored[];
+    if (rows.length === 0) return;
+    const kept = o.keep ? rows.filter((r) => o.keep?.(r.outcomes)) : rows;
+    if (kept.length) yield kept.map((r) => decode(db, r, messages));
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1].id;
+  }
 }
 
 /** Every instance's kept durations (ms), oldest first: what shard planning reads. */
@@ -256,5 +304,6 @@ export function recentTable(db: ResultsSource): Record<string, unknown>[] {
          LEFT JOIN messages m ON m.msg = c.msg ORDER BY 1, 2, 3, 4, 5, 6`,
       )
       .all() as Record<string, unknown>[]),
+    ...(db[SQL].prepare('SELECT * FROM run_counts ORDER BY 1, 2, 3').all() as Record<string, unknown>[]),
   ];
 }

@@ -6,7 +6,7 @@ import { LATEST_RUNS, RUN_STATUS } from './commits.ts';
 
 /**
  * Results per (run: commit and shard, device, status) of the runs that count for `shas`: a finished run's from
- * its cell counts (run_cells), a run in progress from its results. `fromResults`: all from the results (the
+ * its counts (run_counts), a run in progress from its results. `fromResults`: all from the results (the
  * definition).
  */
 export function gridCounts(
@@ -19,10 +19,9 @@ export function gridCounts(
      FROM runs u JOIN results r ON r.run_id = u.run_id
      WHERE ${counted} ${o.fromResults ? '' : "AND u.status = 'running'"}
      GROUP BY u.run_id, r.device, r.status`;
-  const cells = `SELECT u.commit_sha AS sha, u.shard, c.device, c.status, SUM(c.n) AS n
-     FROM runs u JOIN run_cells c ON c.run_id = u.run_id
-     WHERE ${counted} AND u.status != 'running'
-     GROUP BY u.run_id, c.device, c.status`;
+  const cells = `SELECT u.commit_sha AS sha, u.shard, c.device, c.status, c.n
+     FROM runs u JOIN run_counts c ON c.run_id = u.run_id
+     WHERE ${counted} AND u.status != 'running'`;
   return db[SQL].prepare(o.fromResults ? raw : `${cells} UNION ALL ${raw}`).all({
     shas: JSON.stringify(shas),
   }) as { sha: string; shard: string; device: string; status: string; n: number }[];

@@ -14,13 +14,14 @@ export function instanceIds(db: ResultsReader): string[] {
 }
 
 /**
- * [id, sha, status] of the results of the runs that count for `shas`: every one, or only those of `ids`.
+ * [id, sha, status] of the results of the runs that count for `shas`: every one, or only those of `ids`. Rows
+ * come one at a time (every one is about 70k per commit): no other query may run on `db` until they are read.
  */
 export function outcomesByCommit(
   db: ResultsReader,
   shas: readonly string[],
   ids?: readonly string[],
-): [string, string, string][] {
+): Iterable<[string, string, string]> {
   if (shas.length === 0 || ids?.length === 0) return [];
   const runs = `u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${marks(shas.length)})`;
   const status = `${STATUS_NAME_SQL('r.status')} AS status`;
@@ -34,5 +35,5 @@ export function outcomesByCommit(
   return db[SQL]
     .prepare(sql)
     .raw()
-    .all(...shas, ...(ids ? [JSON.stringify(ids)] : [])) as [string, string, string][];
+    .iterate(...shas, ...(ids ? [JSON.stringify(ids)] : [])) as Iterable<[string, string, string]>;
 }
