@@ -52,11 +52,15 @@ export function registerDashboardCommands(program: Command): void {
     .requiredOption('--out <dir>', 'output folder')
     .option('--db <path>', 'results database', DEFAULT_DB)
     .option('--repo <owner/name>', REPO_HELP)
-    .action(async (o: { out: string; db: string; repo?: string }) => {
+    .option(
+      '--full',
+      'compute every document (by default a document an earlier build wrote to --out is kept while what it shows is unchanged)',
+    )
+    .action(async (o: { out: string; db: string; repo?: string; full?: boolean }) => {
       try {
-        const r = await buildDashboard({ db: o.db, out: o.out, repo: repoOf(o) });
+        const r = await buildDashboard({ db: o.db, out: o.out, repo: repoOf(o), full: o.full });
         process.stdout.write(
-          `wrote ${r.files} files (${(r.bytes / 1e6).toFixed(2)} MB) from ${o.db} to ${o.out}\n`,
+          `wrote ${r.files} files (${(r.bytes / 1e6).toFixed(2)} MB; ${r.kept} unchanged, kept; ${r.removed} of commits no longer shown, removed) from ${o.db} to ${o.out}\n`,
         );
       } catch (e) {
         fail(e, o.db);

@@ -58,8 +58,23 @@ function classify(claimed: boolean, n: Record<string, number>): CoverageStatus {
   return 'none';
 }
 
+const INFO = new Map(opDb.map((i) => [i.name, i]));
+
 export function coverageData(db: ReadDb, sha?: string, trendLength = 0): CoverageData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
+  return {
+    ...coverageAt(db, commit, false),
+    trend: recentCommits(db, trendLength)
+      .reverse()
+      .map((c) => ({
+        sha: c.sha,
+        scores: Object.fromEntries(coverageAt(db, c.sha, true).scores.map((x) => [x.device, x.score])),
+      })),
+  };
+}
+
+/** One commit's coverage; `scoresOnly` (the trend's points): the scores, no cells. */
+function coverageAt(db: ReadDb, commit: string | null, scoresOnly: boolean): Omit<CoverageData, 'trend'> {
   const rows = coverageCounts(db, commit);
   const seen = new Map<
     string,
@@ -72,7 +87,7 @@ export function coverageData(db: ReadDb, sha?: string, trendLength = 0): Coverag
     const c = byCell.get(k) ?? { n: {}, reasons: new Map() };
     byCell.set(k, c);
     c.n[r.status] = (c.n[r.status] ?? 0) + r.n;
-    if (r.status === 'skip' || r.status === 'xfail') {
+    if (!scoresOnly && (r.status === 'skip' || r.status === 'xfail')) {
       const reason = parseReason(r.message);
       const key = `${r.status}\0${reason.reason}\0${reason.issue}`;
       const prev = c.reasons.get(key);
@@ -96,7 +111,7 @@ export function coverageData(db: ReadDb, sha?: string, trendLength = 0): Coverag
     ]),
   );
   const ops = names.map((name) => {
-    const info = opDb.find((i) => i.name === name);
+    const info = INFO.get(name);
     const cells: Record<string, CoverageCell> = {};
     for (const device of devices) {
       for (const dtype of dtypes) {
@@ -104,10 +119,11 @@ export function coverageData(db: ReadDb, sha?: string, trendLength = 0): Coverag
         // An op the op_db no longer has: what ran is all there is to go by.
         const claimed = info ? info.dtypes[device].includes(dtype) : c !== undefined;
         const s = classify(claimed, c?.n ?? {});
+        if (info?.dtypes.cpu.includes(dtype)) tally(scores.get(device)!, s);
+        if (scoresOnly) continue;
         const reasons = [...(c?.reasons.values() ?? [])];
         if (s !== 'none' || c)
           cells[cellKey(device, dtype)] = { s, ...(c && { n: c.n }), ...(reasons.length && { reasons }) };
-        if (info?.dtypes.cpu.includes(dtype)) tally(scores.get(device)!, s);
       }
     }
     return { name, unsupported: { ...info?.unsupported }, cells };
@@ -116,14 +132,8 @@ export function coverageData(db: ReadDb, sha?: string, trendLength = 0): Coverag
     sha: commit,
     devices,
     dtypes,
-    ops,
+    ops: scoresOnly ? [] : ops,
     scores: [...scores.values()].map((s) => ({ ...s, score: s.ruler ? s.pass / s.ruler : 0 })),
-    trend: recentCommits(db, trendLength)
-      .reverse()
-      .map((c) => ({
-        sha: c.sha,
-        scores: Object.fromEntries(coverageData(db, c.sha).scores.map((x) => [x.device, x.score])),
-      })),
   };
 }
 

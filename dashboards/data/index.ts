@@ -3,7 +3,7 @@
  * live server computes a document per request; the static build writes them all once.
  */
 
-import { recentCommits } from '../../src/ci/index.ts';
+import { commitStamp, mutationRuns, previousUlpCommit, recentCommits } from '../../src/ci/index.ts';
 import { cellPath, commitDocPath, mutationRunPath } from '../shared.ts';
 import { coverageData } from './coverage.ts';
 import type { ReadDb } from './db.ts';
@@ -55,7 +55,8 @@ export type DocumentName = keyof typeof DOCUMENTS;
 /** Views that can show any commit: `data/<name>/<slug(sha)>.json`. */
 export const PER_COMMIT = {
   coverage: (db: ReadDb, sha: string) => coverageData(db, sha),
-  shards: (db: ReadDb, sha: string) => shardsData(db, sha),
+  // Without the window's history, which every commit's page would repeat (and a build could not keep).
+  shards: (db: ReadDb, sha: string) => shardsData(db, sha, 0),
   numerics: (db: ReadDb, sha: string) => numericsData(db, sha),
 } as const satisfies Record<string, (db: ReadDb, sha: string) => unknown>;
 
@@ -66,21 +67,45 @@ export const STATIC_PER_COMMIT = 10;
 
 export const isDocument = (name: string): name is DocumentName => Object.hasOwn(DOCUMENTS, name);
 
+/** A file of the static site's data: its document, computed when asked, and what it is computed from. */
+export interface DataFile {
+  /** Equal stamps, equal documents (null: computed every build, as the window's documents are). */
+  readonly stamp: string | null;
+  readonly doc: () => unknown;
+}
+
 /**
  * Every file of the static site's data: the documents, the per-commit documents of the newest commits, each
- * listed mutation run's document and the failures of each non-green grid cell.
+ * listed mutation run's document and the failures of each non-green grid cell. A per-commit document, a cell and
+ * a mutation run's document carry a stamp (its commit's runs as they stand; a numerics document's previous
+ * commit's too), so a build may keep what an earlier build wrote.
  */
-export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map<string, unknown> {
+export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map<string, DataFile> {
   const perCommit = recentCommits(db, STATIC_PER_COMMIT).map((c) => c.sha);
-  const files = new Map<string, unknown>([['data/meta.json', { ...base, perCommit } satisfies SiteMeta]]);
+  const files = new Map<string, DataFile>([
+    ['data/meta.json', { stamp: null, doc: () => ({ ...base, perCommit }) satisfies SiteMeta }],
+  ]);
+  const stamps = new Map<string, string>();
+  const stampOf = (sha: string) => {
+    let s = stamps.get(sha);
+    if (s === undefined) stamps.set(sha, (s = commitStamp(db, sha)));
+    return s;
+  };
   for (const sha of perCommit)
-    for (const name of Object.keys(PER_COMMIT) as (keyof typeof PER_COMMIT)[])
-      files.set(commitDocPath(name, sha), PER_COMMIT[name](db, sha));
-  for (const id of mutationRunIds(db)) files.set(mutationRunPath(id), mutationData(db, id));
+    for (const name of Object.keys(PER_COMMIT) as (keyof typeof PER_COMMIT)[]) {
+      const before = name === 'numerics' ? previousUlpCommit(db, sha) : null;
+      files.set(commitDocPath(name, sha), {
+        stamp: `${stampOf(sha)}${before ? ` after ${before} ${stampOf(before)}` : ''}`,
+        doc: () => PER_COMMIT[name](db, sha),
+      });
+    }
+  const runs = new Map(mutationRuns(db).map((r) => [r.mrunId, JSON.stringify(r)]));
+  for (const id of mutationRunIds(db))
+    files.set(mutationRunPath(id), { stamp: runs.get(id) ?? null, doc: () => mutationData(db, id) });
   for (const name of Object.keys(DOCUMENTS) as DocumentName[]) {
     // The static search document holds every id of the window: no server answers patterns there.
     const doc = name === 'tests' ? testsData(db, { all: true }) : DOCUMENTS[name](db);
-    files.set(`data/${name}.json`, doc);
+    files.set(`data/${name}.json`, { stamp: null, doc: () => doc });
     if (name === 'grid') {
       const grid = doc as ReturnType<typeof gridData>;
       for (const [key, cell] of Object.entries(grid.cells)) {
@@ -88,7 +113,7 @@ export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map
         const at = key.indexOf(' ');
         const sha = key.slice(0, at);
         const job = key.slice(at + 1);
-        files.set(cellPath(sha, job), cellData(db, sha, job));
+        files.set(cellPath(sha, job), { stamp: stampOf(sha), doc: () => cellData(db, sha, job) });
       }
     }
   }

@@ -3,7 +3,13 @@
  * duration-based sharding aims for), the time to signal (first shard start to last shard end), the slowest
  * instances; and time to signal over recent commits.
  */
-import { commitTimes, recentCommits, shardRuns, slowestResults } from '../../src/ci/index.ts';
+import {
+  type CommitTimeRow,
+  commitTimes,
+  recentCommits,
+  shardRuns,
+  slowestResults,
+} from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
 
 export interface ShardRow {
@@ -31,6 +37,7 @@ export interface ShardsData {
     status: string;
   }[];
   /** Oldest first. */
+  /** Time to signal over the newest commits (empty in a per-commit document: the view reads data/shards.json's). */
   readonly history: readonly { sha: string; at: string; timeToSignalS: number | null; shards: number }[];
 }
 
@@ -62,16 +69,15 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
     return mean > 0 ? Math.max(...g) / mean : 1;
   });
   const slowest = slowestResults(db, commit, 25);
-  const history = commitTimes(db, historyLimit)
-    .reverse()
-    .map((h) => ({
-      sha: h.sha,
-      at: h.at,
-      shards: h.shards,
-      timeToSignalS: h.open ? null : seconds(h.at, h.endedAt),
-    }));
+  const point = (h: CommitTimeRow) => ({
+    sha: h.sha,
+    at: h.at,
+    shards: h.shards,
+    timeToSignalS: h.open ? null : seconds(h.at, h.endedAt),
+  });
+  const history = historyLimit > 0 ? commitTimes(db, historyLimit).reverse().map(point) : [];
   const open = shards.some((s) => s.wallS === null);
-  const last = history.find((h) => h.sha === commit);
+  const last = commit ? commitTimes(db, 1, commit).map(point)[0] : undefined;
   return {
     sha: commit,
     shards,

@@ -93,6 +93,7 @@ export {
   type CoverageRow,
   cellFailures,
   commitShas,
+  commitStamp,
   commitTimes,
   coverageCounts,
   disabledSkipsByCommit,

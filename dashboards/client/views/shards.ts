@@ -7,6 +7,8 @@ import { commitPicker, docPath } from '../picker.ts';
 
 export async function shardsView(root: HTMLElement, args: readonly string[]): Promise<void> {
   const s = await load<ShardsData>(docPath('shards', args[0]), true);
+  // A commit's own document leaves the time-to-signal history to the newest commit's.
+  const history = args[0] ? (await load<ShardsData>('data/shards.json', true)).history : s.history;
   root.append(
     h('h1', {}, 'Shards & time', s.sha ? [' at ', h('code', { title: s.sha }, short(s.sha))] : ''),
     await commitPicker('shards', s.sha),
@@ -45,8 +47,8 @@ export async function shardsView(root: HTMLElement, args: readonly string[]): Pr
   root.append(h('h2', {}, 'Time to signal per commit'));
   lineChart(root, {
     label: 'time to signal (s)',
-    shas: s.history.map((x) => x.sha),
-    values: s.history.map((x) => x.timeToSignalS),
+    shas: history.map((x) => x.sha),
+    values: history.map((x) => x.timeToSignalS),
     height: 160,
   });
   root.append(

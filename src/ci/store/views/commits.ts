@@ -52,3 +52,19 @@ export function commitShas(db: ResultsSource): string[] {
 export function shardsOfCommit(db: ResultsSource, sha: string): string[] {
   return db[SQL].prepare('SELECT DISTINCT shard FROM runs WHERE commit_sha = ?').pluck().all(sha) as string[];
 }
+
+/**
+ * What a commit's documents are computed from: its runs, each with its status as readers see it and its last
+ * write. Equal stamps, equal documents (the static build keeps a document whose stamp did not change).
+ */
+export function commitStamp(db: ResultsSource, sha: string): string {
+  return (
+    (db[SQL]
+      .prepare(
+        `SELECT group_concat(u.run_id || ' ' || ${RUN_STATUS} || ' ' || COALESCE(u.ended_at, u.heartbeat_at, u.started_at), ',')
+         FROM (SELECT * FROM runs WHERE commit_sha = ? ORDER BY run_id) u`,
+      )
+      .pluck()
+      .get(sha) as string | null) ?? ''
+  );
+}

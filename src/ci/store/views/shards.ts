@@ -54,14 +54,15 @@ export interface CommitTimeRow {
   readonly shards: number;
 }
 
-/** The newest `limit` commits' first start, last end and open runs, newest first. */
-export function commitTimes(db: ResultsReader, limit: number): CommitTimeRow[] {
+/** The newest `limit` commits' first start, last end and open runs, newest first (`sha`: that commit's only). */
+export function commitTimes(db: ResultsReader, limit: number, sha?: string): CommitTimeRow[] {
   return db[SQL]
     .prepare(
       `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at,
        MAX(COALESCE(u.ended_at, u.heartbeat_at, u.started_at)) AS endedAt,
        SUM(${RUN_STATUS} = 'running') AS open, COUNT(*) AS shards
-     FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) GROUP BY u.commit_sha ORDER BY MIN(u.started_at) DESC LIMIT ?`,
+     FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) ${sha === undefined ? '' : 'AND u.commit_sha = @sha'}
+     GROUP BY u.commit_sha ORDER BY MIN(u.started_at) DESC LIMIT @limit`,
     )
-    .all(limit) as CommitTimeRow[];
+    .all({ limit, ...(sha === undefined ? {} : { sha }) }) as CommitTimeRow[];
 }
