@@ -87,8 +87,8 @@ export function allDataFiles(db: ReadDb, base: Omit<SiteMeta, 'perCommit'>): Map
   ]);
   const stamps = new Map<string, string>();
   const stampOf = (sha: string) => {
-    let s = stamps.get(sha);
-    if (s === undefined) stamps.set(sha, (s = commitStamp(db, sha)));
+    const s = stamps.get(sha) ?? commitStamp(db, sha);
+    stamps.set(sha, s);
     return s;
   };
   for (const sha of perCommit)
