@@ -5,7 +5,7 @@
  * how much of that ruler passes on it, so an unsupported dtype counts against it as much as a failing one.
  */
 import { opDb } from '../../op_db/index.ts';
-import { coverageCounts, recentCommits } from '../../src/ci/index.ts';
+import { commitStamp, coverageCounts, recentCommits } from '../../src/ci/index.ts';
 import { DEVICE_TYPES, DTYPES } from '../../src/runtime/index.ts';
 import { parseReason, type Reason } from '../shared.ts';
 import type { ReadDb } from './db.ts';
@@ -66,11 +66,26 @@ export function coverageData(db: ReadDb, sha?: string, trendLength = 0): Coverag
     ...coverageAt(db, commit, false),
     trend: recentCommits(db, trendLength)
       .reverse()
-      .map((c) => ({
-        sha: c.sha,
-        scores: Object.fromEntries(coverageAt(db, c.sha, true).scores.map((x) => [x.device, x.score])),
-      })),
+      .map((c) => ({ sha: c.sha, scores: trendPoint(db, c.sha) })),
   };
+}
+
+/**
+ * A commit's scores for the trend, remembered per commit stamp (its runs as they stand): a finished commit's
+ * point is computed once per process (about 30 ms each: its run_cells rows), a commit whose runs change again.
+ */
+const POINTS = new Map<string, Record<string, number>>();
+
+function trendPoint(db: ReadDb, sha: string): Record<string, number> {
+  const key = `${db.path}\0${sha}\0${commitStamp(db, sha)}`;
+  let point = POINTS.get(key);
+  if (!point) {
+    point = Object.fromEntries(coverageAt(db, sha, true).scores.map((x) => [x.device, x.score]));
+    POINTS.set(key, point);
+    // Bounded: the trend shows 20 commits.
+    if (POINTS.size > 500) POINTS.delete(POINTS.keys().next().value as string);
+  }
+  return point;
 }
 
 /** One commit's coverage; `scoresOnly` (the trend's points): the scores, no cells. */

@@ -22,7 +22,7 @@ export interface PerfData {
 }
 
 export function perfData(db: ReadDb, limit = 100): PerfData {
-  const rows = perfSeriesPoints(db);
+  const rows = perfSeriesPoints(db, limit);
   const groups = new Map<string, typeof rows>();
   for (const r of rows) {
     const k = [r.scenario, r.metric, r.platform, r.nodeVersion].join('\0');

@@ -12,14 +12,31 @@ export interface SeriesPoint {
   readonly at: string;
 }
 
-/** Per (scenario, metric, platform, Node version, commit) the latest sample, each series in recording order. */
-export function perfSeriesPoints(db: ResultsReader): SeriesPoint[] {
-  return db[SQL]
+/**
+ * Per (scenario, metric, platform, Node version, commit) the latest sample, each series in recording order, over
+ * the newest `commits` commits with samples: read back from the newest sample until one more commit shows up, so
+ * the cost follows the window, not the history.
+ */
+export function perfSeriesPoints(db: ResultsReader, commits = 100): SeriesPoint[] {
+  const sql = db[SQL];
+  let from = 0;
+  const seen = new Set<string>();
+  for (const r of sql
+    .prepare('SELECT rowid AS id, commit_sha AS sha FROM perf ORDER BY rowid DESC')
+    .iterate() as Iterable<{
+    id: number;
+    sha: string;
+  }>) {
+    seen.add(r.sha);
+    if (seen.size > commits) break;
+    from = r.id;
+  }
+  return sql
     .prepare(
       `SELECT scenario, metric, platform, node_version AS nodeVersion, commit_sha AS sha, value, recorded_at AS at
      FROM perf WHERE rowid IN (
-       SELECT MAX(rowid) FROM perf GROUP BY scenario, metric, platform, node_version, commit_sha)
+       SELECT MAX(rowid) FROM perf WHERE rowid >= @from GROUP BY scenario, metric, platform, node_version, commit_sha)
      ORDER BY scenario, metric, platform, node_version, rowid`,
     )
-    .all() as SeriesPoint[];
+    .all({ from }) as SeriesPoint[];
 }
