@@ -24,8 +24,8 @@ import { effectiveStatus, isComplete, type RunLiveness } from './liveness.ts';
 import { type MergeSource, openSource } from './merge_source.ts';
 import { ResultsReader } from './reader.ts';
 import { dropGoneRuns, foldRun } from './recent.ts';
-import { RECORD_COLUMNS, type ResultRecord, rowWriter } from './result_rows.ts';
-import { type ResultRow, wallSeconds } from './runs.ts';
+import { rowWriter } from './result_rows.ts';
+import { type ResultRow, STORED_RESULT_COLUMNS, wallSeconds } from './runs.ts';
 import { copyShardSets } from './shard_sets.ts';
 import { ResultsStore } from './store.ts';
 
@@ -121,7 +121,7 @@ function copySource(db: Sql, src: MergeSource, c: Counts): void {
     'UPDATE runs SET ended_at = ?, status = ?, pid = ?, host = ?, heartbeat_at = ?, shard_set = ? WHERE run_id = ?',
   );
   const dropResults = db.prepare('DELETE FROM result_rows WHERE run_id = ?');
-  const sourceResults = src.db.prepare(`SELECT ${RECORD_COLUMNS} FROM results WHERE run_id = ?`);
+  const sourceResults = src.db.prepare(`SELECT ${STORED_RESULT_COLUMNS} FROM results WHERE run_id = ?`);
   const put = rowWriter(db);
   const runs = src.db.prepare('SELECT * FROM runs ORDER BY run_id').all() as SourceRun[];
   for (const r of runs) {
@@ -148,7 +148,7 @@ function copySource(db: Sql, src: MergeSource, c: Counts): void {
       c.runsSkipped++;
       continue;
     }
-    const rows = sourceResults.all(r.run_id) as ResultRecord[];
+    const rows = sourceResults.all(r.run_id) as ResultRow[];
     put(id, rows);
     c.resultsAdded += rows.length;
     foldRun(db, id);

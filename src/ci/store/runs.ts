@@ -4,7 +4,6 @@
  */
 import { type ResultsSource, SQL } from './connection.ts';
 import { effectiveStatus, type RunStatus } from './liveness.ts';
-import type { ResultRecord } from './result_rows.ts';
 
 export type ResultStatus = 'pass' | 'fail' | 'skip' | 'xfail' | 'xpass' | 'flaky' | 'error';
 
@@ -71,29 +70,11 @@ function toRun(r: Record<string, unknown>): StoredRun {
   };
 }
 
-/** A ResultRow with the `results` view's column names, as the row writer takes it. */
-export const toRecord = (r: ResultRow): ResultRecord => ({
-  id: r.id,
-  op: r.op,
-  oracle: r.oracle,
-  device: r.device,
-  dtype: r.dtype,
-  layout: r.layout,
-  mode: r.mode,
-  status: r.status,
-  duration_ms: r.durationMs,
-  attempts: r.attempts,
-  message: r.message,
-  sample: r.sample,
-  seed: r.seed,
-  checks: r.checks,
-  rerun_passes: r.rerunPasses ?? null,
-  rerun_failures: r.rerunFailures ?? null,
-  max_ulp: r.maxUlp ?? null,
-});
-
 const RESULT_COLUMNS = `id, op, oracle, device, dtype, layout, mode, status, duration_ms AS durationMs, attempts, message,
   sample, seed, checks, max_ulp AS maxUlp`;
+
+/** RESULT_COLUMNS and a rerun-disabled run's counts: every stored field of a ResultRow. */
+export const STORED_RESULT_COLUMNS = `${RESULT_COLUMNS}, rerun_passes AS rerunPasses, rerun_failures AS rerunFailures`;
 
 const seen = (r: StoredRun): StoredRun => ({ ...r, status: effectiveStatus(r) });
 
@@ -121,7 +102,7 @@ export function resultsOf(src: ResultsSource, runId: number): ResultRow[] {
 export function latestResultOf(src: ResultsSource, id: string): (ResultRow & { runId: number }) | null {
   const r = src[SQL]
     .prepare(
-      `SELECT run_id AS runId, ${RESULT_COLUMNS}, rerun_passes AS rerunPasses, rerun_failures AS rerunFailures
+      `SELECT run_id AS runId, ${STORED_RESULT_COLUMNS}
      FROM results WHERE id = @id AND run_id = (
        SELECT u.run_id FROM instances i CROSS JOIN runs u CROSS JOIN result_rows r
        WHERE i.id = @id AND r.run_id = u.run_id AND r.inst = i.inst ORDER BY u.run_id DESC LIMIT 1)`,

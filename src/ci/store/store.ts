@@ -20,7 +20,6 @@ import {
   resultsOf,
   runById,
   type StoredRun,
-  toRecord,
 } from './runs.ts';
 
 export type { ResultRow, ResultStatus, StoredRun } from './runs.ts';
@@ -254,7 +253,7 @@ export class ResultsStore implements ResultsSource {
   addResults(runId: number, rows: readonly ResultRow[]): void {
     // One transaction per batch, with the heartbeat: committed rows survive a kill of this process.
     this.write('add results', () => {
-      rowWriter(this.sql)(runId, rows.map(toRecord));
+      rowWriter(this.sql)(runId, rows);
       this.beat(runId);
     });
   }
