@@ -81,7 +81,7 @@ export async function buildDashboard(o: BuildOptions): Promise<BuildReport> {
     let files = 3;
     let kept = 0;
     const stamps: Record<string, string> = {};
-    // One document at a time: computed, written, let go.
+    // A stamped document is computed only when it is written (never when it is kept).
     for (const [path, f] of allDataFiles(db, meta)) {
       files++;
       if (f.stamp !== null) stamps[path] = f.stamp;
