@@ -6,10 +6,12 @@
  * of one commit, `dashboard build`), each in its own process with its peak RSS; the file size and bytes per
  * result; and, from the second N on, each figure's growth exponent (log t2/t1 / log N2/N1: 0 is flat, 1 linear).
  * A benchmark, not a test: figures go into the README.
- *   npm run bench:history -- --runs 1,30,300,1000 [--tier full|pull] [--dir <folder>] [--json]
+ * Each N's history is kept as `history-<N>.db` in `--dir` before it is measured; `--reuse` measures a kept file
+ * again instead of synthesizing it (the 1,000-run history takes about an hour to synthesize).
+ *   npm run bench:history -- --runs 1,30,300,1000 [--tier full|pull] [--dir <folder>] [--reuse] [--json]
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ResultsReader, recentCommits, type Tier } from '../src/ci/index.ts';
@@ -24,7 +26,9 @@ const dir = resolve(opt('--dir', mkdtempSync(join(tmpdir(), 'opgate-history-')))
 mkdirSync(dir, { recursive: true });
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/opgate.mjs');
-const db = join(dir, 'history.db');
+const reuse = args.includes('--reuse');
+const growing = join(dir, 'history.db');
+let db = growing;
 
 interface Figure {
   ms: number;
@@ -103,11 +107,18 @@ const results: {
 let built = 0;
 for (const n of targets) {
   const t = performance.now();
-  synth.write(db, built, n);
-  built = n;
+  const kept = join(dir, `history-${n}.db`);
+  if (reuse && existsSync(kept)) db = kept;
+  else {
+    db = growing;
+    synth.write(db, built, n);
+    copyFileSync(db, kept);
+  }
   const buildS = (performance.now() - t) / 1000;
   const reader = new ResultsReader(db);
   const newest = recentCommits(reader, 1)[0]?.sha;
+  // The next run to synthesize continues after the newest one in the file (a kept file has had merged runs).
+  built = Math.max(built, reader.lastRunId() ?? 0);
   reader.close();
   const figures: Record<string, Figure> = {};
   for (const doc of ['grid', 'coverage', 'flaky', 'tests', 'shards', 'numerics', 'perf'])

@@ -5,10 +5,11 @@
  * how much of that ruler passes on it, so an unsupported dtype counts against it as much as a failing one.
  */
 import { opDb } from '../../op_db/index.ts';
-import { commitStamp, coverageCounts, recentCommits } from '../../src/ci/index.ts';
+import { coverageCounts, recentCommits } from '../../src/ci/index.ts';
 import { DEVICE_TYPES, DTYPES } from '../../src/runtime/index.ts';
 import { parseReason, type Reason } from '../shared.ts';
 import type { ReadDb } from './db.ts';
+import { CommitMemo } from './memo.ts';
 
 export type CoverageStatus = 'pass' | 'fail' | 'flaky' | 'skip' | 'xfail' | 'unsupported' | 'none';
 
@@ -62,30 +63,30 @@ const INFO = new Map(opDb.map((i) => [i.name, i]));
 
 export function coverageData(db: ReadDb, sha?: string, trendLength = 0): CoverageData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
+  const trend = recentCommits(db, trendLength).reverse();
+  const points = POINTS.of(
+    db,
+    trend.map((c) => c.sha),
+    (missing) => new Map(missing.map((s) => [s, trendPoint(db, s)])),
+  );
   return {
-    ...coverageAt(db, commit, false),
-    trend: recentCommits(db, trendLength)
-      .reverse()
-      .map((c) => ({ sha: c.sha, scores: trendPoint(db, c.sha) })),
+    ...(commit === null
+      ? coverageAt(db, null, false)
+      : CELLS.one(db, commit, () => coverageAt(db, commit, false))),
+    trend: trend.map((c) => ({ sha: c.sha, scores: points.get(c.sha) ?? {} })),
   };
 }
 
 /**
- * A commit's scores for the trend, remembered per commit stamp (its runs as they stand): a finished commit's
- * point is computed once per process (about 30 ms each: its run_cells rows), a commit whose runs change again.
+ * A commit's scores for the trend, remembered per commit stamp (memo.ts): a finished commit's point is computed
+ * once per process (about 30 ms each: its run_cells rows). Bounded: the trend shows 20 commits.
  */
-const POINTS = new Map<string, Record<string, number>>();
+const POINTS = new CommitMemo<Record<string, number>>();
+/** A commit's whole coverage (about 0.5 MB each), remembered the same way for the few commits people open. */
+const CELLS = new CommitMemo<Omit<CoverageData, 'trend'>>(20);
 
 function trendPoint(db: ReadDb, sha: string): Record<string, number> {
-  const key = `${db.path}\0${sha}\0${commitStamp(db, sha)}`;
-  let point = POINTS.get(key);
-  if (!point) {
-    point = Object.fromEntries(coverageAt(db, sha, true).scores.map((x) => [x.device, x.score]));
-    POINTS.set(key, point);
-    // Bounded: the trend shows 20 commits.
-    if (POINTS.size > 500) POINTS.delete(POINTS.keys().next().value as string);
-  }
-  return point;
+  return Object.fromEntries(coverageAt(db, sha, true).scores.map((x) => [x.device, x.score]));
 }
 
 /** One commit's coverage; `scoresOnly` (the trend's points): the scores, no cells. */

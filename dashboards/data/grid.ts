@@ -16,6 +16,7 @@ import {
 } from '../../src/ci/index.ts';
 import { jobKey } from '../shared.ts';
 import type { ReadDb } from './db.ts';
+import { byCommit, CommitMemo } from './memo.ts';
 
 /** A run that did not finish (see RunStatus): its cell says how, whatever it has reported. */
 type Unfinished = 'running' | 'interrupted' | 'aborted';
@@ -72,7 +73,8 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
   const commits = recentCommits(db, limit);
   const shas = commits.map((c) => c.sha);
   if (shas.length === 0) return { commits, jobs: [], cells: {}, failures: [], failureGroups: 0 };
-  const rows = gridCounts(db, shas);
+  const per = perCommitGrid(db, shas);
+  const rows = shas.flatMap((s) => per.get(s)?.counts ?? []);
   const counts = new Map<
     string,
     { pass: number; fail: number; flaky: number; skip: number; total: number }
@@ -109,7 +111,10 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
       c.fail > 0 ? 'red' : (unfinished.get(key) ?? (c.flaky > 0 ? 'flaky' : 'green'));
     cells[key] = { status, ...c };
   }
-  const groups = failureGroups(db, shas);
+  const groups = failureGroups(
+    shas,
+    shas.flatMap((s) => per.get(s)?.failing ?? []),
+  );
   return {
     commits,
     jobs: [...jobs].sort(jobOrder),
@@ -119,8 +124,24 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
   };
 }
 
-function failureGroups(db: ReadDb, shas: readonly string[]): GridData['failures'] {
-  const rows = failingResults(db, shas);
+type CountRow = ReturnType<typeof gridCounts>[number];
+type FailingRow = ReturnType<typeof failingResults>[number];
+
+/**
+ * Each commit's result counts per job and its failing results, remembered per commit stamp (memo.ts): a warm
+ * request reads only the commits whose runs changed, whatever the window holds.
+ */
+const GRID = new CommitMemo<{ counts: CountRow[]; failing: FailingRow[] }>(200);
+
+function perCommitGrid(db: ReadDb, shas: readonly string[]) {
+  return GRID.of(db, shas, (missing) => {
+    const counts = byCommit(missing, gridCounts(db, missing));
+    const failing = byCommit(missing, failingResults(db, missing));
+    return new Map(missing.map((s) => [s, { counts: counts.get(s) ?? [], failing: failing.get(s) ?? [] }]));
+  });
+}
+
+function failureGroups(shas: readonly string[], rows: readonly FailingRow[]): GridData['failures'] {
   const age = new Map(shas.map((s, i) => [s, i]));
   const byId = new Map<string, { commits: Set<string>; jobs: Set<string>; lastSha: string }>();
   for (const r of rows) {

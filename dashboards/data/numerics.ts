@@ -3,8 +3,9 @@
  * dtype the largest error of a floating output in ulps of its dtype, as the golden oracle measured it — against
  * the previous commit that has one, with the cells whose max ulp drifted first (the rule is `DRIFT_RULE`).
  */
-import { numericsFingerprint, type UlpChange } from '../../src/ci/index.ts';
+import { maxUlpByCell, numericsFingerprint, type UlpChange, type UlpRow } from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
+import { CommitMemo } from './memo.ts';
 
 /** A max ulp in JSON, which has no Infinity: 'inf' for an unbounded error; null for none measured. */
 export type UlpValue = number | 'inf' | null;
@@ -33,8 +34,11 @@ export interface NumericsData {
 
 const json = (u: number | null): UlpValue => (u === Number.POSITIVE_INFINITY ? 'inf' : u);
 
+/** Each commit's max ulp per cell (a whole run's results), remembered per commit stamp (memo.ts). */
+const CELLS = new CommitMemo<readonly UlpRow[]>(100);
+
 export function numericsData(db: ReadDb, sha?: string): NumericsData {
-  const f = numericsFingerprint(db, sha);
+  const f = numericsFingerprint(db, sha, (s) => CELLS.one(db, s, () => maxUlpByCell(db, s)));
   return {
     sha: f.sha,
     baseline: f.baseline,

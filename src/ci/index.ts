@@ -94,6 +94,7 @@ export {
   cellFailures,
   commitShas,
   commitStamp,
+  commitStamps,
   commitTimes,
   coverageCounts,
   disabledSkipsByCommit,

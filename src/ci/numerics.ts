@@ -95,11 +95,18 @@ export function resolveCommit(db: ResultsSource, spec: string): string {
   );
 }
 
-/** The fingerprint at `sha` (the newest commit by default) against the previous commit that has one. */
-export function numericsFingerprint(db: ResultsSource, sha?: string): Fingerprint {
+/**
+ * The fingerprint at `sha` (the newest commit by default) against the previous commit that has one. `cellsOf`: a
+ * commit's max ulp per cell (the dashboards pass one that remembers finished commits').
+ */
+export function numericsFingerprint(
+  db: ResultsSource,
+  sha?: string,
+  cellsOf: (sha: string) => readonly UlpRow[] = (s) => maxUlpByCell(db, s),
+): Fingerprint {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
   if (commit === null) return { sha: null, baseline: null, rows: [], drifts: [], rule: DRIFT_RULE };
   const baseline = previousUlpCommit(db, commit);
-  const rows = compareFingerprints(maxUlpByCell(db, commit), baseline ? maxUlpByCell(db, baseline) : []);
+  const rows = compareFingerprints(cellsOf(commit), baseline ? cellsOf(baseline) : []);
   return { sha: commit, baseline, rows, drifts: rows.filter((r) => r.change === 'drift'), rule: DRIFT_RULE };
 }

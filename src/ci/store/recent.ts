@@ -17,7 +17,11 @@
 import { type ResultsSource, SQL, type Sql } from './connection.ts';
 import { STATUS_NAME_SQL, statusCode } from './result_columns.ts';
 
-export const RECENT_OUTCOMES = 50;
+/**
+ * As many outcomes as flake detection's default window (`--window 30`, the flaky view's): the table is full once
+ * the history is that long, so what a reader decodes stops growing there. A longer window reads the results.
+ */
+export const RECENT_OUTCOMES = 30;
 export const RECENT_DURATIONS = 5;
 
 const LETTER: Record<string, string> = {

@@ -58,13 +58,19 @@ export function shardsOfCommit(db: ResultsSource, sha: string): string[] {
  * write. Equal stamps, equal documents (the static build keeps a document whose stamp did not change).
  */
 export function commitStamp(db: ResultsSource, sha: string): string {
-  return (
-    (db[SQL]
-      .prepare(
-        `SELECT group_concat(u.run_id || ' ' || ${RUN_STATUS} || ' ' || COALESCE(u.ended_at, u.heartbeat_at, u.started_at), ',')
-         FROM (SELECT * FROM runs WHERE commit_sha = ? ORDER BY run_id) u`,
-      )
-      .pluck()
-      .get(sha) as string | null) ?? ''
-  );
+  return commitStamps(db, [sha]).get(sha) ?? '';
+}
+
+/** commitStamp of each of `shas` in one query ('' for a commit with no runs). */
+export function commitStamps(db: ResultsSource, shas: readonly string[]): Map<string, string> {
+  const rows = db[SQL]
+    .prepare(
+      `SELECT u.commit_sha AS sha,
+         group_concat(u.run_id || ' ' || ${RUN_STATUS} || ' ' || COALESCE(u.ended_at, u.heartbeat_at, u.started_at), ',' ORDER BY u.run_id) AS stamp
+       FROM runs u WHERE u.commit_sha IN (SELECT value FROM json_each(?)) GROUP BY u.commit_sha`,
+    )
+    .all(JSON.stringify(shas)) as { sha: string; stamp: string }[];
+  const out = new Map(shas.map((s) => [s, '']));
+  for (const r of rows) out.set(r.sha, r.stamp);
+  return out;
 }

@@ -11,7 +11,14 @@ export {
   type StoredMutationRun,
 } from '../mutation.ts';
 export { openReadOnly, ResultsReader } from '../reader.ts';
-export { type CommitRow, commitShas, commitStamp, recentCommits, shardsOfCommit } from './commits.ts';
+export {
+  type CommitRow,
+  commitShas,
+  commitStamp,
+  commitStamps,
+  recentCommits,
+  shardsOfCommit,
+} from './commits.ts';
 export { type CoverageRow, coverageCounts } from './coverage.ts';
 export { disabledSkipsByCommit } from './flaky.ts';
 export { type CellFailureRow, cellFailures, failingResults, gridCounts, unfinishedRuns } from './grid.ts';

@@ -1,0 +1,62 @@
+/**
+ * What the live server remembers between requests: a value computed from one commit's runs, per commit stamp
+ * (its runs as they stand: ids, statuses, last writes). Equal stamps, equal values, so a finished commit's value
+ * is computed once per process and a warm request reads only what changed. A commit with a run in progress is
+ * computed every time and not remembered. Bounded: the oldest entries leave first.
+ */
+import { commitStamps } from '../../src/ci/index.ts';
+import type { ReadDb } from './db.ts';
+
+const ALL = new Set<Map<string, unknown>>();
+
+export class CommitMemo<T> {
+  readonly #values = new Map<string, T>();
+
+  constructor(readonly limit = 500) {
+    ALL.add(this.#values);
+  }
+
+  /** Forgets every memo's values (the tests compare a remembered document with one computed afresh). */
+  static forgetAll(): void {
+    for (const m of ALL) m.clear();
+  }
+
+  /** Each of `shas`' value; `compute` gets the commits not remembered (all at once) and returns each one's. */
+  of(db: ReadDb, shas: readonly string[], compute: (missing: string[]) => Map<string, T>): Map<string, T> {
+    const stamps = commitStamps(db, shas);
+    const key = (sha: string) => `${db.path}\0${sha}\0${stamps.get(sha)}`;
+    const out = new Map<string, T>();
+    const missing: string[] = [];
+    for (const sha of shas) {
+      const v = this.#values.get(key(sha));
+      if (v === undefined) missing.push(sha);
+      else out.set(sha, v);
+    }
+    if (missing.length === 0) return out;
+    const computed = compute(missing);
+    for (const sha of missing) {
+      const v = computed.get(sha);
+      if (v === undefined) throw new Error(`CommitMemo: no value computed for ${sha}`);
+      out.set(sha, v);
+      if (/ running /.test(`${stamps.get(sha)} `)) continue;
+      this.#values.set(key(sha), v);
+      if (this.#values.size > this.limit) this.#values.delete(this.#values.keys().next().value as string);
+    }
+    return out;
+  }
+
+  /** One commit's value. */
+  one(db: ReadDb, sha: string, compute: () => T): T {
+    return this.of(db, [sha], () => new Map([[sha, compute()]])).get(sha) as T;
+  }
+}
+
+/** Rows grouped by their commit, every one of `shas` present. */
+export function byCommit<R extends { readonly sha: string }>(
+  shas: readonly string[],
+  rows: Iterable<R>,
+): Map<string, R[]> {
+  const out = new Map<string, R[]>(shas.map((s) => [s, []]));
+  for (const r of rows) out.get(r.sha)?.push(r);
+  return out;
+}
