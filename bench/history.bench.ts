@@ -111,6 +111,8 @@ for (const n of targets) {
   if (reuse && existsSync(kept)) db = kept;
   else {
     db = growing;
+    // A history left by an earlier, stopped bench in --dir: go on after its newest run.
+    if (existsSync(growing)) built = Math.max(built, lastRunOf(growing));
     synth.write(db, built, n);
     copyFileSync(db, kept);
   }
@@ -118,8 +120,8 @@ for (const n of targets) {
   const reader = new ResultsReader(db);
   const newest = recentCommits(reader, 1)[0]?.sha;
   // The next run to synthesize continues after the newest one in the file (a kept file has had merged runs).
-  built = Math.max(built, reader.lastRunId() ?? 0);
   reader.close();
+  built = Math.max(built, lastRunOf(db));
   const figures: Record<string, Figure> = {};
   for (const doc of ['grid', 'coverage', 'flaky', 'tests', 'shards', 'numerics', 'perf'])
     figures[`view ${doc}`] = view(doc);
@@ -156,6 +158,15 @@ for (const n of targets) {
     figures,
   });
   if (!json) report(results.at(-1)!);
+}
+
+function lastRunOf(path: string): number {
+  const r = new ResultsReader(path);
+  try {
+    return r.lastRunId() ?? 0;
+  } finally {
+    r.close();
+  }
 }
 
 function report(r: (typeof results)[number]): void {

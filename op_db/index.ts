@@ -102,6 +102,7 @@ export {
   UNSUPPORTED_OVERLOADS,
   withUnsupportedOverloads,
 } from './overloads.ts';
+export { type PythonDeclaration, pythonDeclarations } from './python_surface.ts';
 export { REACHED_THROUGH, type ReachedThrough } from './reached.ts';
 export { asRef, elementwise } from './refs/pointwise.ts';
 export { applyRule, type PromotionRule, pointwiseResultDType, tableResultType } from './refs/promotion.ts';

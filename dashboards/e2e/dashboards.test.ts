@@ -147,6 +147,21 @@ describe.runIf(run)('dashboards in Chromium', () => {
     // The filter narrows the table to matching overloads.
     await page.fill('input[aria-label="filter overloads"]', 'scatter.value_reduce');
     expect(await page.locator('[data-testid="schema-overloads"] tbody tr:not([hidden])').count()).toBe(2);
+    // The Python surface: its totals and one row per signature, a declared one with its reason.
+    const py = want.python;
+    const pyTotals = await page.locator('[data-testid="python-totals"]').textContent();
+    expect(pyTotals).toContain(`${py.signatures.total} signatures: ${py.signatures.covered} covered`);
+    expect(pyTotals).toContain(`${py.keywords.uncovered} uncovered`);
+    const pyRows = page.locator('[data-testid="python-signatures"] tbody tr');
+    expect(await pyRows.count()).toBe(py.rows.length);
+    await page.fill(
+      'input[aria-label="filter Python signatures"]',
+      'torch.sum(input: Tensor, dim: Sequence[Union[str',
+    );
+    const shown = page.locator('[data-testid="python-signatures"] tbody tr:not([hidden])');
+    expect(await shown.count()).toBe(1);
+    expect(await shown.getAttribute('data-status')).toBe('unsupported');
+    expect(await shown.locator('td').last().textContent()).toMatch(/^named tensors/);
   });
 
   test('flaky & disabled: ranked flaky tests, DISABLED issues with links, inert titles', async () => {

@@ -1,5 +1,11 @@
 export { reproCommand } from '../oracles/index.ts';
-export { type SchemaCoverage, schemaCoverage } from './coverage/index.ts';
+export {
+  type PythonStatus,
+  type PythonTally,
+  pythonCoverage,
+  type SchemaCoverage,
+  schemaCoverage,
+} from './coverage/index.ts';
 export {
   currentPlatform,
   type DisabledEntry,

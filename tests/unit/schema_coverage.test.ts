@@ -103,7 +103,7 @@ describe('schema coverage of op_db', () => {
   });
 });
 
-test('opgate coverage --json prints the totals', async () => {
+test('opgate coverage --json prints the totals, aten and Python', async () => {
   const o = await opgate(['coverage', '--json', '--op', 'add,sum']);
   expect(o.code).toBe(0);
   const j = JSON.parse(o.stdout);
@@ -111,4 +111,19 @@ test('opgate coverage --json prints the totals', async () => {
   expect(j.overloads.uncovered).toBe(0);
   expect(j.arguments.exercised).toBeLessThanOrEqual(j.arguments.total);
   expect(j.ops.map((x: { base: string }) => x.base)).toEqual(['add', 'sum']);
+  for (const k of ['signatures', 'keywords'])
+    expect(Object.keys(j.python[k])).toEqual(['total', 'covered', 'unsupported', 'uncovered']);
+  expect(j.python.signatures.uncovered).toBe(0);
+  expect(j.python.keywords.uncovered).toBe(0);
+  expect(j.python.spellings.map((x: { name: string }) => x.name)).toEqual([
+    'torch.add',
+    'Tensor.add',
+    'Tensor.add_',
+    'torch.sum',
+    'Tensor.sum',
+  ]);
+  // A Python gap fails the command: torch.where's scalar forms are not bound by any sample.
+  const gap = await opgate(['coverage', '--op', 'where']);
+  expect(gap.code).toBe(1);
+  expect(gap.stdout).toMatch(/torch\.where\(condition: Tensor, self: Number, other: Number\) UNCOVERED/);
 });

@@ -5,7 +5,7 @@ import { issueHref, load, meta } from '../api.ts';
 import { lineChart } from '../chart.ts';
 import { fmtPct, h, short } from '../dom.ts';
 import { commitPicker, docPath } from '../picker.ts';
-import { schemaSection } from './schema.ts';
+import { pythonSection, schemaSection } from './schema.ts';
 
 const LETTER: Record<string, string> = {
   pass: '✓',
@@ -167,6 +167,7 @@ export async function coverageView(root: HTMLElement, args: readonly string[]): 
       detail,
     ),
     schemaSection(schema),
+    pythonSection(schema),
   );
 }
 

@@ -64,3 +64,61 @@ export function schemaSection(s: SchemaData): HTMLElement {
     ),
   );
 }
+
+/** The Python surface: totals, then each signature with status, calls and the keywords no sample passes. */
+export function pythonSection(s: SchemaData): HTMLElement {
+  const { signatures: g, keywords: k, rows } = s.python;
+  const filter = h('input', {
+    type: 'search',
+    placeholder: 'filter signatures',
+    'aria-label': 'filter Python signatures',
+  });
+  const trs = rows.map((x) =>
+    h(
+      'tr',
+      { 'data-spelling': x.spelling, 'data-status': x.status },
+      h('td', {}, h('code', {}, `${x.spelling}${x.signature}`)),
+      h('td', {}, h('span', { class: `badge ${x.status === 'uncovered' ? 'fail' : ''}` }, x.status)),
+      h('td', { class: 'num' }, x.status === 'unsupported' ? '' : x.calls),
+      h(
+        'td',
+        { class: 'reason-text' },
+        x.reason ??
+          (x.uncoveredKeywords.length ? `keywords uncovered: ${x.uncoveredKeywords.join(', ')}` : ''),
+      ),
+    ),
+  );
+  filter.addEventListener('input', () => {
+    const q = filter.value.toLowerCase();
+    for (const r of trs) r.hidden = !(r.textContent ?? '').toLowerCase().includes(q);
+  });
+  return h(
+    'section',
+    { 'data-testid': 'python-coverage' },
+    h('h2', {}, 'Python signature coverage (PyTorch 1.13 torch.*, Tensor.*, torch.nn.functional.*)'),
+    h(
+      'p',
+      { 'data-testid': 'python-totals' },
+      `${g.total} signatures: ${g.covered} covered, ${g.unsupported} unsupported, `,
+      h('strong', {}, `${g.uncovered} uncovered`),
+      `; ${k.total} keywords: ${k.covered} covered, ${k.unsupported} unsupported, `,
+      h('strong', {}, `${k.uncovered} uncovered`),
+      '.',
+    ),
+    h('div', { class: 'toolbar' }, filter),
+    h(
+      'table',
+      { class: 'list', 'data-testid': 'python-signatures' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ['signature', 'status', 'calls', 'reason'].map((t) => h('th', {}, t)),
+        ),
+      ),
+      h('tbody', {}, trs),
+    ),
+  );
+}

@@ -3,7 +3,16 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
-import { ATEN_SCHEMAS, atenSchemas, coverageOk, formatCoverage, schemaCoverage } from '../coverage/index.ts';
+import {
+  ATEN_SCHEMAS,
+  atenSchemas,
+  coverageOk,
+  formatCoverage,
+  formatPythonCoverage,
+  pythonCoverage,
+  pythonCoverageOk,
+  schemaCoverage,
+} from '../coverage/index.ts';
 import { CiError } from '../errors.ts';
 
 export function registerCoverageCommand(program: Command): void {
@@ -11,9 +20,14 @@ export function registerCoverageCommand(program: Command): void {
     .command('coverage')
     .description(
       "schema coverage: every aten overload of op_db's ops is implemented and called by a sample, or declared " +
-        'unsupported with a reason; arguments exercised by samples. Exit 1 when anything is uncovered',
+        'unsupported with a reason; arguments exercised by samples; the same for every PyTorch 1.13 Python ' +
+        'signature of their spellings (torch.*, Tensor.*, torch.nn.functional.*) and its keywords. Exit 1 when ' +
+        'anything is uncovered',
     )
-    .option('--json', 'print JSON: {overloads: {total, implemented, unsupported, uncovered}, arguments, ops}')
+    .option(
+      '--json',
+      'print JSON: {overloads: {total, implemented, unsupported, uncovered}, arguments, ops, python: {signatures, keywords, spellings}}',
+    )
     .option(
       '--schemas <path>',
       'aten schema list (torch._C._jit_get_all_schemas(), one per line)',
@@ -28,7 +42,12 @@ export function registerCoverageCommand(program: Command): void {
       if (unknown?.length) throw new CiError('E_UNKNOWN_NAME', `--op: unknown op(s): ${unknown.join(', ')}`);
       const infos = names ? opDb.filter((i) => names.includes(i.name) || names.includes(i.op)) : opDb;
       const report = schemaCoverage(infos, { schemas: atenSchemas(path) });
-      console.log(o.json ? JSON.stringify(report, null, 2) : formatCoverage(report));
-      process.exitCode = coverageOk(report) ? 0 : 1;
+      const python = pythonCoverage(infos);
+      console.log(
+        o.json
+          ? JSON.stringify({ ...report, python }, null, 2)
+          : `${formatCoverage(report)}\n\n${formatPythonCoverage(python)}`,
+      );
+      process.exitCode = coverageOk(report) && pythonCoverageOk(python) ? 0 : 1;
     });
 }

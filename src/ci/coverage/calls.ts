@@ -67,7 +67,7 @@ function bound(
 
 let outTensor: Tensor | null = null;
 /** Any tensor serves as `out` for binding (shapes and dtypes are the kernels' business, not the binder's). */
-function anyOut(): Tensor {
+export function anyOut(): Tensor {
   outTensor ??= callOp('empty', [[0]]) as Tensor;
   return outTensor;
 }

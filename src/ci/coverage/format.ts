@@ -1,5 +1,6 @@
 /** `opgate coverage`'s text: per op its overloads with status and exercised arguments, then the totals. */
 import type { OverloadCoverage, SchemaCoverage } from './compute.ts';
+import type { PythonCoverage, PythonTally } from './python.ts';
 
 function line(o: OverloadCoverage): string {
   const name = o.name.padEnd(30);
@@ -36,4 +37,29 @@ export function formatCoverage(c: SchemaCoverage): string {
 /** The gate: nothing uncovered and no stale declaration. */
 export function coverageOk(c: SchemaCoverage): boolean {
   return c.overloads.uncovered === 0 && c.staleDeclarations.length === 0;
+}
+
+const tallyLine = (what: string, t: PythonTally) =>
+  `${what}: ${t.total} (covered ${t.covered}, unsupported ${t.unsupported}, uncovered ${t.uncovered})`;
+
+/** The Python surface: per spelling its uncovered signatures and keywords, then the totals. */
+export function formatPythonCoverage(c: PythonCoverage): string {
+  const out = ['Python signatures (PyTorch 1.13) of the spellings of op_db names:'];
+  for (const s of c.spellings)
+    for (const g of s.signatures) {
+      const params = g.signature.replace(/ -> .*$/, '');
+      if (g.status === 'uncovered') out.push(`  ${s.name}${params} UNCOVERED (${g.reason})`);
+      else {
+        const kws = g.keywords.filter((k) => k.status === 'uncovered').map((k) => k.name);
+        if (kws.length) out.push(`  ${s.name}${params}: keywords uncovered: ${kws.join(', ')}`);
+      }
+    }
+  out.push('', tallyLine('python signatures', c.signatures), tallyLine('python keywords', c.keywords));
+  for (const s of c.staleDeclarations) out.push(`stale python declaration: ${s}`);
+  return out.join('\n');
+}
+
+/** The Python gate: nothing uncovered, no stale declaration. */
+export function pythonCoverageOk(c: PythonCoverage): boolean {
+  return c.signatures.uncovered === 0 && c.keywords.uncovered === 0 && c.staleDeclarations.length === 0;
 }

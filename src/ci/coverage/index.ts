@@ -12,4 +12,25 @@ export {
   schemaCoverage,
   type Tally,
 } from './compute.ts';
-export { coverageOk, formatCoverage } from './format.ts';
+export { coverageOk, formatCoverage, formatPythonCoverage, pythonCoverageOk } from './format.ts';
+export {
+  type KeywordCoverage,
+  type PythonCall,
+  type PythonCoverage,
+  type PythonStatus,
+  type PythonTally,
+  pythonCalls,
+  pythonCallsOfSample,
+  pythonCoverage,
+  type SignatureCoverage,
+  spellingsOf,
+} from './python.ts';
+export {
+  accepts,
+  bindPython,
+  PYTHON_SIGNATURES,
+  type PyParam,
+  type PySignature,
+  parseParams,
+  pythonSignatures,
+} from './python_signatures.ts';
