@@ -112,7 +112,8 @@ export const factoryErrors =
   (cases: readonly (FactoryCase & { code: ErrorCode; regex: RegExp })[]) =>
   (ctx: SampleContext): ErrorInput[] =>
     cases.map((c) => ({
-      sample: sample(c.input, [...(c.args ?? [])], { dtype: ctx.dtype }, { name: c.name }),
+      // A case's own keywords (a fixed dtype among them) win over the context's dtype.
+      sample: sample(c.input, [...(c.args ?? [])], { dtype: ctx.dtype, ...c.kwargs }, { name: c.name }),
       code: c.code,
       regex: c.regex,
     }));

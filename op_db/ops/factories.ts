@@ -23,16 +23,64 @@ import {
 import { type OpInfoSpec, opInfo } from '../info.ts';
 import { maker } from '../make.ts';
 import { fullRef, sequenceRef } from '../refs/views.ts';
-import type { ErrorInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
+import type { ErrorInput, FactoryInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
 const ALL = DTYPE_GROUPS.all;
-/** Every keyword a factory takes, spelled out (`device` is the context's: the cpu one unless it says otherwise). */
-const EXPLICIT = { layout: 'strided', device: 'cpu', pin_memory: false };
+/**
+ * Every keyword a factory takes, spelled out (`device` is the context's: the cpu one unless it says otherwise);
+ * requires_grad is the Python argument parser's, not aten's.
+ */
+const EXPLICIT = { layout: 'strided', device: 'cpu', pin_memory: false, requires_grad: false };
 const explicit = (c: FactoryCase): FactoryCase => ({
   ...c,
   kwargs: EXPLICIT,
-  name: 'layout, device, pin_memory',
+  name: 'layout, device, pin_memory, requires_grad',
 });
+const differentiable = (d: DType) => kind(d) === 'float' || kind(d) === 'complex';
+
+/** The cases, and the last one again with requires_grad=True where the dtype can require gradients. */
+const withGrad =
+  (cases: readonly FactoryCase[] | ((ctx: SampleContext) => readonly FactoryCase[])) =>
+  (ctx: SampleContext): FactoryCase[] => {
+    const all = [...(typeof cases === 'function' ? cases(ctx) : cases)];
+    const last = all[all.length - 1];
+    if (!differentiable(ctx.dtype) || !last) return all;
+    return [...all, { ...last, kwargs: { ...last.kwargs, requires_grad: true }, name: 'requires_grad=True' }];
+  };
+
+/**
+ * What the Python argument parser refuses on any factory: requires_grad on an integral dtype, pinned memory (a
+ * CPU-only PyTorch has none), and (`sparse`) a sparse layout where PyTorch 1.13 has no sparse kernel either.
+ */
+const optionErrors = (input: FactoryInput, args: unknown[] = [], sparse = true): FactoryError[] => [
+  {
+    input,
+    args,
+    kwargs: { dtype: 'int64', requires_grad: true },
+    name: 'requires_grad=True on int64',
+    code: 'E_AUTOGRAD',
+    regex: /Only Tensors of floating point and complex dtype can require gradients/,
+  },
+  {
+    input,
+    args,
+    kwargs: { pin_memory: true },
+    code: 'E_NOT_IMPLEMENTED',
+    regex: /Pinned memory requires CUDA/,
+  },
+  ...(sparse
+    ? [
+        {
+          input,
+          args,
+          kwargs: { layout: 'sparse_coo' },
+          code: 'E_NOT_IMPLEMENTED' as const,
+          regex: /only torch\.strided tensors are implemented/,
+        },
+      ]
+    : []),
+];
+type FactoryError = FactoryCase & { code: ErrorInput['code']; regex: RegExp };
 const SHAPES: readonly FactoryCase[] = [[2, 3], [], [0, 4], [7], [2, 3, 2, 2]]
   .map((input): FactoryCase => ({ input }))
   .concat([explicit({ input: [2, 3] })]);
@@ -59,11 +107,14 @@ function constant(name: string, value: number | null): OpInfo[] {
     factory(name, {
       dtypes: ALL,
       sampleInputs: factorySamples(
-        name === 'empty'
-          ? SHAPES.concat([{ input: [2, 3], kwargs: { memory_format: 'contiguous_format' } }])
-          : SHAPES,
+        withGrad(
+          name === 'empty'
+            ? SHAPES.concat([{ input: [2, 3], kwargs: { memory_format: 'contiguous_format' } }])
+            : SHAPES,
+        ),
       ),
-      errorInputs: factoryErrors([NEGATIVE]),
+      // PyTorch 1.13 makes sparse empty and zeros tensors (the runtime refuses them: see its own tests).
+      errorInputs: factoryErrors([NEGATIVE, ...optionErrors([2, 3], [], name === 'ones')]),
       ref: (s) => fullRef(sizeOf(s), v, kwDType(s)),
       flags: { nondeterministicValues },
     }),
@@ -84,14 +135,45 @@ function like(
       shape: [3, 5],
       args: args(ctx),
       // device=None: the input's device, so the sample is the same on every device.
-      kwargs: { layout: 'strided', device: null, pin_memory: false, memory_format: 'contiguous_format' },
+      kwargs: {
+        layout: 'strided',
+        device: null,
+        pin_memory: false,
+        memory_format: 'contiguous_format',
+        requires_grad: false,
+      },
     },
+    ...(differentiable(ctx.dtype)
+      ? [{ shape: [3, 5], args: args(ctx), kwargs: { requires_grad: true } }]
+      : []),
   ];
+  // What the Python argument parser refuses on any factory (optionErrors), on a tensor of the context's kind.
+  const errors = (ctx: SampleContext): ErrorInput[] => {
+    const on = (dtype: DType, kwargs: Record<string, unknown>, name: string) => ({
+      input: maker({ ...ctx, dtype })([2, 3]),
+      args: args({ ...ctx, dtype }),
+      kwargs,
+      name,
+    });
+    return [
+      {
+        sample: on('int64', { requires_grad: true }, 'requires_grad=True on int64'),
+        code: 'E_AUTOGRAD',
+        regex: /Only Tensors of floating point and complex dtype can require gradients/,
+      },
+      {
+        sample: on(ctx.dtype, { pin_memory: true }, 'pin_memory=True'),
+        code: 'E_NOT_IMPLEMENTED',
+        regex: /Pinned memory requires CUDA/,
+      },
+    ];
+  };
   return opInfo({
     name,
     family: 'factory',
     dtypes: ALL,
     sampleInputs: (ctx) => viewSamples(cases(ctx))(ctx),
+    errorInputs: errors,
     ref: (s) => fullRef(s.input.shape, value ?? num(s.args[0]), s.input.dtype),
     resultDType: likeDType,
     flags: { nondeterministicValues },
@@ -250,16 +332,19 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
   ...constant('ones', 1),
   factory('full', {
     dtypes: ALL,
-    sampleInputs: factorySamples((ctx) => SHAPES.map((c) => ({ ...c, args: [fillValue(ctx.dtype)] }))),
-    errorInputs: factoryErrors([{ ...NEGATIVE, args: [1] }]),
+    sampleInputs: factorySamples(
+      withGrad((ctx) => SHAPES.map((c) => ({ ...c, args: [fillValue(ctx.dtype)] }))),
+    ),
+    errorInputs: factoryErrors([{ ...NEGATIVE, args: [1] }, ...optionErrors([2, 3], [1])]),
     ref: (s) => fullRef(sizeOf(s), num(s.args[0]), kwDType(s)),
   }),
   like('full_like', (ctx) => [fillValue(ctx.dtype, true)], null),
   factory('arange', {
     dtypes: DTYPE_GROUPS.realNumeric,
-    sampleInputs: factorySamples(rangeCases),
+    sampleInputs: factorySamples(withGrad(rangeCases)),
     errorInputs: withErrors(
       factoryErrors([
+        ...optionErrors(4),
         { input: 0, args: [5, 0], code: 'E_INVALID_ARGUMENT', regex: /step must be nonzero/ },
         {
           input: 5,
@@ -274,9 +359,10 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
   }),
   factory('linspace', {
     dtypes: DTYPE_GROUPS.allButBool,
-    sampleInputs: factorySamples(linspaceCases),
+    sampleInputs: factorySamples(withGrad(linspaceCases)),
     errorInputs: withErrors(
       factoryErrors([
+        ...optionErrors(0, [10, 3]),
         {
           input: 0,
           args: [1, -1],
@@ -293,15 +379,18 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
   }),
   factory('eye', {
     dtypes: ALL,
-    sampleInputs: factorySamples([
-      { input: 3 },
-      { input: 2, args: [4] },
-      { input: 0 },
-      { input: 4, args: [1] },
-      explicit({ input: 2 }),
-      explicit({ input: 2, args: [3] }),
-    ]),
+    sampleInputs: factorySamples(
+      withGrad([
+        { input: 3 },
+        { input: 2, args: [4] },
+        { input: 0 },
+        { input: 4, args: [1] },
+        explicit({ input: 2 }),
+        explicit({ input: 2, args: [3] }),
+      ]),
+    ),
     errorInputs: factoryErrors([
+      ...optionErrors(2, [3]),
       { input: -1, code: 'E_INVALID_ARGUMENT', regex: /n must be greater or equal to 0, got -1/ },
       { input: 2, args: [-1], code: 'E_INVALID_ARGUMENT', regex: /m must be greater or equal to 0, got -1/ },
     ]),

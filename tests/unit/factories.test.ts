@@ -285,3 +285,42 @@ describe('meta device', () => {
     expect(() => T.torch.add(a, zeros(3))).toThrow(code('E_DEVICE_MISMATCH'));
   });
 });
+
+describe("the Python argument parser's factory keywords", () => {
+  it('requires_grad sets the result (float and complex only), and is refused where aten has no TensorOptions', () => {
+    expect(eye(3, { dtype: 'float32', requires_grad: false }).requiresGrad).toBe(false);
+    const g = zeros(2, 3, { requires_grad: true });
+    expect([g.requiresGrad, g.isLeaf]).toEqual([true, true]);
+    expect(T.torch.zeros_like(g, { requires_grad: true }).requiresGrad).toBe(true);
+    expect(full([2], 1.5, { dtype: 'complex64', requires_grad: true }).requiresGrad).toBe(true);
+    expect(eye(2, { requires_grad: null }).requiresGrad).toBe(false);
+    expect(() => arange(5, { requires_grad: true })).toThrow(
+      expect.objectContaining({ code: 'E_AUTOGRAD', op: 'arange', arg: 'requires_grad' }),
+    );
+    expect(() => eye(2, { requires_grad: 1 })).toThrow(
+      expect.objectContaining({ code: 'E_INVALID_ARGUMENT', arg: 'requires_grad' }),
+    );
+    // Not a factory: add has no requires_grad, in aten or in Python.
+    expect(() => T.callOp('add', [ones(2), 1], { requires_grad: true })).toThrow(code('E_NO_OVERLOAD'));
+  });
+
+  it('layout: torch.strided only; pin_memory=True is refused; False and None are no-ops', () => {
+    expect(zeros(2, { layout: 'strided', pin_memory: false }).tolist()).toEqual([0, 0]);
+    expect(empty(2, { pin_memory: null }).shape).toEqual([2]);
+    // PyTorch 1.13 makes a sparse zeros tensor; the runtime has none and says so before allocating.
+    for (const f of [() => zeros(2, { layout: 'sparse_coo' }), () => empty(2, { layout: 'sparse_csr' })])
+      expect(f).toThrow(
+        expect.objectContaining({
+          code: 'E_NOT_IMPLEMENTED',
+          arg: 'layout',
+          got: expect.stringMatching(/^sparse_c/),
+        }),
+      );
+    expect(() => zeros(2, { layout: 'jagged' })).toThrow(
+      expect.objectContaining({ code: 'E_INVALID_ARGUMENT', arg: 'layout', got: 'jagged' }),
+    );
+    expect(() => linspace(0, 1, 5, { pin_memory: true })).toThrow(
+      expect.objectContaining({ code: 'E_NOT_IMPLEMENTED', op: 'linspace', arg: 'pin_memory' }),
+    );
+  });
+});

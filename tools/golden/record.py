@@ -5,7 +5,7 @@ Usage: /usr/bin/python3 tools/golden/record.py REQUESTS.json RESULTS.json
 
 REQUESTS (written by `opgate golden record`): {"ops": [{"name", "op", "mutates", "requests": [{"fp", "kind",
 "call"}]}]}. For each request, RESULTS holds under results[name][fp]:
-  sample: {"out": [{dtype, shape, strides, offset, alias, values}]} or {"raises": "TypeError: ..."}; for an op
+  sample: {"out": [{dtype, shape, strides, offset, alias, values, requires_grad}]} or {"raises": "TypeError: ..."}; for an op
           that writes its inputs ("mutates"), also "after": each input storage's values after the call
   error:  {"raises": ...} or {"out": [...]} (PyTorch accepted the call)
   grad:   {"grads": [values...]} (d sum_i(out_i * w_i) / d leaf, w_i = linspace(-1, 1, numel).reshape(shape)),
@@ -158,6 +158,7 @@ def record_sample(fn, call, values, mutates=False):
             "dtype": NAMES[o.dtype], "shape": list(o.shape), "strides": list(o.stride()),
             "offset": o.storage_offset(), "alias": alias_of(o, bases),
             "values": values_b64(o) if values else None,
+            "requires_grad": o.requires_grad,
         })
     return {"out": outs, "after": after} if after is not None else {"out": outs}
 

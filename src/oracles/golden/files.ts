@@ -21,6 +21,8 @@ export interface GoldenOutput {
   readonly alias: number | null;
   /** Blob key of the row-major values; null for ops whose values are not defined (empty). */
   readonly values: string | null;
+  /** Whether it requires grad (a factory's requires_grad=True); absent in goldens recorded before it was kept. */
+  readonly requires_grad?: boolean;
 }
 
 /** What PyTorch did with one request. */

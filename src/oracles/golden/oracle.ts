@@ -133,6 +133,8 @@ async function checkOutputs(c: Ctx, r: GoldenRequest, e: GoldenEntry, outs: Tens
     if (t.dtype !== w.dtype) fail(c, r, `output ${j} dtype ${t.dtype}, PyTorch gives ${w.dtype}`);
     if (fmt(t.shape) !== fmt(w.shape))
       fail(c, r, `output ${j} shape ${fmt(t.shape)}, PyTorch gives ${fmt(w.shape)}`);
+    if (w.requires_grad !== undefined && outs[j].requiresGrad !== w.requires_grad)
+      fail(c, r, `output ${j} requires_grad ${outs[j].requiresGrad}, PyTorch gives ${w.requires_grad}`);
     if (c.inst.device === 'cpu' && w.alias !== null) {
       const alias = r.storageIndex.get(outs[j].storage) ?? -1;
       if (alias !== w.alias)
