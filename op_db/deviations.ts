@@ -251,6 +251,15 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   cdist: NO_HALF_DISTANCE,
   'linalg.vector_norm': HALF_NORM,
   norm: HALF_NORM,
+  // torch.norm's Python forms reduce with aten's norm (HALF_NORM); 'fro' over two dims is sqrt(sum(x * x)) in
+  // 1.13, and its CPU sqrt has no float16 kernel.
+  'norm.fro': {
+    ...HALF_NORM,
+    deviations: [
+      ...(HALF_NORM.deviations ?? []),
+      ...noCpuKernel('float16').deviations!.map((d) => ({ ...d, sample: 'two dims' })),
+    ],
+  },
   // add's recorded samples round like PyTorch's within the default tolerances.
   sub: ALPHA_ROUNDED,
   // sum's bfloat16 samples stay within the default tolerance; mean's divide the passes' error into the result.

@@ -10,7 +10,8 @@ import {
   reductionSamples,
 } from '../families/reductions.ts';
 import { opInfo } from '../info.ts';
-import { normRef, vectorNormRef } from '../refs/reductions.ts';
+import { maker } from '../make.ts';
+import { normRef, pythonNormRef, vectorNormRef } from '../refs/reductions.ts';
 import type { OpInfo, SampleInput } from '../types.ts';
 
 const FLOAT_COMPLEX = DTYPE_GROUPS.floatingAndComplex;
@@ -158,4 +159,70 @@ const norm = opInfo({
   ]),
 });
 
-export const NORM_OPINFOS: readonly OpInfo[] = [vectorNorm, norm];
+/** A float dtype wider than `d` for dtype= (float64 itself has none; complex keeps its own). */
+const widerReal = (d: DType): DType | null =>
+  d === 'float16' || d === 'bfloat16' || d === 'float32' ? 'float64' : null;
+
+/**
+ * torch.norm's Python forms (torch/functional.py), which aten's norm overloads do not take: p='fro' (the 2-norm
+ * over at most one dim, sqrt(sum(x * x)) over two), dim=None with a number p (every dim), p=None, dtype=. Called
+ * through the runtime's Python definition (`_functional_norm`, what `torch.norm` calls); 'nuc' needs an SVD and is
+ * not implemented.
+ */
+const normFro = opInfo({
+  name: 'norm.fro',
+  op: '_functional_norm',
+  family: 'reduction',
+  dtypes: FLOAT_COMPLEX,
+  sampleInputs: (ctx) => {
+    const make = maker(ctx);
+    const x = make([3, 5]);
+    const y = make([2, 3, 4]);
+    const wider = widerReal(ctx.dtype);
+    return [
+      call(x, []),
+      call(x, ['fro']),
+      call(y, ['fro', [0, -1]], {}, 'two dims'),
+      call(y, ['fro', [1, 2], true], {}, 'two dims'),
+      call(y, ['fro', 1]),
+      call(y, [], { p: 'fro', dim: [0, 1] }, 'two dims'),
+      call(make([0, 4]), ['fro', [0, 1]], {}, 'two dims'),
+      call(y, [2]),
+      call(y, [null]),
+      call(y, [3, null, true]),
+      call(y, [1], { dim: 1 }),
+      ...(wider ? [call(y, [], { p: 2, dim: 1, keepdim: true, dtype: wider })] : []),
+    ];
+  },
+  ref: pythonNormRef,
+  resultDType: (s) => realOf(dtypeKw(s) ?? inputDType(s)),
+  errorInputs: reductionErrors([
+    {
+      shape: [2, 3, 4],
+      args: ['fro', [0, 1, 2]],
+      code: 'E_INVALID_ARGUMENT',
+      regex: /Expected at most 2 dimensions, but got 3 dimensions instead/,
+    },
+    {
+      shape: [2, 3, 4],
+      args: ['fro', [1, -2]],
+      code: 'E_INVALID_ARGUMENT',
+      regex: /Expected dims to be different, got \[1, -2\] instead/,
+    },
+    {
+      shape: [2, 3],
+      args: ['fro'],
+      kwargs: { dtype: 'float64' },
+      code: 'E_INVALID_ARGUMENT',
+      regex: /dtype argument is not supported in frobenius norm/,
+    },
+    {
+      shape: [2, 3],
+      args: ['bad'],
+      code: 'E_INVALID_ARGUMENT',
+      regex: /only valid string values are 'fro' and 'nuc', found bad/,
+    },
+  ]),
+});
+
+export const NORM_OPINFOS: readonly OpInfo[] = [vectorNorm, norm, normFro];

@@ -391,6 +391,21 @@ export const vectorNormRef = (s: RefSample): RefTensor =>
     dtypeKw(s) ?? s.input.dtype,
   );
 
+/**
+ * torch.norm's Python forms (torch/functional.py): p a number, None (2) or 'fro' (the 2-norm of the flattened
+ * dims), dim None (every dim), an int or a list; dtype= casts the input first.
+ */
+export const pythonNormRef = (s: RefSample): RefTensor => {
+  const p = argOf<number | string | null>(s, 0, 'p', 'fro');
+  return normOf(
+    s.input,
+    typeof p === 'number' ? p : 2,
+    dimList(argOf(s, 1, 'dim', null)),
+    argOf(s, 2, 'keepdim', false),
+    dtypeKw(s) ?? s.input.dtype,
+  );
+};
+
 /** torch.norm(x, p=2) / norm(x, p, dim, keepdim): p=None means 2. */
 export const normRef = (s: RefSample): RefTensor =>
   normOf(

@@ -43,6 +43,16 @@ FLOATS = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
 
 def resolve(name, op):
     """PyTorch's callable for an OpInfo: its torch path, else the Tensor method, else the aten op."""
+    if op.startswith("_functional_"):
+        # The runtime's Python definitions (torch.norm's for OpInfo norm.fro): the Python function the name's
+        # leading parts spell, a variant suffix (.fro) aside.
+        fn = torch
+        for part in name.split("."):
+            if not hasattr(fn, part):
+                break
+            fn = getattr(fn, part)
+        if callable(fn) and fn is not torch:
+            return fn
     obj = torch
     for part in name.split("."):
         obj = getattr(obj, part, None)

@@ -9,7 +9,7 @@
 import type { OpInfo, SampleInput } from '../../../op_db/index.ts';
 import { opDb, type PythonDeclaration, pythonDeclarations } from '../../../op_db/index.ts';
 import { outArgNames } from '../../oracles/index.ts';
-import { bindCall, Tensor } from '../../runtime/index.ts';
+import { bindCall, operatorTable, Tensor } from '../../runtime/index.ts';
 import { anyOut, DEFAULT_SEEDS, samplesOf } from './calls.ts';
 import { bindPython, type PySignature, pythonSignatures } from './python_signatures.ts';
 
@@ -75,8 +75,17 @@ export function spellingsOf(
   const names = [base, ...info.aliases];
   const has = (n: string) => sigs.has(n);
   const isMethod = (n: string) => !NAMESPACED.test(n);
+  // A name whose torch.<name> is a Python definition (torch.norm): only the OpInfo that calls it spells it so; the
+  // aten op's OpInfo calls `_VF.<name>`, no Python spelling.
+  const callsFunction = (n: string) => {
+    const target = operatorTable.apiTarget(n, 'function');
+    return target === n || target === info.op;
+  };
   return {
-    fn: names.map((n) => `torch.${n}`).filter(has),
+    fn: names
+      .filter(callsFunction)
+      .map((n) => `torch.${n}`)
+      .filter(has),
     method: names
       .filter(isMethod)
       .map((n) => `Tensor.${n}`)

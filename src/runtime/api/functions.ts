@@ -1,6 +1,7 @@
 /** The torch-like function namespace (`torch.add(a, b)`), built from the variants the op definitions declare. */
 
 import type { Tensor } from '../core/index.ts';
+import { operatorTable } from '../dispatch/index.ts';
 import { fn1, fnN, type OpArg } from './call.ts';
 import { apiNames, type FunctionName, type ListName } from './names.ts';
 
@@ -17,6 +18,11 @@ export type TorchFunctions = { readonly [K in FunctionName]: K extends ListName 
 export function buildTorchFunctions(): TorchFunctions {
   const { functions, lists } = apiNames();
   return Object.freeze(
-    Object.fromEntries(functions.map((n) => [n, lists.includes(n) ? fnN(n) : fn1(n)])),
+    Object.fromEntries(
+      functions.map((n) => {
+        const op = operatorTable.apiTarget(n, 'function');
+        return [n, lists.includes(n) ? fnN(op) : fn1(op)];
+      }),
+    ),
   ) as TorchFunctions;
 }

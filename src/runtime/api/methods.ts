@@ -3,6 +3,7 @@
  * op whose definition declares the method variant, so every method is the same `callOp` as its function.
  */
 import { Tensor } from '../core/index.ts';
+import { operatorTable } from '../dispatch/index.ts';
 import { invoke, type OpArg } from './call.ts';
 import { apiNames, type ListName, type MethodName } from './names.ts';
 
@@ -36,7 +37,7 @@ export function installTensorMethods(): void {
       return invoke(op, [this, ...args]);
     };
   };
-  for (const n of apiNames().methods) define(n, n);
+  for (const n of apiNames().methods) define(n, operatorTable.apiTarget(n, 'method'));
   // Tensor.where(condition, other) is torch.where(condition, self, other): the receiver is not the first argument.
   proto.where = function (this: Tensor, condition: unknown, ...rest: OpArg[]) {
     return invoke('where', [condition, this, ...rest]);

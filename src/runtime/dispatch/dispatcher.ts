@@ -22,7 +22,12 @@ import {
   localIncluded,
   TENSOR_WRAPPER_KEYS,
 } from './keys.ts';
-import { applyRequiresGrad, checkTensorOptions, splitRequiresGrad } from './python_options.ts';
+import {
+  applyRequiresGrad,
+  checkTensorOptions,
+  splitRequiresGrad,
+  takesTensorOptions,
+} from './python_options.ts';
 import { type Kernel, type OperatorEntry, operatorTable } from './table.ts';
 
 /** Wrapper keys with no kernel for an op are skipped (PyTorch registers fallthrough kernels for them). */
@@ -112,12 +117,6 @@ export function callEntry(op: OperatorEntry, args: BoundArgs): unknown {
   }
 }
 
-/** A bound call, its TensorOptions checked (a factory's layout and pin_memory). */
-function found(op: OperatorEntry, bound: BoundArgs): [OperatorEntry, BoundArgs] {
-  if (bound.layout != null || bound.pin_memory === true) checkTensorOptions(op, bound);
-  return [op, bound];
-}
-
 /**
  * Picks the overload a Python-style call binds to. With several overloads, a first pass binds types exactly: a
  * 0-dim tensor binds masked_fill.Tensor rather than masked_fill.Scalar, and a number scatter.value rather than
@@ -133,20 +132,37 @@ export function bindCall(
   if (typeof name !== 'string' || !Array.isArray(args) || typeof kwargs !== 'object' || kwargs === null)
     badCall(name, args, kwargs);
   if (kwargs.inplace !== undefined) [name, kwargs] = operatorTable.routeInplace(name, kwargs);
-  // The Python parser's requires_grad (callOp sets it on the result) is no aten argument.
-  if (kwargs.requires_grad !== undefined) [kwargs] = splitRequiresGrad(name, kwargs);
   const overloads = operatorTable.resolve(name);
   if (overloads.length > 1 && typesCompete(overloads))
     for (const op of overloads) {
       const bound = bindArgs(op.schema, args, kwargs, true);
-      if (!(bound instanceof BindFailure)) return found(op, bound);
+      if (!(bound instanceof BindFailure)) {
+        return [op, bound];
+      }
     }
   const failures: string[] = [];
   for (const op of overloads) {
     const bound = bindArgs(op.schema, args, kwargs);
-    if (!(bound instanceof BindFailure)) return found(op, bound);
+    if (!(bound instanceof BindFailure)) {
+      return [op, bound];
+    }
     failures.push(`  ${op.schema.text}: ${bound.reason}`);
   }
+  return unbound(name, args, kwargs, failures);
+}
+
+/**
+ * No overload took the call. The Python parser's requires_grad on a factory (callOp sets it on the result) is no
+ * aten argument: looked at only here, so calls without it pay nothing; anything else is E_NO_OVERLOAD.
+ */
+function unbound(
+  name: string,
+  args: readonly unknown[],
+  kwargs: Readonly<Record<string, unknown>>,
+  failures: readonly string[],
+): [OperatorEntry, BoundArgs] {
+  if (kwargs.requires_grad !== undefined && takesTensorOptions(name))
+    return bindCall(name, args, splitRequiresGrad(name, kwargs)[0]);
   throw new NoOverloadError(`received an invalid combination of arguments:\n${failures.join('\n')}\n`, {
     op: name,
     got: `(${args.length} positional, keywords: ${Object.keys(kwargs).join(', ') || 'none'})`,
@@ -221,11 +237,23 @@ export function callOp(
   kwargs: Readonly<Record<string, unknown>> = {},
 ): unknown {
   for (let i = 0; i < INJECTED_STEPS; i++) injectedSink = (injectedSink + i) | 0;
-  if (kwargs?.requires_grad !== undefined && typeof name === 'string') {
-    const [rest, requiresGrad] = splitRequiresGrad(name, kwargs);
-    const [op, bound] = bindCall(name, args, rest);
-    return applyRequiresGrad(callEntry(op, bound), requiresGrad, name);
-  }
   const [op, bound] = bindCall(name, args, kwargs);
-  return callEntry(op, bound);
+  return op.tensorOptions ? callFactory(op, bound, name, kwargs) : callEntry(op, bound);
+}
+
+/**
+ * A factory's call (python_options.ts): its layout and pin_memory checked, its requires_grad, which binding left
+ * out, set on the result. Only factories pay for it.
+ */
+function callFactory(
+  op: OperatorEntry,
+  bound: BoundArgs,
+  name: string,
+  kwargs: Readonly<Record<string, unknown>>,
+): unknown {
+  checkTensorOptions(op, bound);
+  const out = callEntry(op, bound);
+  return kwargs.requires_grad === undefined
+    ? out
+    : applyRequiresGrad(out, splitRequiresGrad(name, kwargs)[1], name);
 }

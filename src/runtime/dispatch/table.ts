@@ -34,10 +34,13 @@ export class OperatorEntry {
   readonly kernels = new Map<DispatchKey, Kernel>();
   composite: Kernel | null = null;
   tags: OpTags;
+  /** A factory's TensorOptions (layout, pin_memory) among the arguments: binding checks them. */
+  readonly tensorOptions: boolean;
 
   constructor(schema: Schema, tags: OpTags) {
     this.schema = schema;
     this.tags = tags;
+    this.tensorOptions = schema.args.some((a) => a.name === 'pin_memory' || a.name === 'layout');
   }
   get name(): string {
     return this.schema.qualifiedName;
@@ -54,6 +57,7 @@ export class OperatorTable {
   private readonly byName = new Map<string, OperatorEntry[]>();
   private readonly aliases = new Map<string, string>();
   private readonly surfaceByName = new Map<string, OpSurface>();
+  private readonly pythonByName = new Map<string, { function: string; method: string }>();
 
   /** Registers a schema (idempotent per qualified name) and returns its entry. */
   def(schemaText: string, tags: OpTags): OperatorEntry {
@@ -94,6 +98,21 @@ export class OperatorTable {
     if (target === undefined || !this.byName.has(`${target}_`)) return [name, kwargs];
     const { inplace, ...rest } = kwargs;
     return [inplace ? `${target}_` : target, rest];
+  }
+
+  /**
+   * A name whose Python function and method are Python definitions over the aten op (torch.norm in
+   * torch/functional.py, Tensor.norm in torch/_tensor.py): the API's `torch.<name>` and `t.<name>()` call these
+   * ops instead; `callOp(name)` stays the aten op (PyTorch's `_VF.<name>`).
+   */
+  pythonDefinition(name: string, ops: { function: string; method: string }): void {
+    for (const op of [ops.function, ops.method]) this.resolve(op);
+    this.pythonByName.set(name, ops);
+  }
+
+  /** The op the API calls for `torch.<name>` (`function`) or `t.<name>()` (`method`). */
+  apiTarget(name: string, form: 'function' | 'method'): string {
+    return this.pythonByName.get(name)?.[form] ?? name;
   }
 
   /** Records which ops are functions / Tensor methods; every name must already have an overload. */

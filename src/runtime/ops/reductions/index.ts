@@ -8,6 +8,7 @@ import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
 import { registerMinMax } from './minmax.ts';
 import { registerMoments } from './moments.ts';
 import { registerNorms } from './norm.ts';
+import { registerPythonNorms } from './norm_python.ts';
 import { registerScans } from './scan.ts';
 import { registerSoftmax } from './softmax.ts';
 import { registerSums } from './sum.ts';
@@ -42,6 +43,7 @@ export function registerReductions(): void {
   registerMinMax();
   registerMoments();
   registerNorms();
+  registerPythonNorms();
   registerScans();
   registerSoftmax();
   operatorTable.declare(REDUCTION_API);
