@@ -3,8 +3,15 @@
  * uses) with their recent outcomes, the open DISABLED issues (the quarantine list mirrored in the store), and
  * how many instances were skipped as disabled in each run over time.
  */
-import { disabledSkipsByCommit, disabledTests, flakeStats, recentRows } from '../../src/ci/index.ts';
+import {
+  disabledSkipsByCommit,
+  disabledTests,
+  flakeStats,
+  recentCommits,
+  recentRows,
+} from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
+import { CommitMemo } from './memo.ts';
 
 export interface FlakyRow {
   readonly id: string;
@@ -63,7 +70,7 @@ export function flakyData(db: ReadDb, limit = 200): FlakyData {
     platforms: d.platforms,
     updatedAt: d.updatedAt,
   }));
-  const disabledOverTime = disabledSkipsByCommit(db);
+  const disabledOverTime = skipsOverTime(db);
   return {
     flaky: flaky.map((s) => ({
       id: s.id,
@@ -80,4 +87,22 @@ export function flakyData(db: ReadDb, limit = 200): FlakyData {
     disabled,
     disabledOverTime: disabledOverTime.slice(-200),
   };
+}
+
+type Skips = ReturnType<typeof disabledSkipsByCommit>[number];
+
+/** Each commit's disabled skips, remembered per commit stamp (memo.ts): a warm request reads the changed ones. */
+const SKIPS = new CommitMemo<Skips | null>(400);
+
+/** disabledSkipsByCommit over the newest 200 commits, oldest first, without the firstRun it orders by. */
+function skipsOverTime(db: ReadDb): { sha: string; at: string; count: number }[] {
+  const shas = recentCommits(db, 200).map((c) => c.sha);
+  const per = SKIPS.of(db, shas, (missing) => {
+    const rows = new Map(disabledSkipsByCommit(db, 200, { shas: missing }).map((r) => [r.sha, r]));
+    return new Map(missing.map((s) => [s, rows.get(s) ?? null]));
+  });
+  return [...per.values()]
+    .filter((r): r is Skips => r !== null)
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.firstRun - b.firstRun))
+    .map(({ sha, at, count }) => ({ sha, at, count }));
 }

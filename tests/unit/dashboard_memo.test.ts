@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { coverageData } from '../../dashboards/data/coverage.ts';
 import { openReadOnly } from '../../dashboards/data/db.ts';
+import { flakyData } from '../../dashboards/data/flaky.ts';
 import { gridData } from '../../dashboards/data/grid.ts';
 import { CommitMemo } from '../../dashboards/data/memo.ts';
 import { numericsData } from '../../dashboards/data/numerics.ts';
@@ -27,7 +28,7 @@ const row = (op: string, status: ResultRow['status'], ulp: number): ResultRow =>
 });
 
 describe('dashboards: per-commit memo', () => {
-  test('a remembered grid, coverage trend and numerics document equals one computed afresh after every change', () => {
+  test('a remembered grid, coverage trend, numerics and flaky document equals one computed afresh after every change', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'opgate-memo-')), 'r.db');
     const store = new ResultsStore(path);
     const db = openReadOnly(path);
@@ -35,6 +36,7 @@ describe('dashboards: per-commit memo', () => {
       grid: gridData(db),
       coverage: coverageData(db, undefined, 20),
       numerics: numericsData(db),
+      flaky: flakyData(db),
     });
     const same = (step: string) => {
       const remembered = docs();

@@ -13,9 +13,12 @@ const DISABLED = `'disabled by issue%'`;
 export function disabledSkipsByCommit(
   db: ResultsSource,
   commits = 200,
-  o: { fromResults?: boolean } = {},
-): { sha: string; at: string; count: number }[] {
-  const shown = `SELECT commit_sha ${NEWEST_COMMITS} LIMIT @commits`;
+  o: { fromResults?: boolean; shas?: readonly string[] } = {},
+): { sha: string; at: string; firstRun: number; count: number }[] {
+  // `shas`: these commits instead of the newest (the dashboards compute only the commits whose runs changed).
+  const shown = o.shas
+    ? 'SELECT value FROM json_each(@shas)'
+    : `SELECT commit_sha ${NEWEST_COMMITS} LIMIT @commits`;
   const fromResults = `SELECT COUNT(DISTINCT r.id) FROM results r
      WHERE r.run_id = u.run_id AND r.status = 'skip' AND r.message LIKE ${DISABLED}`;
   const fromCells = `SELECT COALESCE(SUM(c.n), 0) FROM run_cells c JOIN messages m ON m.msg = c.msg
@@ -25,9 +28,14 @@ export function disabledSkipsByCommit(
     : `CASE WHEN u.status = 'running' THEN (${fromResults}) ELSE (${fromCells}) END`;
   return db[SQL]
     .prepare(
-      `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at, SUM(${perRun}) AS count
+      `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at, MIN(u.run_id) AS firstRun, SUM(${perRun}) AS count
      FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${shown})
      GROUP BY u.commit_sha ORDER BY MIN(u.started_at), MIN(u.run_id)`,
     )
-    .all({ commits }) as { sha: string; at: string; count: number }[];
+    .all(o.shas ? { shas: JSON.stringify(o.shas) } : { commits }) as {
+    sha: string;
+    at: string;
+    firstRun: number;
+    count: number;
+  }[];
 }
