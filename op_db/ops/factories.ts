@@ -220,17 +220,38 @@ const arangeErrors = (): ErrorInput[] => [
   ),
 ];
 
-/** torch.arange: start + i * step for i < ceil((end - start) / step). */
+/**
+ * torch.arange: start + i * step for i < ceil((end - start) / step). An integral dtype's kernel works in int64:
+ * start and step are truncated for the values (the size of a narrower one still comes from the bounds as given).
+ */
 function arangeRef(s: RefSample) {
   const [start, end, step] = s.args.length
     ? [num(s.input), num(s.args[0]), num(s.args[1] ?? 1)]
     : [0, num(s.input), 1];
-  return sequenceRef(Math.max(Math.ceil((end - start) / step), 0), (i) => start + i * step, kwDType(s));
+  const int = kind(kwDType(s)) === 'int';
+  const [s0, st] = int ? [Math.trunc(start), Math.trunc(step)] : [start, step];
+  // int64 sizes itself from the truncated bounds too (its accumulate type is itself).
+  const n = kwDType(s) === 'int64' ? Math.ceil((Math.trunc(end) - s0) / st) : Math.ceil((end - start) / step);
+  return sequenceRef(Math.max(n, 0), (i) => s0 + i * st, kwDType(s));
 }
 
-/** torch.linspace: the first half steps up from start, the second half down from end (at::linspace). */
+/** Scalar::to<T>() for an integral T: toward zero, then wrapped to the dtype's width. */
+function toIntegral(v: number, d: DType): number {
+  const bits = DTYPE_INFO[d].itemsize * 8;
+  if (bits >= 53) return Math.trunc(v);
+  const m = 2 ** bits;
+  const w = (((Math.trunc(v) % m) + m) % m) as number;
+  return d === 'uint8' || w < m / 2 ? w : w - m;
+}
+
+/**
+ * torch.linspace: the first half steps up from start, the second half down from end (at::linspace). An integral
+ * dtype converts start and end to itself first and steps in double.
+ */
 function linspaceRef(s: RefSample) {
-  const [start, end, steps] = [num(s.input), num(s.args[0]), num(s.args[1])];
+  const d = kwDType(s);
+  const own = (v: number) => (kind(d) === 'int' ? toIntegral(v, d) : v);
+  const [start, end, steps] = [own(num(s.input)), own(num(s.args[0])), num(s.args[1])];
   const step = steps > 1 ? (end - start) / (steps - 1) : 0;
   const half = Math.floor(steps / 2);
   return sequenceRef(steps, (i) => (i < half ? start + step * i : end - step * (steps - i - 1)), kwDType(s));
@@ -243,6 +264,13 @@ const rangeCases = (ctx: SampleContext): FactoryCase[] => [
   { input: 10, args: [0, -3] },
   { input: 4, args: [4] },
   ...(kind(ctx.dtype) === 'float' ? [{ input: -1.5, args: [2.5, 0.5] }] : []),
+  // An integral dtype truncates start, end and step first (-3, 7, 2.5 runs -3, -1, 1, 3), its size from the bounds.
+  ...(kind(ctx.dtype) === 'int'
+    ? [
+        { input: ctx.dtype === 'uint8' ? 0.5 : -3, args: [7, 2.5] },
+        { input: 0.5, args: [9.7, 1.3] },
+      ]
+    : []),
   explicit({ input: 4 }),
   explicit({ input: 1, args: [7, 2] }),
 ];
@@ -254,6 +282,9 @@ const linspaceCases = (ctx: SampleContext): FactoryCase[] => [
   { input: 10, args: [0, 6] },
   ...(ctx.dtype !== 'uint8' && ctx.dtype !== 'bool' ? [{ input: -3, args: [7, 9] }] : []),
   ...(kind(ctx.dtype) === 'float' ? [{ input: -1.5, args: [2.25, 4] }] : []),
+  // An integral dtype converts start and end to itself first (0.5 -> 0), then steps in double.
+  ...(kind(ctx.dtype) === 'int' ? [{ input: 0.5, args: [9.7, 5] }] : []),
+  ...(ctx.dtype === 'int64' ? [{ input: 3, args: [20, 13], name: 'int64 vector blocks' }] : []),
   explicit({ input: 0, args: [10, 3] }),
 ];
 
@@ -346,6 +377,15 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
       factoryErrors([
         ...optionErrors(4),
         { input: 0, args: [5, 0], code: 'E_INVALID_ARGUMENT', regex: /step must be nonzero/ },
+        // An integral dtype truncates the step first: 0.3 is 0.
+        {
+          input: 1,
+          args: [2, 0.3],
+          kwargs: { dtype: 'int32' },
+          name: 'int32 step 0.3',
+          code: 'E_INVALID_ARGUMENT',
+          regex: /step must be nonzero/,
+        },
         {
           input: 5,
           args: [0, 1],

@@ -277,8 +277,10 @@ export function registerFactories(): void {
         // rounds once per element (its kernel's multiply-add is fused), half types round after every op.
         const r = LINSPACE_ROUNDING[dtype] ?? ((x: number) => x);
         const half16 = dtype === 'float16' || dtype === 'bfloat16';
-        const s0 = r(start);
-        const e0 = r(end);
+        // An integral dtype converts start and end to itself first (`scalar_start.to<scalar_t>()`: 0.5 -> 0).
+        const own = (v: number) => (DTYPE_INFO[dtype].kind === 'int' ? toIntegral(v, dtype) : r(v));
+        const s0 = own(start);
+        const e0 = own(end);
         const step = steps > 1 ? r(r(e0 - s0) / r(steps - 1)) : 0;
         const mid = Math.floor(steps / 2);
         const mul = (k: number) => (half16 ? r(step * r(k)) : step * k);
@@ -353,6 +355,23 @@ export function registerFactories(): void {
   operatorTable.declare(FACTORY_API);
 }
 
+/** `Scalar::to<scalar_t>()` for an integral dtype: truncated toward zero, wrapped into the dtype's range. */
+function toIntegral(v: number, dtype: DType): number {
+  const t = Math.trunc(v);
+  switch (dtype) {
+    case 'uint8':
+      return t & 0xff;
+    case 'int8':
+      return (t << 24) >> 24;
+    case 'int16':
+      return (t << 16) >> 16;
+    case 'int32':
+      return t | 0;
+    default:
+      return t;
+  }
+}
+
 const LINSPACE_ROUNDING: Partial<Record<DType, (x: number) => number>> = {
   float32: Math.fround,
   float16: (x) => f16BitsToNumber(numberToF16Bits(x)),
@@ -397,9 +416,12 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
     });
   }
   if (dtype === 'int64') return arangeInt64(start.toBigInt(), end.toBigInt(), step.toBigInt(), a);
-  const s = start.toNumber();
-  const e = end.toNumber();
-  const st = step.toNumber();
+  // An integral dtype's kernel works in int64 (acc_type): start, end and step are truncated for the checks and the
+  // values (step 0.5 is "step must be nonzero"); its size comes from the bounds as given, in double.
+  const integer = DTYPE_INFO[dtype].kind === 'int';
+  const s = integer ? Math.trunc(start.toNumber()) : start.toNumber();
+  const e = integer ? Math.trunc(end.toNumber()) : end.toNumber();
+  const st = integer ? Math.trunc(step.toNumber()) : step.toNumber();
   if (st === 0)
     throw new InvalidArgumentError('step must be nonzero', {
       op: 'arange',
@@ -415,12 +437,14 @@ function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor 
       expected: st > 0 ? `>= ${s}` : `<= ${s}`,
     });
   }
-  const n = Math.ceil((e - s) / st);
+  const n = integer
+    ? Math.ceil((end.toNumber() - start.toNumber()) / step.toNumber())
+    : Math.ceil((e - s) / st);
   const t = create([n], a, 'arange', dtype, null);
   if (t.device !== 'meta') {
     // webgpu: float32 in float32 arithmetic (like CUDA's arange), integral dtypes in exact wrapping i32 when
     // the bounds are integral; anything else is computed on the host.
-    const integral = Number.isInteger(s) && Number.isInteger(st) && dtype !== 'float32';
+    const integral = integer || (Number.isInteger(s) && Number.isInteger(st) && dtype !== 'float32');
     const seq: Sequence | null =
       dtype === 'float32' || integral
         ? { start: s, end: 0, step: st, mid: n, type: integral ? 'i32' : 'f32' }
