@@ -68,6 +68,14 @@ const optionErrors = (input: FactoryInput, args: unknown[] = [], sparse = true):
     code: 'E_NOT_IMPLEMENTED',
     regex: /Pinned memory requires CUDA/,
   },
+  {
+    input,
+    args,
+    kwargs: { requires_grad: 1 },
+    code: 'E_INVALID_ARGUMENT',
+    regex: /requires_grad must be a bool/,
+  },
+  { input, args, kwargs: { layout: 'jagged' }, code: 'E_INVALID_ARGUMENT', regex: /unknown layout 'jagged'/ },
   ...(sparse
     ? [
         {

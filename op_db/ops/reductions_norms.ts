@@ -222,6 +222,27 @@ const normFro = opInfo({
       code: 'E_INVALID_ARGUMENT',
       regex: /only valid string values are 'fro' and 'nuc', found bad/,
     },
+    {
+      shape: [2, 3, 4],
+      args: ['fro', [0, -3]],
+      code: 'E_INVALID_ARGUMENT',
+      regex: /Expected dims to be different, got \[0, -3\] instead/,
+    },
+    // Over one dim 'fro' is aten's norm, whose dtype check speaks (not the two-dim path's).
+    {
+      shape: [2, 3],
+      dtype: 'int64',
+      args: ['fro', 1],
+      code: 'E_DTYPE_UNSUPPORTED',
+      regex: /input dtype should be either floating point or complex. Got Long instead/,
+    },
+    // PyTorch 1.13 refuses the nuclear norm of a 3-d input without dims too (it wants 2 dims); the runtime has none.
+    {
+      shape: [2, 3, 4],
+      args: ['nuc'],
+      code: 'E_NOT_IMPLEMENTED',
+      regex: /the nuclear norm needs a singular value decomposition/,
+    },
   ]),
 });
 
