@@ -38,18 +38,23 @@ export function maxUlpByCell(db: ResultsSource, sha: string): UlpRow[] {
  * dashboards order them: by their latest normal run's start, then its id.
  */
 export function previousUlpCommit(db: ResultsSource, sha: string): string | null {
-  return (
-    (db[SQL]
-      .prepare(
-        `WITH c AS (SELECT commit_sha AS sha, MAX(started_at) AS at, MAX(run_id) AS rid FROM runs
-                    WHERE kind = 'normal' GROUP BY commit_sha)
-         SELECT c.sha FROM c JOIN c AS me ON me.sha = ?
-         WHERE (c.at < me.at OR (c.at = me.at AND c.rid < me.rid))
-           AND EXISTS (SELECT 1 FROM runs u JOIN results r ON r.run_id = u.run_id
-                       WHERE u.commit_sha = c.sha AND u.run_id IN (${LATEST_RUNS}) AND r.max_ulp IS NOT NULL)
-         ORDER BY c.at DESC, c.rid DESC LIMIT 1`,
-      )
-      .pluck()
-      .get(sha) as string | undefined) ?? null
-  );
+  // The commits before `sha`, newest first, then each asked in turn (the previous one usually answers): an EXISTS
+  // inside the ordered query would run for every earlier commit of the history.
+  const before = db[SQL]
+    .prepare(
+      `WITH c AS (SELECT commit_sha AS sha, MAX(started_at) AS at, MAX(run_id) AS rid FROM runs
+                  WHERE kind = 'normal' GROUP BY commit_sha)
+       SELECT c.sha FROM c JOIN c AS me ON me.sha = ?
+       WHERE (c.at < me.at OR (c.at = me.at AND c.rid < me.rid))
+       ORDER BY c.at DESC, c.rid DESC`,
+    )
+    .pluck()
+    .all(sha) as string[];
+  const measured = db[SQL]
+    .prepare(
+      `SELECT EXISTS (SELECT 1 FROM runs u JOIN results r ON r.run_id = u.run_id
+                      WHERE u.commit_sha = ? AND u.run_id IN (${LATEST_RUNS}) AND r.max_ulp IS NOT NULL)`,
+    )
+    .pluck();
+  return before.find((c) => measured.get(c) === 1) ?? null;
 }
