@@ -16,7 +16,7 @@ import {
 } from '../../src/ci/index.ts';
 import { jobKey } from '../shared.ts';
 import type { ReadDb } from './db.ts';
-import { byCommit, CommitMemo } from './memo.ts';
+import { byCommit, CommitMemo, KeyedMemo, windowKey } from './memo.ts';
 
 /** A run that did not finish (see RunStatus): its cell says how, whatever it has reported. */
 type Unfinished = 'running' | 'interrupted' | 'aborted';
@@ -111,9 +111,12 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
       c.fail > 0 ? 'red' : (unfinished.get(key) ?? (c.flaky > 0 ? 'flaky' : 'green'));
     cells[key] = { status, ...c };
   }
-  const groups = failureGroups(
-    shas,
-    shas.flatMap((s) => per.get(s)?.failing ?? []),
+  // The failure groups of the whole window, remembered per window (its commits and their stamps).
+  const groups = GROUPS.get(windowKey(db, shas), () =>
+    failureGroups(
+      shas,
+      shas.flatMap((s) => per.get(s)?.failing ?? []),
+    ),
   );
   return {
     commits,
@@ -132,6 +135,7 @@ type FailingRow = ReturnType<typeof failingResults>[number];
  * request reads only the commits whose runs changed, whatever the window holds.
  */
 const GRID = new CommitMemo<{ counts: CountRow[]; failing: FailingRow[] }>(200);
+const GROUPS = new KeyedMemo<GridData['failures']>();
 
 function perCommitGrid(db: ReadDb, shas: readonly string[]) {
   return GRID.of(db, shas, (missing) => {

@@ -51,6 +51,33 @@ export class CommitMemo<T> {
   }
 }
 
+/**
+ * A value computed from a window of commits (or a table) as a whole, remembered per key: the caller's key names
+ * everything it is computed from (the window's commit stamps, a table's row ids). Bounded: a few windows.
+ */
+export class KeyedMemo<T> {
+  readonly #values = new Map<string, T>();
+
+  constructor(readonly limit = 8) {
+    ALL.add(this.#values);
+  }
+
+  get(key: string, compute: () => T): T {
+    const hit = this.#values.get(key);
+    if (hit !== undefined) return hit;
+    const v = compute();
+    this.#values.set(key, v);
+    if (this.#values.size > this.limit) this.#values.delete(this.#values.keys().next().value as string);
+    return v;
+  }
+}
+
+/** The stamps of `shas`, as one key (a window with a run in progress never repeats: its heartbeat moves). */
+export function windowKey(db: ReadDb, shas: readonly string[]): string {
+  const stamps = commitStamps(db, shas);
+  return `${db.path}\0${shas.map((s) => `${s} ${stamps.get(s)}`).join('\n')}`;
+}
+
 /** Rows grouped by their commit, every one of `shas` present. */
 export function byCommit<R extends { readonly sha: string }>(
   shas: readonly string[],

@@ -4,8 +4,9 @@
  * their before → after values. Series are split by platform and Node version because counts are only
  * comparable within one.
  */
-import { type ChangePoint, changePoints, perfSeriesPoints } from '../../src/ci/index.ts';
+import { type ChangePoint, changePoints, perfSeriesPoints, perfTableStamp } from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
+import { KeyedMemo } from './memo.ts';
 
 export interface PerfSeries {
   readonly scenario: string;
@@ -21,7 +22,14 @@ export interface PerfData {
   readonly series: readonly PerfSeries[];
 }
 
+/** The view per state of the perf table (rows are only appended, and dropped oldest first by retention). */
+const PERF = new KeyedMemo<PerfData>(4);
+
 export function perfData(db: ReadDb, limit = 100): PerfData {
+  return PERF.get(`${db.path}\0${perfTableStamp(db)}\0${limit}`, () => computePerfData(db, limit));
+}
+
+function computePerfData(db: ReadDb, limit: number): PerfData {
   const rows = perfSeriesPoints(db, limit);
   const groups = new Map<string, typeof rows>();
   for (const r of rows) {

@@ -119,6 +119,7 @@ export {
   openReadOnly,
   outcomesByCommit,
   perfSeriesPoints,
+  perfTableStamp,
   previousUlpCommit,
   ResultsReader,
   recentCommits,

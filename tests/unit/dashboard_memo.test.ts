@@ -13,6 +13,8 @@ import { flakyData } from '../../dashboards/data/flaky.ts';
 import { gridData } from '../../dashboards/data/grid.ts';
 import { CommitMemo } from '../../dashboards/data/memo.ts';
 import { numericsData } from '../../dashboards/data/numerics.ts';
+import { perfData } from '../../dashboards/data/perf.ts';
+import { recordPerf } from '../../src/ci/perf/index.ts';
 import type { ResultRow } from '../../src/ci/store/runs.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { deadPid, passRow, refId } from './run_helpers.ts';
@@ -28,7 +30,7 @@ const row = (op: string, status: ResultRow['status'], ulp: number): ResultRow =>
 });
 
 describe('dashboards: per-commit memo', () => {
-  test('a remembered grid, coverage trend, numerics and flaky document equals one computed afresh after every change', () => {
+  test('a remembered grid, coverage trend, numerics, flaky and perf document equals one computed afresh after every change', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'opgate-memo-')), 'r.db');
     const store = new ResultsStore(path);
     const db = openReadOnly(path);
@@ -37,6 +39,7 @@ describe('dashboards: per-commit memo', () => {
       coverage: coverageData(db, undefined, 20),
       numerics: numericsData(db),
       flaky: flakyData(db),
+      perf: perfData(db),
     });
     const same = (step: string) => {
       const remembered = docs();
@@ -81,6 +84,20 @@ describe('dashboards: per-commit memo', () => {
       store.endRun(c2, 'passed');
       same('c2 resumed and ended');
       expect(gridData(db).cells['c2 1/1 cpu']).toMatchObject({ flaky: 2, pass: 2 });
+      // A perf sample recorded for a commit changes the perf view's table state.
+      docs();
+      recordPerf(store, [
+        {
+          scenario: 'add',
+          metric: 'instructions',
+          value: 100,
+          commitSha: 'c2',
+          platform: 'p',
+          nodeVersion: '20',
+        },
+      ]);
+      same('perf sample recorded');
+      expect(perfData(db).series).toHaveLength(1);
     } finally {
       db.close();
       store.close();

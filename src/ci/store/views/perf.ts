@@ -17,6 +17,19 @@ export interface SeriesPoint {
  * the newest `commits` commits with samples: read back from the newest sample until one more commit shows up, so
  * the cost follows the window, not the history.
  */
+/**
+ * The perf table as it stands: its first and last row ids and its row count (rows are only appended, by recording
+ * or merging, and deleted, by retention, never changed).
+ */
+export function perfTableStamp(db: ResultsReader): string {
+  const r = db[SQL].prepare('SELECT MIN(rowid) AS lo, MAX(rowid) AS hi, COUNT(*) AS n FROM perf').get() as {
+    lo: number | null;
+    hi: number | null;
+    n: number;
+  };
+  return `${r.lo}:${r.hi}:${r.n}`;
+}
+
 export function perfSeriesPoints(db: ResultsReader, commits = 100): SeriesPoint[] {
   const sql = db[SQL];
   let from = 0;
