@@ -12,6 +12,10 @@ export interface ReachedThrough {
 const via = (info: string, reason: string): ReachedThrough => ({ info, reason });
 
 export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
+  _functional_tensor_norm: via(
+    'norm',
+    "Tensor.norm (torch/_tensor.py) is the runtime's _functional_tensor_norm: OpInfo norm's method form calls it",
+  ),
   dropout: via('nn.functional.dropout', "F.dropout is _VF.dropout / _VF.dropout_ after Python's check of p"),
   feature_dropout: via('nn.functional.dropout2d', 'F.dropout2d and F.dropout3d are _VF.feature_dropout'),
   feature_alpha_dropout: via(

@@ -59,7 +59,14 @@ describe('op_db', () => {
         for (const dtype of info!.dtypes.cpu) {
           if (calls > 0) break;
           const ctx = { device: 'cpu', dtype, requiresGrad: false, seed: 0 } as const;
-          for (const s of info!.sampleInputs(ctx)) callOp(info!.op, [s.input, ...s.args], { ...s.kwargs });
+          for (const s of info!.sampleInputs(ctx)) {
+            callOp(info!.op, [s.input, ...s.args], { ...s.kwargs });
+            // The method form too, where the OpInfo has one (Tensor.norm is a Python definition of its own).
+            const method = info!.variants.method
+              ? (s.input as unknown as Record<string, (...a: unknown[]) => unknown>)[info!.op]
+              : undefined;
+            method?.call(s.input, ...s.args, { ...s.kwargs });
+          }
         }
       } finally {
         for (const r of restore) r();

@@ -69,7 +69,8 @@ export function parseParams(text: string): PyParam[] {
       break;
     }
   }
-  if (!text.startsWith('(') || end < 0) throw new Error(`not a parameter list: ${text}`);
+  if (!text.startsWith('(') || end < 0)
+    throw new CiError('E_FILE_INVALID', `python signatures: not a parameter list: ${text}`);
   const params: PyParam[] = [];
   let keywordOnly = false;
   for (const p of splitTop(text.slice(1, end))) {

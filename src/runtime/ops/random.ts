@@ -13,11 +13,12 @@ import {
   type Generator,
   getDefaultGenerator,
   InvalidArgumentError,
+  type Scalar,
   type Tensor,
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../dispatch/index.ts';
 import { writeSequence } from './factories.ts';
-import { notImplementedFor, requireFloating, callTensor as t } from './op_helpers.ts';
+import { asScalar, notImplementedFor, requireFloating, callTensor as t } from './op_helpers.ts';
 import { defineOp } from './structured.ts';
 
 export const RANDOM_API = {
@@ -145,8 +146,9 @@ function dropoutImpl(kind: Kind, x: Tensor, p: number, train: boolean, inplace: 
 function rrelu(a: BoundArgs, inplace: boolean): Tensor {
   const x = a.self as Tensor;
   const op = inplace ? 'rrelu_' : 'rrelu';
-  const lower = (a.lower as { toNumber(): number }).toNumber();
-  const upper = (a.upper as { toNumber(): number }).toNumber();
+  // A Scalar argument may arrive as a 0-dim tensor (python_arg_parser's rule): read it as a Scalar.
+  const lower = asScalar(a.lower as Scalar | Tensor).toNumber();
+  const upper = asScalar(a.upper as Scalar | Tensor).toNumber();
   if (lower > upper)
     throw new InvalidArgumentError('Lower bound should be less than or equal to the upper bound', {
       op,
