@@ -155,6 +155,12 @@ export const dimErr = (shape: readonly number[], ...args: unknown[]): ErrorCase 
 export const arg = <T>(s: RefSample, i: number, dflt?: T): T =>
   (s.args[i] === undefined ? dflt : s.args[i]) as T;
 
+/** A size given as one list (`x.view([2, 3])`) or as the Tensor method's varargs (`x.view(2, 3)`). */
+export const sizeArg = (s: RefSample): number[] =>
+  Array.isArray(s.args[0])
+    ? (s.args[0] as number[])
+    : (s.args.filter((a) => typeof a === 'number') as number[]);
+
 /** Runs a view/copy op declaration through opInfo with the family's defaults (all dtypes, method, isView). */
 export function view(
   name: string,

@@ -3,7 +3,7 @@
  * VIEW_OPINFOS also gathers the indexing views (views_index.ts) and the copies (copies.ts). Samples are valid
  * under every layout: `view` only splits dim 0 or inserts size-1 dims, which no layout's strides prevent.
  */
-import { arg, c, dimErr, err, FOUR, type ViewCase, view } from '../families/views.ts';
+import { arg, c, dimErr, err, FOUR, sizeArg, type ViewCase, view } from '../families/views.ts';
 import type { RefTensor } from '../refs/tensor.ts';
 import * as R from '../refs/views.ts';
 import type { OpInfo } from '../types.ts';
@@ -28,12 +28,14 @@ const viewCases: ViewCase[] = [
   c([1], []),
   c([0, 4], [0, 2, 2]),
   c(FOUR, [2, 1, 3, 2, 1, 2]),
+  // Tensor.view(*size): the sizes as varargs (PyTorch has no torch.view function; the method takes both forms).
+  { shape: [6, 4], args: [2, 3, 4] },
 ];
 
 const SHAPE_VIEWS: OpInfo[] = [
   // detach: the same values as a view without autograd history (op_db/autograd.ts: not differentiable).
   view('detach', (s) => sameValues(s.input), [c([3, 4]), c([]), c([0, 4]), c([2, 3, 2, 2])], []),
-  view('view', (s) => R.reshapeRef(s.input, arg(s, 0)), viewCases, [
+  view('view', (s) => R.reshapeRef(s.input, sizeArg(s)), viewCases, [
     {
       ...err(
         'E_INVALID_VIEW',
@@ -101,11 +103,13 @@ const SHAPE_VIEWS: OpInfo[] = [
   ),
   view(
     'expand',
-    (s) => R.expandRef(s.input, arg(s, 0)),
+    (s) => R.expandRef(s.input, sizeArg(s)),
     [c([3, 1], [3, 4]), c([3, 1], [2, 3, 4]), c([3, 1], [-1, 4]), c([], [2, 3]), c([1], [0])].concat([
       c([2, 1, 4], [2, 3, -1]),
       c([3, 4], [3, 4]),
       { shape: [3, 1], args: [[3, 4]], kwargs: { implicit: false } },
+      // Tensor.expand(*size): varargs (no torch.expand function exists).
+      { shape: [3, 1], args: [2, 3, 4] },
     ]),
     [
       err(
