@@ -8,6 +8,7 @@
 import {
   type CellFailureRow,
   cellFailures,
+  commitStamps,
   failingResults,
   gridCounts,
   recentCommits,
@@ -73,7 +74,9 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
   const commits = recentCommits(db, limit);
   const shas = commits.map((c) => c.sha);
   if (shas.length === 0) return { commits, jobs: [], cells: {}, failures: [], failureGroups: 0 };
-  const per = perCommitGrid(db, shas);
+  // One read of the window's stamps serves the per-commit memo and the window's.
+  const stamps = commitStamps(db, shas);
+  const per = perCommitGrid(db, shas, stamps);
   const rows = shas.flatMap((s) => per.get(s)?.counts ?? []);
   const counts = new Map<
     string,
@@ -112,7 +115,7 @@ export function gridData(db: ReadDb, limit = 50, maxGroups = 200): GridData {
     cells[key] = { status, ...c };
   }
   // The failure groups of the whole window, remembered per window (its commits and their stamps).
-  const groups = GROUPS.get(windowKey(db, shas), () =>
+  const groups = GROUPS.get(windowKey(db, shas, stamps), () =>
     failureGroups(
       shas,
       shas.flatMap((s) => per.get(s)?.failing ?? []),
@@ -137,12 +140,17 @@ type FailingRow = ReturnType<typeof failingResults>[number];
 const GRID = new CommitMemo<{ counts: CountRow[]; failing: FailingRow[] }>(200);
 const GROUPS = new KeyedMemo<GridData['failures']>();
 
-function perCommitGrid(db: ReadDb, shas: readonly string[]) {
-  return GRID.of(db, shas, (missing) => {
-    const counts = byCommit(missing, gridCounts(db, missing));
-    const failing = byCommit(missing, failingResults(db, missing));
-    return new Map(missing.map((s) => [s, { counts: counts.get(s) ?? [], failing: failing.get(s) ?? [] }]));
-  });
+function perCommitGrid(db: ReadDb, shas: readonly string[], stamps: ReadonlyMap<string, string>) {
+  return GRID.of(
+    db,
+    shas,
+    (missing) => {
+      const counts = byCommit(missing, gridCounts(db, missing));
+      const failing = byCommit(missing, failingResults(db, missing));
+      return new Map(missing.map((s) => [s, { counts: counts.get(s) ?? [], failing: failing.get(s) ?? [] }]));
+    },
+    stamps,
+  );
 }
 
 function failureGroups(shas: readonly string[], rows: readonly FailingRow[]): GridData['failures'] {

@@ -21,9 +21,16 @@ export class CommitMemo<T> {
     for (const m of ALL) m.clear();
   }
 
-  /** Each of `shas`' value; `compute` gets the commits not remembered (all at once) and returns each one's. */
-  of(db: ReadDb, shas: readonly string[], compute: (missing: string[]) => Map<string, T>): Map<string, T> {
-    const stamps = commitStamps(db, shas);
+  /**
+   * Each of `shas`' value; `compute` gets the commits not remembered (all at once) and returns each one's. `stamps`:
+   * the commits' stamps when the caller has them already.
+   */
+  of(
+    db: ReadDb,
+    shas: readonly string[],
+    compute: (missing: string[]) => Map<string, T>,
+    stamps: ReadonlyMap<string, string> = commitStamps(db, shas),
+  ): Map<string, T> {
     const key = (sha: string) => `${db.path}\0${sha}\0${stamps.get(sha)}`;
     const out = new Map<string, T>();
     const missing: string[] = [];
@@ -73,8 +80,11 @@ export class KeyedMemo<T> {
 }
 
 /** The stamps of `shas`, as one key (a window with a run in progress never repeats: its heartbeat moves). */
-export function windowKey(db: ReadDb, shas: readonly string[]): string {
-  const stamps = commitStamps(db, shas);
+export function windowKey(
+  db: ReadDb,
+  shas: readonly string[],
+  stamps: ReadonlyMap<string, string> = commitStamps(db, shas),
+): string {
   return `${db.path}\0${shas.map((s) => `${s} ${stamps.get(s)}`).join('\n')}`;
 }
 

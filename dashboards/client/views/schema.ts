@@ -5,14 +5,19 @@
 import type { SchemaData } from '../../data/schema.ts';
 import { fmtPct, h } from '../dom.ts';
 
+/** A search box that hides the rows whose text does not contain what is typed. */
+function textFilter(label: string, rows: readonly HTMLElement[], placeholder = label): HTMLInputElement {
+  const filter = h('input', { type: 'search', placeholder, 'aria-label': label });
+  filter.addEventListener('input', () => {
+    const q = filter.value.toLowerCase();
+    for (const r of rows) r.hidden = !(r.textContent ?? '').toLowerCase().includes(q);
+  });
+  return filter;
+}
+
 export function schemaSection(s: SchemaData): HTMLElement {
   const o = s.overloads;
   const a = s.arguments;
-  const filter = h('input', {
-    type: 'search',
-    placeholder: 'filter overloads',
-    'aria-label': 'filter overloads',
-  });
   const rows = s.ops.flatMap((op) =>
     op.overloads.map((x) =>
       h(
@@ -31,10 +36,7 @@ export function schemaSection(s: SchemaData): HTMLElement {
       ),
     ),
   );
-  filter.addEventListener('input', () => {
-    const q = filter.value.toLowerCase();
-    for (const r of rows) r.hidden = !(r.textContent ?? '').toLowerCase().includes(q);
-  });
+  const filter = textFilter('filter overloads', rows);
   return h(
     'section',
     { 'data-testid': 'schema-coverage' },
@@ -68,11 +70,6 @@ export function schemaSection(s: SchemaData): HTMLElement {
 /** The Python surface: totals, then each signature with status, calls and the keywords no sample passes. */
 export function pythonSection(s: SchemaData): HTMLElement {
   const { signatures: g, keywords: k, rows } = s.python;
-  const filter = h('input', {
-    type: 'search',
-    placeholder: 'filter signatures',
-    'aria-label': 'filter Python signatures',
-  });
   const trs = rows.map((x) =>
     h(
       'tr',
@@ -88,10 +85,7 @@ export function pythonSection(s: SchemaData): HTMLElement {
       ),
     ),
   );
-  filter.addEventListener('input', () => {
-    const q = filter.value.toLowerCase();
-    for (const r of trs) r.hidden = !(r.textContent ?? '').toLowerCase().includes(q);
-  });
+  const filter = textFilter('filter Python signatures', trs, 'filter signatures');
   return h(
     'section',
     { 'data-testid': 'python-coverage' },

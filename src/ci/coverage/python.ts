@@ -98,8 +98,12 @@ export function spellingsOf(
 }
 
 /** The Python calls one sample makes, as the oracles make them (calls.ts's forms, spelled the Python way). */
-export function pythonCallsOfSample(info: OpInfo, s: SampleInput, sigs = pythonSignatures()): PythonCall[] {
-  const { fn, method, inplace } = spellingsOf(info, sigs);
+export function pythonCallsOfSample(
+  info: OpInfo,
+  s: SampleInput,
+  spellings: ReturnType<typeof spellingsOf> = spellingsOf(info),
+): PythonCall[] {
+  const { fn, method, inplace } = spellings;
   const args = [s.input, ...s.args];
   const kwargs = { ...s.kwargs };
   const out: PythonCall[] = [];
@@ -139,8 +143,11 @@ export function pythonCalls(
   infos: readonly OpInfo[],
   seeds: readonly number[] = DEFAULT_SEEDS,
 ): PythonCall[] {
-  const sigs = pythonSignatures();
-  return infos.flatMap((info) => samplesOf(info, seeds).flatMap((s) => pythonCallsOfSample(info, s, sigs)));
+  // An OpInfo's spellings once, not per sample.
+  return infos.flatMap((info) => {
+    const spellings = spellingsOf(info);
+    return samplesOf(info, seeds).flatMap((s) => pythonCallsOfSample(info, s, spellings));
+  });
 }
 
 /** Keywords: parameters with a default, keyword-only ones, and `*args` / `**kwargs` aside. */

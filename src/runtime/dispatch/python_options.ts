@@ -15,16 +15,9 @@ import {
 import type { BoundArgs } from './binding.ts';
 import { type OperatorEntry, operatorTable } from './table.ts';
 
-const FACTORY = new Map<string, boolean>();
-
-/** Whether `name` is a factory: some overload takes TensorOptions (`pin_memory` stands for them). */
+/** Whether `name` is a factory: some overload takes TensorOptions (OperatorEntry.tensorOptions). */
 export function takesTensorOptions(name: string): boolean {
-  let hit = FACTORY.get(name);
-  if (hit === undefined) {
-    hit = operatorTable.resolve(name).some((e) => e.schema.args.some((a) => a.name === 'pin_memory'));
-    FACTORY.set(name, hit);
-  }
-  return hit;
+  return operatorTable.resolve(name).some((e) => e.tensorOptions);
 }
 
 /**

@@ -1,9 +1,8 @@
 /** Factories (empty, zeros, ones, full, arange, linspace, eye, *_like) and fill_. */
 
-import { numberWriter, runPointwise } from '../backends/cpu/index.ts';
+import { runPointwise } from '../backends/cpu/index.ts';
 import { fillGPU, type Sequence, sequenceGPU, uploadStorage } from '../backends/webgpu/index.ts';
 import {
-  bf16BitsToNumber,
   channelsLastStrides,
   checkNewTensor,
   contiguousStrides,
@@ -11,13 +10,10 @@ import {
   DTYPE_INFO,
   type DType,
   DTypeUnsupportedError,
-  f16BitsToNumber,
   getDefaultDType,
   InvalidArgumentError,
   int,
   isNonOverlappingAndDense,
-  numberToBf16Bits,
-  numberToF16Bits,
   parseDevice,
   pointwiseOutputStrides,
   type Scalar,
@@ -27,6 +23,7 @@ import {
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, callOp, operatorTable } from '../dispatch/index.ts';
 import { asScalar, scalarTo } from './op_helpers.ts';
+import { LINSPACE_ROUNDING, toIntegral, writeInt64Sequence, writeSequence } from './sequence_write.ts';
 import { defineOp } from './structured.ts';
 
 const tags = { family: 'factory' } as const;
@@ -355,49 +352,6 @@ export function registerFactories(): void {
   operatorTable.declare(FACTORY_API);
 }
 
-/** `Scalar::to<scalar_t>()` for an integral dtype: truncated toward zero, wrapped into the dtype's range. */
-function toIntegral(v: number, dtype: DType): number {
-  const t = Math.trunc(v);
-  switch (dtype) {
-    case 'uint8':
-      return t & 0xff;
-    case 'int8':
-      return (t << 24) >> 24;
-    case 'int16':
-      return (t << 16) >> 16;
-    case 'int32':
-      return t | 0;
-    default:
-      return t;
-  }
-}
-
-const LINSPACE_ROUNDING: Partial<Record<DType, (x: number) => number>> = {
-  float32: Math.fround,
-  float16: (x) => f16BitsToNumber(numberToF16Bits(x)),
-  bfloat16: (x) => bf16BitsToNumber(numberToBf16Bits(x)),
-};
-
-/**
- * Writes `at(i)` into element i of a fresh contiguous 1-D `t`. On webgpu `seq` (the same values as a WGSL
- * sequence) runs as a kernel; without one the values are computed on the host and uploaded.
- */
-export function writeSequence(t: Tensor, at: (i: number) => number, seq: Sequence | null = null): void {
-  if (t.device === 'webgpu') {
-    if (seq) sequenceGPU(t, seq);
-    else {
-      const host = Tensor.empty(t.shape, t.dtype, 'cpu');
-      writeSequence(host, at);
-      uploadStorage(t.storage, host.storage);
-    }
-    return;
-  }
-  // t is freshly allocated and contiguous, so logical index i is storage index i.
-  const write = numberWriter(t.dtype);
-  const data = t.storage.data!;
-  for (let i = 0; i < t.numel; i++) write(data, i, at(i));
-}
-
 function arange(start: Scalar, end: Scalar, step: Scalar, a: BoundArgs): Tensor {
   checkRange(start, end, step);
   const kinds = [start.kind, end.kind, step.kind];
@@ -510,9 +464,4 @@ function arangeInt64(s: bigint, e: bigint, st: bigint, a: BoundArgs): Tensor {
     uploadStorage(t.storage, host.storage);
   } else if (t.device !== 'meta') writeInt64Sequence(t, s, st);
   return t;
-}
-
-function writeInt64Sequence(t: Tensor, s: bigint, st: bigint): void {
-  const data = t.storage.data as BigInt64Array;
-  for (let i = 0; i < t.numel; i++) data[i] = BigInt.asIntN(64, s + st * BigInt(i));
 }

@@ -17,8 +17,8 @@ import {
   type Tensor,
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../dispatch/index.ts';
-import { writeSequence } from './factories.ts';
 import { asScalar, notImplementedFor, requireFloating, callTensor as t } from './op_helpers.ts';
+import { writeSequence } from './sequence_write.ts';
 import { defineOp } from './structured.ts';
 
 export const RANDOM_API = {
