@@ -79,37 +79,37 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
     original: 'expected: st > 0 ? `>= ${s}` : `<= ${s}`,',
     reason:
-      'st === 0 (and -0) threw above (factories.ts:403) and NaN never reaches the throw: st is never 0 here',
+      'st === 0 (and -0) threw above (factories.ts:379) and NaN never reaches the throw: st is never 0 here',
   },
   {
     file: 'src/runtime/ops/factories.ts',
     operator: 'swap-comparison',
     original: 'if ((st > 0n && e < s) || (st < 0n && e > s)) {',
     mutated: 'st >= 0n && e < s',
-    reason: 'st === 0n threw just above (arangeInt64, factories.ts:454): st >= 0n is st > 0n here',
+    reason: 'st === 0n threw just above (arangeInt64, factories.ts:436): st >= 0n is st > 0n here',
   },
   {
     file: 'src/runtime/ops/factories.ts',
     operator: 'swap-comparison',
     original: 'if ((st > 0n && e < s) || (st < 0n && e > s)) {',
     mutated: 'st <= 0n && e > s',
-    reason: 'st === 0n threw just above (arangeInt64, factories.ts:454): st <= 0n is st < 0n here',
+    reason: 'st === 0n threw just above (arangeInt64, factories.ts:436): st <= 0n is st < 0n here',
   },
   {
     file: 'src/runtime/ops/factories.ts',
     operator: 'swap-comparison',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
     original: 'expected: st > 0n ? `>= ${s}` : `<= ${s}`,',
-    reason: 'st === 0n threw above (factories.ts:454): st is never 0n here',
+    reason: 'st === 0n threw above (factories.ts:436): st is never 0n here',
   },
   {
     file: 'src/runtime/ops/factories.ts',
     operator: 'swap-comparison',
     original: 'const sgn = st > 0n ? 1n : -1n;',
-    reason: 'st === 0n threw above (factories.ts:454): st is never 0n here',
+    reason: 'st === 0n threw above (factories.ts:436): st is never 0n here',
   },
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/sequence_write.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < t.numel; i++) data[i] = BigInt.asIntN(64, s + st * BigInt(i));',
     reason:
