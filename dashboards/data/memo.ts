@@ -79,6 +79,31 @@ export class KeyedMemo<T> {
   }
 }
 
+/**
+ * A value remembered per key with the place its input starts (e.g. a window's first row id) and the input's
+ * stamp there: a warm request stamps that place again and, when nothing changed, reads nothing else.
+ */
+export class WindowMemo<T, W> {
+  readonly #values = new Map<string, { where: W; stamp: string; value: T }>();
+
+  constructor(readonly limit = 4) {
+    ALL.add(this.#values);
+  }
+
+  /** The stamp is read before the value is computed: a write between the two makes the next request compute again. */
+  get(key: string, start: () => W, stampAt: (where: W) => string, compute: (where: W) => T): T {
+    const last = this.#values.get(key);
+    if (last && stampAt(last.where) === last.stamp) return last.value;
+    const where = start();
+    const stamp = stampAt(where);
+    const value = compute(where);
+    this.#values.delete(key);
+    this.#values.set(key, { where, stamp, value });
+    if (this.#values.size > this.limit) this.#values.delete(this.#values.keys().next().value as string);
+    return value;
+  }
+}
+
 /** The stamps of `shas`, as one key (a window with a run in progress never repeats: its heartbeat moves). */
 export function windowKey(
   db: ReadDb,

@@ -4,9 +4,15 @@
  * their before → after values. Series are split by platform and Node version because counts are only
  * comparable within one.
  */
-import { type ChangePoint, changePoints, perfSeriesPoints, perfTableStamp } from '../../src/ci/index.ts';
+import {
+  type ChangePoint,
+  changePoints,
+  perfSeriesPoints,
+  perfWindowStamp,
+  perfWindowStart,
+} from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
-import { KeyedMemo } from './memo.ts';
+import { WindowMemo } from './memo.ts';
 
 export interface PerfSeries {
   readonly scenario: string;
@@ -22,15 +28,20 @@ export interface PerfData {
   readonly series: readonly PerfSeries[];
 }
 
-/** The view per state of the perf table (rows are only appended, and dropped oldest first by retention). */
-const PERF = new KeyedMemo<PerfData>(4);
+/** The view per database and window length, with where its window started (a warm request stamps the window). */
+const PERF = new WindowMemo<PerfData, number>(4);
 
 export function perfData(db: ReadDb, limit = 100): PerfData {
-  return PERF.get(`${db.path}\0${perfTableStamp(db)}\0${limit}`, () => computePerfData(db, limit));
+  return PERF.get(
+    `${db.path}\0${limit}`,
+    () => perfWindowStart(db, limit),
+    (from) => perfWindowStamp(db, from),
+    (from) => computePerfData(db, limit, from),
+  );
 }
 
-function computePerfData(db: ReadDb, limit: number): PerfData {
-  const rows = perfSeriesPoints(db, limit);
+function computePerfData(db: ReadDb, limit: number, from: number): PerfData {
+  const rows = perfSeriesPoints(db, limit, from);
   const groups = new Map<string, typeof rows>();
   for (const r of rows) {
     const k = [r.scenario, r.metric, r.platform, r.nodeVersion].join('\0');

@@ -11,6 +11,13 @@ import {
   slowestResults,
 } from '../../src/ci/index.ts';
 import type { ReadDb } from './db.ts';
+import { CommitMemo } from './memo.ts';
+
+/** A commit's shard runs and slowest results (a sum and a sort over its results), per commit stamp (memo.ts). */
+const PER_COMMIT = new CommitMemo<{
+  runs: ReturnType<typeof shardRuns>;
+  slowest: ReturnType<typeof slowestResults>;
+}>(50);
 
 export interface ShardRow {
   readonly shard: string;
@@ -46,7 +53,13 @@ const seconds = (from: string, to: string | null) =>
 
 export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
-  const runs = shardRuns(db, commit);
+  const { runs, slowest } =
+    commit === null
+      ? { runs: shardRuns(db, null), slowest: slowestResults(db, null, 25) }
+      : PER_COMMIT.one(db, commit, () => ({
+          runs: shardRuns(db, commit),
+          slowest: slowestResults(db, commit, 25),
+        }));
   const shards = runs
     .map((r) => ({
       shard: r.shard,
@@ -68,7 +81,6 @@ export function shardsData(db: ReadDb, sha?: string, historyLimit = 50): ShardsD
     const mean = g.reduce((a, b) => a + b, 0) / g.length;
     return mean > 0 ? Math.max(...g) / mean : 1;
   });
-  const slowest = slowestResults(db, commit, 25);
   const point = (h: CommitTimeRow) => ({
     sha: h.sha,
     at: h.at,

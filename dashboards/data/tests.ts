@@ -4,9 +4,10 @@
  * pattern (`data/tests.json?q=`) with the first SEARCH_LIMIT matching ids and how many match, reading only those
  * ids' rows of the shown commits' runs, so a search costs the same whatever the history's length.
  */
-import { instanceIds, outcomesByCommit, recentCommits } from '../../src/ci/index.ts';
+import { instanceIds, instancesStamp, outcomesByCommit, recentCommits } from '../../src/ci/index.ts';
 import { matcher, SEARCH_LIMIT } from '../shared.ts';
 import type { ReadDb } from './db.ts';
+import { KeyedMemo } from './memo.ts';
 
 export interface TestsData {
   /** Oldest first; the columns of every history string. */
@@ -29,6 +30,9 @@ const LETTER: Record<string, string> = {
   error: 'E',
 };
 
+/** Every known instance id, per state of the instance table (ids are only added). */
+const IDS = new KeyedMemo<string[]>(2);
+
 /**
  * `all`: every id with a result in the window (the static document). `q`: the first SEARCH_LIMIT ids matching the
  * pattern (`matcher`'s language; an invalid one throws). Neither: the commits and the number of known ids only.
@@ -37,7 +41,7 @@ export function testsData(db: ReadDb, o: { q?: string; all?: boolean; limit?: nu
   const commits = recentCommits(db, o.limit ?? 50).reverse();
   const column = new Map(commits.map((c, i) => [c.sha, i]));
   const shas = commits.map((c) => c.sha);
-  const known = o.all ? [] : instanceIds(db);
+  const known = o.all ? [] : IDS.get(`${db.path}\0${instancesStamp(db)}`, () => instanceIds(db));
   const matching = o.q ? known.filter(matcher(o.q)) : [];
   const page = matching.slice(0, SEARCH_LIMIT);
   const rows = o.all ? outcomesByCommit(db, shas) : outcomesByCommit(db, shas, page);

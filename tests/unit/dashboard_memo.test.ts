@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { coverageData } from '../../dashboards/data/coverage.ts';
 import { openReadOnly } from '../../dashboards/data/db.ts';
@@ -14,6 +15,8 @@ import { gridData } from '../../dashboards/data/grid.ts';
 import { CommitMemo } from '../../dashboards/data/memo.ts';
 import { numericsData } from '../../dashboards/data/numerics.ts';
 import { perfData } from '../../dashboards/data/perf.ts';
+import { shardsData } from '../../dashboards/data/shards.ts';
+import { testsData } from '../../dashboards/data/tests.ts';
 import { recordPerf } from '../../src/ci/perf/index.ts';
 import type { ResultRow } from '../../src/ci/store/runs.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
@@ -30,7 +33,7 @@ const row = (op: string, status: ResultRow['status'], ulp: number): ResultRow =>
 });
 
 describe('dashboards: per-commit memo', () => {
-  test('a remembered grid, coverage trend, numerics, flaky and perf document equals one computed afresh after every change', () => {
+  test('a remembered grid, coverage trend, numerics, flaky, perf, search and shards document equals one computed afresh after every change', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'opgate-memo-')), 'r.db');
     const store = new ResultsStore(path);
     const db = openReadOnly(path);
@@ -40,6 +43,9 @@ describe('dashboards: per-commit memo', () => {
       numerics: numericsData(db),
       flaky: flakyData(db),
       perf: perfData(db),
+      search: testsData(db, { q: 'golden' }),
+      shards: shardsData(db),
+      shardsC1: shardsData(db, 'c1'),
     });
     const same = (step: string) => {
       const remembered = docs();
@@ -84,6 +90,13 @@ describe('dashboards: per-commit memo', () => {
       store.endRun(c2, 'passed');
       same('c2 resumed and ended');
       expect(gridData(db).cells['c2 1/1 cpu']).toMatchObject({ flaky: 2, pass: 2 });
+      // A commit whose run has an instance never seen before: search knows the new id.
+      docs();
+      const c3 = start('c3');
+      store.addResults(c3, [row('abs', 'pass', 0)]);
+      store.endRun(c3, 'passed');
+      same('c3 with a new instance');
+      expect(testsData(db, { q: 'golden_abs' }).total).toBe(1);
       // A perf sample recorded for a commit changes the perf view's table state.
       docs();
       recordPerf(store, [
@@ -98,6 +111,25 @@ describe('dashboards: per-commit memo', () => {
       ]);
       same('perf sample recorded');
       expect(perfData(db).series).toHaveLength(1);
+      docs();
+      recordPerf(store, [
+        {
+          scenario: 'add',
+          metric: 'instructions',
+          value: 120,
+          commitSha: 'c1',
+          platform: 'p',
+          nodeVersion: '20',
+        },
+      ]);
+      same("a second commit's perf sample");
+      expect(perfData(db).series[0].points.map((p) => p.sha)).toEqual(['c2', 'c1']);
+      // Retention takes a commit's samples out of the window's middle (not its newest row): the view follows.
+      const w = new Database(path);
+      w.prepare("DELETE FROM perf WHERE commit_sha = 'c2'").run();
+      w.close();
+      expect(perfData(db).series[0].points.map((p) => p.sha)).toEqual(['c1']);
+      same("a commit's perf samples dropped");
     } finally {
       db.close();
       store.close();

@@ -215,6 +215,10 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (run_id, device, status)
    ) WITHOUT ROWID;
    INSERT INTO run_counts SELECT run_id, device, status, SUM(n) FROM run_cells GROUP BY 1, 2, 3;`,
+  // 11: the runs table indexed for the views' two questions, so neither reads every run ever made: a commit's
+  // runs (the counted runs of the shown commits, their stamps) and the newest runs (which commits are newest).
+  `CREATE INDEX runs_by_commit ON runs(commit_sha, kind);
+   CREATE INDEX runs_by_start ON runs(kind, started_at, run_id);`,
 ];
 
 /** The first version with `instance_recent`: a file migrated from below it gets the table filled from its results. */

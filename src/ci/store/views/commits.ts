@@ -17,9 +17,12 @@ const JOB_OF_RUN = `shard, tier, platform, json_remove(filters, '$.idsFile', '$.
 
 /**
  * The runs that count for a commit: normal (not rerun-disabled) runs, the latest one per job, so a re-run of a
- * job replaces its earlier attempt while the other devices' runs of the same shard number stay.
+ * job replaces its earlier attempt while the other devices' runs of the same shard number stay. Correlated with
+ * the outer runs row `u` (`u.run_id IN (LATEST_RUNS)`): it reads only that row's commit's runs (runs_by_commit),
+ * so its cost follows the commits asked about, not the history.
  */
-export const LATEST_RUNS = `SELECT MAX(run_id) AS run_id FROM runs WHERE kind = 'normal' GROUP BY commit_sha, ${JOB_OF_RUN}`;
+export const LATEST_RUNS = `SELECT MAX(run_id) AS run_id FROM runs
+  WHERE kind = 'normal' AND commit_sha = u.commit_sha GROUP BY ${JOB_OF_RUN}`;
 
 export interface CommitRow {
   readonly sha: string;
@@ -27,17 +30,32 @@ export interface CommitRow {
   readonly startedAt: string;
 }
 
-/** The commits with normal runs, newest first (a query's tail: select from it, then LIMIT). */
-export const NEWEST_COMMITS = `FROM runs WHERE kind = 'normal' GROUP BY commit_sha
-  ORDER BY MAX(started_at) DESC, MAX(run_id) DESC`;
-
-/** The newest `limit` commits with normal runs, newest first. */
+/**
+ * The newest `limit` commits with normal runs, newest first: ordered by their latest run's start, then their
+ * latest run id. Read from the newest run back (runs_by_start) until `limit` commits are seen and the next run
+ * started strictly earlier than the last of them, so the cost follows the window, not the history; the
+ * candidates' order is then settled on their own runs (runs_by_commit).
+ */
 export function recentCommits(db: ResultsSource, limit: number): CommitRow[] {
-  return db[SQL]
+  if (limit <= 0) return [];
+  const sql = db[SQL];
+  const seen = new Set<string>();
+  let cutoff: string | null = null;
+  for (const r of sql
+    .prepare(`SELECT commit_sha AS sha, started_at AS at FROM runs WHERE kind = 'normal'
+      ORDER BY started_at DESC, run_id DESC`)
+    .iterate() as Iterable<{ sha: string; at: string }>) {
+    if (cutoff !== null && r.at < cutoff) break;
+    seen.add(r.sha);
+    if (seen.size === limit && cutoff === null) cutoff = r.at;
+  }
+  return sql
     .prepare(
-      `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt ${NEWEST_COMMITS} LIMIT ?`,
+      `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt FROM runs
+       WHERE kind = 'normal' AND commit_sha IN (SELECT value FROM json_each(?)) GROUP BY commit_sha
+       ORDER BY MAX(started_at) DESC, MAX(run_id) DESC LIMIT ?`,
     )
-    .all(limit) as CommitRow[];
+    .all(JSON.stringify([...seen]), limit) as CommitRow[];
 }
 
 /** Every commit with a normal run. */

@@ -1,6 +1,6 @@
 /** The flaky view's query (its flake statistics come from the instances' recent history, recent.ts). */
 import { type ResultsSource, SQL } from '../connection.ts';
-import { LATEST_RUNS, NEWEST_COMMITS } from './commits.ts';
+import { LATEST_RUNS, recentCommits } from './commits.ts';
 
 const DISABLED = `'disabled by issue%'`;
 
@@ -16,9 +16,7 @@ export function disabledSkipsByCommit(
   o: { fromResults?: boolean; shas?: readonly string[] } = {},
 ): { sha: string; at: string; firstRun: number; count: number }[] {
   // `shas`: these commits instead of the newest (the dashboards compute only the commits whose runs changed).
-  const shown = o.shas
-    ? 'SELECT value FROM json_each(@shas)'
-    : `SELECT commit_sha ${NEWEST_COMMITS} LIMIT @commits`;
+  const shas = o.shas ?? recentCommits(db, commits).map((c) => c.sha);
   const fromResults = `SELECT COUNT(DISTINCT r.id) FROM results r
      WHERE r.run_id = u.run_id AND r.status = 'skip' AND r.message LIKE ${DISABLED}`;
   const fromCells = `SELECT COALESCE(SUM(c.n), 0) FROM run_cells c JOIN messages m ON m.msg = c.msg
@@ -29,10 +27,10 @@ export function disabledSkipsByCommit(
   return db[SQL]
     .prepare(
       `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at, MIN(u.run_id) AS firstRun, SUM(${perRun}) AS count
-     FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (${shown})
+     FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (SELECT value FROM json_each(@shas))
      GROUP BY u.commit_sha ORDER BY MIN(u.started_at), MIN(u.run_id)`,
     )
-    .all(o.shas ? { shas: JSON.stringify(o.shas) } : { commits }) as {
+    .all({ shas: JSON.stringify(shas) }) as {
     sha: string;
     at: string;
     firstRun: number;

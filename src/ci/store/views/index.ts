@@ -24,6 +24,6 @@ export { disabledSkipsByCommit } from './flaky.ts';
 export { type CellFailureRow, cellFailures, failingResults, gridCounts, unfinishedRuns } from './grid.ts';
 export { mutantOutcomeCounts, type OutcomeCount } from './mutation.ts';
 export { maxUlpByCell, previousUlpCommit, type UlpRow } from './numerics.ts';
-export { perfSeriesPoints, perfTableStamp, type SeriesPoint } from './perf.ts';
+export { perfSeriesPoints, perfWindowStamp, perfWindowStart, type SeriesPoint } from './perf.ts';
 export { type CommitTimeRow, commitTimes, type ShardRunRow, shardRuns, slowestResults } from './shards.ts';
-export { instanceIds, outcomesByCommit } from './tests.ts';
+export { instanceIds, instancesStamp, outcomesByCommit } from './tests.ts';

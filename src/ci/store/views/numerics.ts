@@ -4,7 +4,7 @@
  * are read as their ranges of result_rows (one run's rows are one range of its key).
  */
 import { type ResultsSource, SQL } from '../connection.ts';
-import { LATEST_RUNS } from './commits.ts';
+import { LATEST_RUNS, recentCommits } from './commits.ts';
 
 export interface UlpRow {
   readonly op: string;
@@ -38,23 +38,23 @@ export function maxUlpByCell(db: ResultsSource, sha: string): UlpRow[] {
  * dashboards order them: by their latest normal run's start, then its id.
  */
 export function previousUlpCommit(db: ResultsSource, sha: string): string | null {
-  // The commits before `sha`, newest first, then each asked in turn (the previous one usually answers): an EXISTS
-  // inside the ordered query would run for every earlier commit of the history.
-  const before = db[SQL]
-    .prepare(
-      `WITH c AS (SELECT commit_sha AS sha, MAX(started_at) AS at, MAX(run_id) AS rid FROM runs
-                  WHERE kind = 'normal' GROUP BY commit_sha)
-       SELECT c.sha FROM c JOIN c AS me ON me.sha = ?
-       WHERE (c.at < me.at OR (c.at = me.at AND c.rid < me.rid))
-       ORDER BY c.at DESC, c.rid DESC`,
-    )
-    .pluck()
-    .all(sha) as string[];
   const measured = db[SQL]
     .prepare(
       `SELECT EXISTS (SELECT 1 FROM runs u JOIN results r ON r.run_id = u.run_id
                       WHERE u.commit_sha = ? AND u.run_id IN (${LATEST_RUNS}) AND r.max_ulp IS NOT NULL)`,
     )
     .pluck();
-  return before.find((c) => measured.get(c) === 1) ?? null;
+  // The newest commits in growing windows until `sha` and a measured commit after it show up (the previous commit
+  // usually answers), each commit asked once: the cost follows how far back the answer is, not the history.
+  let asked = 0;
+  for (let n = 64; ; n *= 4) {
+    const shas = recentCommits(db, n).map((c) => c.sha);
+    const at = shas.indexOf(sha);
+    if (at >= 0) {
+      for (let i = Math.max(at + 1, asked); i < shas.length; i++)
+        if (measured.get(shas[i]) === 1) return shas[i];
+      asked = shas.length;
+    }
+    if (shas.length < n) return null;
+  }
 }

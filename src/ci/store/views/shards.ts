@@ -2,7 +2,7 @@
 import { SQL } from '../connection.ts';
 import type { ResultsReader } from '../reader.ts';
 import { STATUS_NAME_SQL } from '../result_columns.ts';
-import { LATEST_RUNS, RUN_STATUS } from './commits.ts';
+import { LATEST_RUNS, RUN_STATUS, recentCommits } from './commits.ts';
 
 export interface ShardRunRow {
   readonly shard: string;
@@ -54,15 +54,19 @@ export interface CommitTimeRow {
   readonly shards: number;
 }
 
-/** The newest `limit` commits' first start, last end and open runs, newest first (`sha`: that commit's only). */
+/**
+ * The newest `limit` commits' (recentCommits) first start, last end and open runs, by first start, newest first
+ * (`sha`: that commit's only).
+ */
 export function commitTimes(db: ResultsReader, limit: number, sha?: string): CommitTimeRow[] {
+  const shas = sha === undefined ? recentCommits(db, limit).map((c) => c.sha) : [sha];
   return db[SQL]
     .prepare(
       `SELECT u.commit_sha AS sha, MIN(u.started_at) AS at,
        MAX(COALESCE(u.ended_at, u.heartbeat_at, u.started_at)) AS endedAt,
        SUM(${RUN_STATUS} = 'running') AS open, COUNT(*) AS shards
-     FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) ${sha === undefined ? '' : 'AND u.commit_sha = @sha'}
-     GROUP BY u.commit_sha ORDER BY MIN(u.started_at) DESC LIMIT @limit`,
+     FROM runs u WHERE u.run_id IN (${LATEST_RUNS}) AND u.commit_sha IN (SELECT value FROM json_each(@shas))
+     GROUP BY u.commit_sha ORDER BY MIN(u.started_at) DESC`,
     )
-    .all({ limit, ...(sha === undefined ? {} : { sha }) }) as CommitTimeRow[];
+    .all({ shas: JSON.stringify(shas) }) as CommitTimeRow[];
 }

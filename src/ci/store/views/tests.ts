@@ -14,6 +14,14 @@ export function instanceIds(db: ResultsReader): string[] {
 }
 
 /**
+ * The instance table as it stands: its newest key. Instances are only added (a result's first sighting), never
+ * changed or removed, so an equal stamp means the same ids (read with one index step).
+ */
+export function instancesStamp(db: ResultsReader): string {
+  return String(db[SQL].prepare('SELECT MAX(inst) FROM instances').pluck().get() ?? 0);
+}
+
+/**
  * [id, sha, status] of the results of the runs that count for `shas`: every one, or only those of `ids`. Rows
  * come one at a time (every one is about 70k per commit): no other query may run on `db` until they are read.
  */
