@@ -16,24 +16,22 @@ export const TORCHSCRIPT =
   'a TorchScript builtin (lists, prim ops), not reachable from the Python tensor API';
 export const OUT_FORM = 'the out= form is not implemented';
 export const OUT_TUPLE = 'out= with a (values, indices) tuple is not implemented';
-const OUT_STATS = 'out= with an (output, mean, rstd) tuple is not implemented';
+export const OUT_STATS = 'out= with an (output, mean, rstd) tuple is not implemented';
 export const INPLACE_VIEW =
   "in-place view ops (changing self's sizes or strides in place) are not implemented";
-const DECIMALS =
+export const DECIMALS =
   'the out= form of round(decimals=) is not implemented (round.decimals and round_.decimals are)';
 const DIV_MODE =
   'served by div.Tensor_mode / div.out_mode / div_.Tensor_mode, whose rounding_mode defaults to None here ' +
   '(PyTorch 1.13 has these separate overloads without it): torch.div(a, b) gives the same result';
-const VIEW_DTYPE = "view(dtype) (reinterpreting the storage's bytes) is not implemented";
+export const VIEW_DTYPE = "view(dtype) (reinterpreting the storage's bytes) is not implemented";
 const NARROW_TENSOR = "a 0-dim integer tensor start binds narrow's int start (__index__); no Tensor overload";
 const TO_KEYWORDS =
   'to(dtype=) binds to.dtype by keyword; to(device=) / to(layout=) alone are not implemented';
-const TO_OTHER = "to(other) (other's dtype and device) is not implemented";
+export const TO_OTHER = "to(other) (other's dtype and device) is not implemented";
 const ARANGE_START = 'arange(start, end) binds arange.start_step with its default step=1: the same result';
-const FILL_TENSOR =
-  'a 0-dim tensor value binds fill_.Scalar (read with item()); fill_.Tensor is not registered';
-const NORM_DTYPE = "norm's dtype= overloads are not implemented (linalg.vector_norm takes dtype=)";
-const WHERE_NONZERO =
+export const NORM_DTYPE = "norm's dtype= overloads are not implemented (linalg.vector_norm takes dtype=)";
+export const WHERE_NONZERO =
   'where(condition) is nonzero(as_tuple=True), and nonzero (a data-dependent output shape) is not implemented';
 
 const all = (reason: string, ...names: string[]): Record<string, string> =>
@@ -126,7 +124,6 @@ export const UNSUPPORTED_OVERLOADS: Readonly<Record<string, Readonly<Record<stri
   arange: { ...all(OUT_FORM, 'arange.out', 'arange.start_out'), ...all(ARANGE_START, 'arange.start') },
   linspace: { ...all(OUT_FORM, 'linspace.out') },
   eye: { ...all(OUT_FORM, 'eye.m_out', 'eye.out') },
-  fill_: { ...all(FILL_TENSOR, 'fill_.Tensor') },
   sum: { ...all(NAMED, 'sum.DimnameList_out', 'sum.dim_DimnameList') },
   mean: { ...all(NAMED, 'mean.names_dim', 'mean.names_out') },
   prod: { ...all(NAMED, 'prod.Dimname_out', 'prod.dim_Dimname') },

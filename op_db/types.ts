@@ -60,6 +60,12 @@ export interface SampleInput {
    */
   readonly aten?: boolean;
   /**
+   * The sample is the Tensor method's form, which the function spelling refuses (`x.reshape(2, 3)`: sizes as
+   * varargs; PyTorch's torch.reshape takes one list): the golden recorder calls `torch.Tensor.<name>` and Python
+   * coverage counts the method's call only.
+   */
+  readonly method?: boolean;
+  /**
    * The call draws from a generator (dropout in training): the golden oracle compares everything but its values
    * and gradients, which come from PyTorch's own stream; the other oracles replay the runtime's (`randomized`).
    */

@@ -33,6 +33,8 @@ export interface ViewCase {
   readonly args?: CaseArgs;
   readonly kwargs?: Readonly<Record<string, unknown>>;
   readonly name?: string;
+  /** The Tensor method's own form (SampleInput.method): `x.reshape(2, 3)`, sizes as varargs. */
+  readonly method?: boolean;
 }
 
 export interface ErrorCase extends ViewCase {
@@ -63,7 +65,10 @@ export const viewSamples =
       const input = make(c.shape);
       const args = argsOf(c.args, make, ctx, input);
       const kwargs = { ...c.kwargs };
-      return sample(input, args, kwargs, { name: c.name ?? describe(c.shape, args, kwargs) });
+      return sample(input, args, kwargs, {
+        name: c.name ?? describe(c.shape, args, kwargs),
+        ...(c.method && { method: true }),
+      });
     });
   };
 
@@ -155,7 +160,7 @@ export const dimErr = (shape: readonly number[], ...args: unknown[]): ErrorCase 
 export const arg = <T>(s: RefSample, i: number, dflt?: T): T =>
   (s.args[i] === undefined ? dflt : s.args[i]) as T;
 
-/** A size given as one list (`x.view([2, 3])`) or as the Tensor method's varargs (`x.view(2, 3)`). */
+/** A size (or dims) given as one list (`x.view([2, 3])`) or as the Tensor method's varargs (`x.view(2, 3)`). */
 export const sizeArg = (s: RefSample): number[] =>
   Array.isArray(s.args[0])
     ? (s.args[0] as number[])

@@ -8,6 +8,7 @@ import {
   err,
   FOUR,
   NO_EXPANDED_SELF,
+  sizeArg,
   type ViewCase,
   view,
   viewSamples,
@@ -51,6 +52,19 @@ const toCases = (ctx: SampleContext): ViewCase[] => [
     kwargs: { memory_format: 'contiguous_format' },
     name: 'every argument',
   },
+  // Tensor.to(device=None, dtype=None, ...) as the stub spells it (no memory_format), and non_blocking= by name
+  // on to(dtype) (a cpu copy is never asynchronous: no effect).
+  {
+    shape: [3, 5],
+    kwargs: { device: 'cpu', dtype: otherDType(ctx.dtype) },
+    name: 'device and dtype keywords',
+  },
+  {
+    shape: [3, 5],
+    kwargs: { device: 'cpu', dtype: ctx.dtype, non_blocking: false, copy: true },
+    name: 'device, dtype, non_blocking, copy keywords',
+  },
+  { shape: [3, 5], args: [otherDType(ctx.dtype)], kwargs: { non_blocking: true }, name: 'non_blocking=True' },
 ];
 /**
  * float64 -> integer casts at x86's edges (PyTorch 1.13 on x86 is the spec): -2147483649.0 is the first value
@@ -175,9 +189,14 @@ export const COPY_OPINFOS: readonly OpInfo[] = [
   ),
   view(
     'resize_',
-    (s) => R.reshapeRef({ ...s.input, re: new Float64Array(0) }, arg(s, 0)),
+    (s) => R.reshapeRef({ ...s.input, re: new Float64Array(0) }, sizeArg(s)),
     [c([2, 3], [3, 2]), c([2, 3], [10]), c([2, 3], [0]), c([2, 3], []), c([], [2, 2]), c([0, 4], [3])].concat(
-      [c([2, 3], [2, 3]), { shape: [2, 3], args: [[3, 2]], kwargs: { memory_format: 'contiguous_format' } }],
+      [
+        c([2, 3], [2, 3]),
+        { shape: [2, 3], args: [[3, 2]], kwargs: { memory_format: 'contiguous_format' } },
+        // Tensor.resize_(*size): varargs (a method only), with memory_format= too.
+        { shape: [2, 3], args: [4, 2], kwargs: { memory_format: 'contiguous_format' } },
+      ],
     ),
     [err('E_INVALID_ARGUMENT', /Trying to create tensor with negative dimension/, [2, 3], [-1])],
     // PyTorch 1.13's resize_ leaves the version counter as it was (it writes no values).

@@ -11,6 +11,7 @@ import {
   float,
   type Tensor,
 } from '../../src/runtime/index.ts';
+import { exact } from '../families/shape.ts';
 import {
   COPY_SHAPES,
   type FactoryCase,
@@ -22,6 +23,7 @@ import {
 } from '../families/views.ts';
 import { type OpInfoSpec, opInfo } from '../info.ts';
 import { maker } from '../make.ts';
+import type { RefTensor } from '../refs/tensor.ts';
 import { fullRef, sequenceRef } from '../refs/views.ts';
 import type { ErrorInput, FactoryInput, OpInfo, RefSample, SampleContext, SampleInput } from '../types.ts';
 
@@ -35,6 +37,15 @@ const explicit = (c: FactoryCase): FactoryCase => ({
   ...c,
   kwargs: EXPLICIT,
   name: 'layout, device, pin_memory, requires_grad',
+});
+/**
+ * The case with device= and requires_grad=False only: no layout= or pin_memory=, so the call binds the stubs'
+ * first signature (arange(start, end, step, *, out, dtype, device, requires_grad)), as Python's parser picks it.
+ */
+const deviceAndGrad = (c: FactoryCase): FactoryCase => ({
+  ...c,
+  kwargs: { ...c.kwargs, device: 'cpu', requires_grad: false },
+  name: `${c.name ?? JSON.stringify([c.input, ...(c.args ?? [])])} device, requires_grad`,
 });
 const differentiable = (d: DType) => kind(d) === 'float' || kind(d) === 'complex';
 
@@ -99,7 +110,9 @@ const NEGATIVE = {
 } as const;
 const kwDType = (s: SampleInput | RefSample) => s.kwargs.dtype as DType;
 const likeDType = (s: SampleInput) => (s.kwargs.dtype as DType | undefined) ?? (s.input as Tensor).dtype;
-const sizeOf = (s: RefSample) => s.input as unknown as number[];
+/** A factory's size: one list (`zeros([2, 3])`) or varargs (`zeros(2, 3)`: the input and the args). */
+const sizeOf = (s: RefSample) =>
+  Array.isArray(s.input) ? (s.input as unknown as number[]) : ([s.input, ...s.args] as number[]);
 const num = (v: unknown) => Number(v);
 const kind = (d: DType) => DTYPE_INFO[d].kind;
 
@@ -115,11 +128,23 @@ function constant(name: string, value: number | null): OpInfo[] {
     factory(name, {
       dtypes: ALL,
       sampleInputs: factorySamples(
-        withGrad(
-          name === 'empty'
-            ? SHAPES.concat([{ input: [2, 3], kwargs: { memory_format: 'contiguous_format' } }])
-            : SHAPES,
-        ),
+        withGrad([
+          ...SHAPES,
+          // torch.zeros(*size): the sizes as varargs, also with every keyword the signature takes.
+          { input: 2, args: [3, 2], name: '*size' },
+          explicit({ input: 2, args: [3, 2] }),
+          ...(name === 'empty'
+            ? [
+                { input: [2, 3], kwargs: { memory_format: 'contiguous_format' } },
+                {
+                  input: 2,
+                  args: [3],
+                  kwargs: { memory_format: 'contiguous_format' },
+                  name: '*size, memory_format',
+                },
+              ]
+            : []),
+        ]),
       ),
       // PyTorch 1.13 makes sparse empty and zeros tensors (the runtime refuses them: see its own tests).
       errorInputs: factoryErrors([NEGATIVE, ...optionErrors([2, 3], [], name === 'ones')]),
@@ -281,6 +306,12 @@ const rangeCases = (ctx: SampleContext): FactoryCase[] => [
     : []),
   explicit({ input: 4 }),
   explicit({ input: 1, args: [7, 2] }),
+  deviceAndGrad({ input: 4 }),
+  deviceAndGrad({ input: 0, args: [5] }),
+  deviceAndGrad({ input: 1, args: [7, 2] }),
+  // arange(start, end, *, layout=, pin_memory=, ...): the stubs' own (start, end) signature with layout (the
+  // one above has none).
+  explicit({ input: 0, args: [5] }),
 ];
 const linspaceCases = (ctx: SampleContext): FactoryCase[] => [
   { input: 0, args: [10, 4] },
@@ -294,6 +325,7 @@ const linspaceCases = (ctx: SampleContext): FactoryCase[] => [
   ...(kind(ctx.dtype) === 'int' ? [{ input: 0.5, args: [9.7, 5] }] : []),
   ...(ctx.dtype === 'int64' ? [{ input: 3, args: [20, 13], name: 'int64 vector blocks' }] : []),
   explicit({ input: 0, args: [10, 3] }),
+  deviceAndGrad({ input: 0, args: [10, 3] }),
 ];
 
 /** fill_/zero_: write `value` into self. */
@@ -372,7 +404,12 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
   factory('full', {
     dtypes: ALL,
     sampleInputs: factorySamples(
-      withGrad((ctx) => SHAPES.map((c) => ({ ...c, args: [fillValue(ctx.dtype)] }))),
+      withGrad((ctx) =>
+        [...SHAPES, deviceAndGrad({ input: [2, 3], kwargs: { layout: 'strided' } })].map((c) => ({
+          ...c,
+          args: [fillValue(ctx.dtype)],
+        })),
+      ),
     ),
     errorInputs: factoryErrors([{ ...NEGATIVE, args: [1] }, ...optionErrors([2, 3], [1])]),
     ref: (s) => fullRef(sizeOf(s), num(s.args[0]), kwDType(s)),
@@ -454,11 +491,20 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
     const base = fill(
       'fill_',
       (ctx) => [[fillValue(ctx.dtype)], [1]],
-      (s) => num(s.args[0]),
+      // A 0-dim tensor value (fill_(self, value: Tensor)) is read as its one element.
+      (s) =>
+        typeof s.args[0] === 'object' && s.args[0] !== null ? (s.args[0] as RefTensor).re[0] : num(s.args[0]),
     );
+    const tensorValue = viewSamples([
+      { shape: [3, 4], args: (_m, ctx) => [exact(ctx, [1], [], ctx.dtype)], name: 'value as a 0-dim tensor' },
+    ]);
     return {
       ...base,
-      sampleInputs: (ctx: SampleContext) => [...base.sampleInputs(ctx), ...fillEdges(ctx)],
+      sampleInputs: (ctx: SampleContext) => [
+        ...base.sampleInputs(ctx),
+        ...tensorValue(ctx),
+        ...fillEdges(ctx),
+      ],
       errorInputs: fillOverflows,
     };
   })(),

@@ -106,6 +106,13 @@ function crossEntropySamples(ctx: SampleContext): SampleInput[] {
     ),
     sample(make([2, 3, 2]), [probs([2, 3, 2])], { reduction: 'none' }, { name: 'probabilities, 3-d, none' }),
     sample(make([4]), [probs([4])], {}, { name: 'probabilities, unbatched' }),
+    // The legacy reduce= flag on its own (reduce=True with size_average unset: the mean).
+    sample(
+      make([3, 4]),
+      [exact(ctx, [1, 0, 3], [3], 'int64')],
+      { reduce: true },
+      { name: 'legacy reduce=True' },
+    ),
     // label_smoothing at its bound, 1.0 (allowed): every target weighs 1/C.
     sample(
       make([2, 3]),

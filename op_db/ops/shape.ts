@@ -122,18 +122,18 @@ function catErrors(op: 'cat' | 'stack') {
   };
 }
 
-/** Samples as data: [input shape, args, kwargs?]. */
-type Case = readonly [readonly number[], readonly unknown[], Record<string, unknown>?];
+/** Samples as data: [input shape, args, kwargs?, the Tensor method's own form?]. */
+type Case = readonly [readonly number[], readonly unknown[], Record<string, unknown>?, 'method'?];
 const fromCases =
   (cases: readonly Case[]) =>
   (ctx: SampleContext): SampleInput[] => {
     const { make } = gen(ctx);
-    return cases.map(([shape, args, kwargs]) =>
+    return cases.map(([shape, args, kwargs, form]) =>
       sample(
         make(shape),
         [...args],
         { ...(kwargs ?? {}) },
-        { name: `[${shape.join(', ')}] ${JSON.stringify(args)}` },
+        { name: `[${shape.join(', ')}] ${JSON.stringify(args)}`, ...(form && { method: true }) },
       ),
     );
   };
@@ -213,6 +213,8 @@ export const SHAPE_OPINFOS: readonly OpInfo[] = [
       [[2, 3, 4], [[-1, 0]]],
       [[0, 4], [[1]]],
       [FOUR_D, [[1, 3]]],
+      // Tensor.flip(*dims): varargs, the method's form only (torch.flip takes one list).
+      [[2, 3, 4], [2, 0], {}, 'method'],
     ]),
     errorInputs: errorsOf([
       [[2, 3], [[0, -2]], 'E_INVALID_ARGUMENT', /dim 0 appears multiple times in the list of dims/],

@@ -34,6 +34,14 @@ function whereSamples(ctx: SampleContext): SampleInput[] {
     sample(bools([3, 4]), [make([3, 4]), of('int64')([4])], {}, { name: 'promotes with int64' }),
     sample(bools([3, 4]), [make([3, 4]), of('float64')([])], {}, { name: '0-dim float64 other' }),
     sample(bools([3, 4]), [make([3, 4]), pyScalar(ctx.dtype, 2.5)], {}, { name: 'Python scalar other' }),
+    // where(condition, self: Number, other): a Python number either side, or both.
+    sample(bools([3, 4]), [pyScalar(ctx.dtype, -1.5), make([3, 4])], {}, { name: 'Python scalar self' }),
+    sample(
+      bools([3, 4]),
+      [pyScalar(ctx.dtype, 2.5), pyScalar(ctx.dtype, -1.5)],
+      {},
+      { name: 'two Python scalars' },
+    ),
   ];
   if (DTYPE_INFO[ctx.dtype].kind === 'float') {
     const n = SPECIAL_FLOATS.length;
@@ -45,13 +53,15 @@ function whereSamples(ctx: SampleContext): SampleInput[] {
 
 /** where's result dtype: result_type(self, other) (the condition does not take part). */
 function whereResultType(s: SampleInput): DType {
-  const x = s.args[0] as Tensor;
-  const y = s.args[1];
-  const operand =
-    typeof y === 'object' && y !== null && 'ndim' in y
-      ? { dtype: (y as Tensor).dtype, dim: (y as Tensor).ndim }
-      : { scalar: scalarKind(y) };
-  return tableResultType({ dtype: x.dtype, dim: x.ndim }, operand);
+  const [x, y] = s.args;
+  const isTensor = (v: unknown): v is Tensor => typeof v === 'object' && v !== null && 'ndim' in v;
+  const operand = (v: unknown) => (isTensor(v) ? { dtype: v.dtype, dim: v.ndim } : { scalar: scalarKind(v) });
+  if (isTensor(x)) return tableResultType({ dtype: x.dtype, dim: x.ndim }, operand(y));
+  if (isTensor(y)) return tableResultType({ dtype: y.dtype, dim: y.ndim }, operand(x));
+  // Two Python numbers: the default dtype of the higher kind (bool, int64, float32, complex64).
+  const kinds = ['bool', 'int', 'float', 'complex'] as const;
+  const kind = kinds[Math.max(kinds.indexOf(scalarKind(x)), kinds.indexOf(scalarKind(y)))];
+  return ({ bool: 'bool', int: 'int64', float: 'float32', complex: 'complex64' } as const)[kind];
 }
 
 function scalarKind(v: unknown): 'bool' | 'int' | 'float' | 'complex' {

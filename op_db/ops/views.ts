@@ -49,7 +49,7 @@ const SHAPE_VIEWS: OpInfo[] = [
   ]),
   view(
     'reshape',
-    (s) => R.reshapeRef(s.input, arg(s, 0)),
+    (s) => R.reshapeRef(s.input, sizeArg(s)),
     [
       c([2, 3, 4], [4, 6]),
       c([6, 4], [24]),
@@ -57,7 +57,11 @@ const SHAPE_VIEWS: OpInfo[] = [
       c([], [1, 1]),
       c([1], []),
       c([0, 4], [2, 0, 2]),
-    ].concat([c(FOUR, [6, 4])]),
+    ].concat([
+      c(FOUR, [6, 4]),
+      // Tensor.reshape(*shape): varargs, the method's form only (torch.reshape takes one list).
+      { shape: [2, 3, 4], args: [4, -1], method: true },
+    ]),
     numelErrors,
     { flags: { isView: false } },
   ),
@@ -70,10 +74,12 @@ const SHAPE_VIEWS: OpInfo[] = [
   ),
   view(
     'permute',
-    (s) => R.permuteRef(s.input, arg(s, 0)),
+    (s) => R.permuteRef(s.input, sizeArg(s)),
     [c([2, 3, 4], [2, 0, 1]), c([2, 3, 4], [-1, 0, -2]), c([3, 5], [1, 0]), c([], []), c([7], [0])].concat([
       c([0, 4], [1, 0]),
       c(FOUR, [0, 2, 3, 1]),
+      // Tensor.permute(*dims): varargs, the method's form only (torch.permute takes one list).
+      { shape: [2, 3, 4], args: [1, -1, 0], method: true },
     ]),
     [
       dimErr([2, 3], [0, 2]),
@@ -108,8 +114,9 @@ const SHAPE_VIEWS: OpInfo[] = [
       c([2, 1, 4], [2, 3, -1]),
       c([3, 4], [3, 4]),
       { shape: [3, 1], args: [[3, 4]], kwargs: { implicit: false } },
-      // Tensor.expand(*size): varargs (no torch.expand function exists).
+      // Tensor.expand(*size): varargs (no torch.expand function exists), with and without implicit=.
       { shape: [3, 1], args: [2, 3, 4] },
+      { shape: [3, 1], args: [3, 4], kwargs: { implicit: true } },
     ]),
     [
       err(

@@ -100,7 +100,9 @@ export function stackRef(s: RefSample): RefTensor {
 
 export function flipRef(s: RefSample): RefTensor {
   const x = s.input;
-  const dims = argOf<number[]>(s, 0, 'dims', []).map((d) => wrap(d, x.shape.length));
+  // dims as one list, or as the Tensor method's varargs (x.flip(2, 0)).
+  const given = typeof s.args[0] === 'number' ? (s.args as number[]) : argOf<number[]>(s, 0, 'dims', []);
+  const dims = given.map((d) => wrap(d, x.shape.length));
   return remap(x, x.shape, (idx) => {
     for (const d of dims) idx[d] = x.shape[d] - 1 - idx[d];
     return idx;

@@ -24,6 +24,7 @@ import {
   outputsOf,
   reseed,
   sampleTensors,
+  withDeviceKeyword,
   withLayout,
 } from './sample_io.ts';
 import { toleranceFor } from './tolerances.ts';
@@ -93,7 +94,9 @@ export async function runCompile(inst: Instance, only?: number): Promise<OracleR
           );
       });
     };
-    const fn = asFunction(info.op, host);
+    // The call's own arguments as eager runs them on the device (a `device='cpu'` keyword names the device).
+    const call = withDeviceKeyword(host, device);
+    const fn = asFunction(info.op, call);
     const relaid = otherLayout(s0, inst.layout, device);
     let raw: unknown;
     const eager = await run((...ts) => {
@@ -125,7 +128,7 @@ export async function runCompile(inst: Instance, only?: number): Promise<OracleR
     // The chain needs one floating tensor result (not a list, like split's).
     if (!Array.isArray(raw) && eager.length === 1 && DTYPE_INFO[eager[0].dtype].kind === 'float') {
       const chain = (r: unknown) => callOp('sum', [callOp('mul', [callOp('add', [r, 1]), 2])]);
-      const f2 = asFunction(info.op, host, chain);
+      const f2 = asFunction(info.op, call, chain);
       const want = await run(f2, 'eager chain');
       compare(
         await run(compile(f2, { backend: 'fused', dynamic: false }), 'compiled chain'),

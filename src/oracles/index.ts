@@ -62,7 +62,7 @@ export { applyLayout } from './layouts.ts';
 export { runMetadata } from './metadata.ts';
 export { outArgNames } from './out_guard.ts';
 export { runProperty } from './property.ts';
-export { runReference } from './reference.ts';
+export { aliasMethod, inplaceByKeyword, runReference } from './reference.ts';
 export {
   ORACLE_TABLE,
   type OracleAxis,

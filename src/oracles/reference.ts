@@ -18,7 +18,7 @@ import {
   sampleContext,
 } from './instance.ts';
 import { guardedOuts, outArgNames } from './out_guard.ts';
-import { callOp, canCast, type DType, sameShapeOf, Tensor } from './runtime_face.ts';
+import { callOp, canCast, type DType, operatorTable, sameShapeOf, Tensor } from './runtime_face.ts';
 import { callOnDevice, onDevice, onHost, outputsOf, refSampleFor, reseed, withLayout } from './sample_io.ts';
 import { DEFAULT_TOLERANCES, floorCalibrationFailure, toleranceFor } from './tolerances.ts';
 
@@ -143,6 +143,19 @@ function outsideStorage(t: Tensor): string | null {
   return `elements at storage indices [${lo}, ${hi}] lie outside its storage of ${t.storage.numel} elements`;
 }
 
+/** A plain (not namespaced) alias of an op that is a Tensor method is a method too (`t.negative()`). */
+export function aliasMethod(info: Instance['info'], alias: string): boolean {
+  return info.variants.method && !alias.includes('.');
+}
+
+/** An nn.functional OpInfo whose op has an in-place overload takes `inplace=True` (the runtime routes it there). */
+export function inplaceByKeyword(info: Instance['info']): boolean {
+  return (
+    info.name.startsWith('nn.functional.') &&
+    operatorTable.routeInplace(info.name, { inplace: true })[0] !== info.name
+  );
+}
+
 function call(
   inst: Instance,
   k: number,
@@ -207,6 +220,27 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       checkOutputs(inst, k, s, await onHost(m), asRef, 'method');
       checks++;
     }
+    // Aliases (PyTorch's OpInfo `aliases`, torch.negative for neg): the alias's function, and its Tensor method
+    // where the op is one, give the function's result.
+    for (const alias of info.aliases) {
+      const r = outputsOf(call(inst, k, s, alias, [s.input, ...s.args], { ...s.kwargs }));
+      checkOutputs(inst, k, s, await onHost(r), asRef, `alias ${alias}`);
+      checks++;
+      const method = aliasMethod(info, alias)
+        ? (s.input as unknown as Record<string, unknown>)[alias]
+        : undefined;
+      if (method === undefined) continue;
+      if (typeof method !== 'function')
+        throw new OracleFailure(inst, k, s.name, `Tensor has no method '${alias}' (an alias of ${info.op})`);
+      let m: Tensor[];
+      try {
+        m = outputsOf(method.call(s.input, ...s.args, { ...s.kwargs }));
+      } catch (e) {
+        throw new OracleFailure(inst, k, s.name, `method ${alias} raised ${describeError(e)}`);
+      }
+      checkOutputs(inst, k, s, await onHost(m), asRef, `alias method ${alias}`);
+      checks++;
+    }
     const single = result.length === 1 ? result[0] : null;
     const input = s.input instanceof Tensor ? s.input : null;
     // A writable copy of the input on the device (never the sample's own input, which later variants still
@@ -226,20 +260,29 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
     const shapedLikeInput = single && input && !s.broadcastsInput && sameShapeOf(single.shape, input.shape);
     const inplaceForm = info.variants.inplace && (info.inplaceApplies?.(s) ?? true);
     if (inplaceForm && shapedLikeInput && canCast(single.dtype, input.dtype)) {
-      const target = writableInput();
-      const version = target.version;
-      const r = call(inst, k, s, `${info.op}_`, [target, ...s.args], { ...s.kwargs }) as Tensor;
-      if (r !== target) throw new OracleFailure(inst, k, s.name, 'in-place variant did not return its input');
-      // Autograd's saved-tensor checks rely on every in-place op bumping the version counter.
-      if (r.version <= version)
-        throw new OracleFailure(
-          inst,
-          k,
-          s.name,
-          `in-place variant did not bump the version counter (still ${r.version})`,
-        );
-      if (single.dtype === target.dtype) checkOutputs(inst, k, s, await onHost([r]), asRef, 'in-place');
-      checks++;
+      // The in-place spellings: `op_`, an nn.functional op's `inplace=True` (F.relu(x, inplace=True)), and each
+      // plain alias's `alias_` (negative_).
+      const forms: [string, string, Record<string, unknown>][] = [['in-place', `${info.op}_`, {}]];
+      if (inplaceByKeyword(info)) forms.push(['inplace=True', info.name, { inplace: true }]);
+      for (const alias of info.aliases)
+        if (aliasMethod(info, alias)) forms.push([`alias ${alias}_`, `${alias}_`, {}]);
+      for (const [what, name, extra] of forms) {
+        const target = writableInput();
+        const version = target.version;
+        const r = call(inst, k, s, name, [target, ...s.args], { ...s.kwargs, ...extra }) as Tensor;
+        if (r !== target)
+          throw new OracleFailure(inst, k, s.name, `${what} variant did not return its input`);
+        // Autograd's saved-tensor checks rely on every in-place op bumping the version counter.
+        if (r.version <= version)
+          throw new OracleFailure(
+            inst,
+            k,
+            s.name,
+            `${what} variant did not bump the version counter (still ${r.version})`,
+          );
+        if (single.dtype === target.dtype) checkOutputs(inst, k, s, await onHost([r]), asRef, what);
+        checks++;
+      }
     }
     // An op that is itself in-place (copy_, fill_, zero_) bumps its self's version counter like any in-place
     // variant: PyTorch does (resize_ excepted: flags.keepsVersion).
@@ -257,14 +300,16 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
       checks++;
     }
     const outForm = info.variants.out && (info.outApplies?.(s) ?? true);
-    if (outForm && single) {
-      const out = callOp('empty', [[0]], { dtype: single.dtype, device: inst.device }) as Tensor;
+    // The op's out= and each plain alias's (torch.negative(x, out=y)).
+    for (const name of outForm && single ? [info.op, ...info.aliases.filter((a) => !a.includes('.'))] : []) {
+      const what = name === info.op ? 'out=' : `alias ${name} out=`;
+      const out = callOp('empty', [[0]], { dtype: single?.dtype, device: inst.device }) as Tensor;
       const outVersion = out.version;
-      const r = call(inst, k, s, info.op, [s.input, ...s.args], { ...s.kwargs, out }) as Tensor;
-      if (r !== out) throw new OracleFailure(inst, k, s.name, 'out= variant did not return `out`');
+      const r = call(inst, k, s, name, [s.input, ...s.args], { ...s.kwargs, out }) as Tensor;
+      if (r !== out) throw new OracleFailure(inst, k, s.name, `${what} variant did not return \`out\``);
       if (r.version <= outVersion)
-        throw new OracleFailure(inst, k, s.name, 'out= variant did not bump the version counter');
-      checkOutputs(inst, k, s, await onHost([r]), asRef, 'out=');
+        throw new OracleFailure(inst, k, s.name, `${what} variant did not bump the version counter`);
+      checkOutputs(inst, k, s, await onHost([r]), asRef, what);
       checks++;
     }
     // out= a view that starts inside its storage (offset 1) with too little storage after it for the result:

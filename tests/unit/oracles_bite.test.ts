@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { findOpInfo, fromRuntime, type Layout, type Oracle } from '../../op_db/index.ts';
 import { compareValues, type OracleFailure, runOracle, toleranceFor } from '../../src/oracles/index.ts';
-import { callOp, type Kernel, outAliasing, type Tensor, tensor } from '../../src/runtime/index.ts';
+import { callOp, type Kernel, operatorTable, outAliasing, Tensor, tensor } from '../../src/runtime/index.ts';
 import { matrixInstance, oracleFailure, swapKernel } from './inject_helpers.ts';
 
 const inject = (qualified: string, make: (real: Kernel) => Kernel) => swapKernel(qualified, make);
@@ -36,6 +36,41 @@ const stridesIgnored: Kernel = (_ks, args) => {
 };
 
 describe('injected bugs are caught', () => {
+  test('an alias that reaches another op, an alias method that does, or an inplace=True that is not in place fails the reference oracle', async () => {
+    const neg = instance('neg', 'reference', 'float32', 'contiguous');
+    expect((await runOracle(neg)).checks).toBeGreaterThan(0);
+    operatorTable.alias('negative', 'abs');
+    try {
+      await expectFailure(() => runOracle(neg), /alias negative/);
+    } finally {
+      operatorTable.alias('negative', 'neg');
+    }
+    const trunc = instance('trunc', 'reference', 'float32', 'contiguous');
+    const proto = Tensor.prototype as unknown as Record<string, unknown>;
+    const fix = proto.fix;
+    proto.fix = function (this: Tensor) {
+      return callOp('floor', [this]);
+    };
+    try {
+      await expectFailure(() => runOracle(trunc), /alias method fix/);
+    } finally {
+      proto.fix = fix;
+    }
+    const relu = instance('nn.functional.relu', 'reference', 'float32', 'contiguous');
+    const route = operatorTable.routeInplace;
+    // inplace=True routed to the out-of-place op (relu, not relu_).
+    operatorTable.routeInplace = (name, kwargs) => {
+      const [to, rest] = route.call(operatorTable, name, kwargs);
+      return [to.replace(/_$/, ''), rest];
+    };
+    try {
+      await expectFailure(() => runOracle(relu), /inplace=True variant did not return its input/);
+    } finally {
+      operatorTable.routeInplace = route;
+    }
+    for (const inst of [neg, trunc, relu]) expect((await runOracle(inst)).checks).toBeGreaterThan(0);
+  });
+
   test('softmax without the max subtraction fails the reference oracle on the large-logits sample', async () => {
     const inst = instance('softmax', 'reference', 'float64', 'contiguous');
     expect((await runOracle(inst)).checks).toBeGreaterThan(0);

@@ -37,6 +37,20 @@ describe('where', () => {
       'complex64',
     );
   });
+  it('Tensor.where: the receiver is the value where the condition holds (x.where(c, y) is torch.where(c, x, y))', () => {
+    const c = t([true, false, true]);
+    expectTensor(t([1, 2, 3]).where(c, t([10, 20, 30])), [1, 20, 3], [1], 'int64');
+    expectTensor(fl(3).where(c, 7.5), [0, 7.5, 2], [1], 'float32');
+    expectTensor(
+      fl(3).where(t([[true], [false]]), t([5])),
+      [
+        [0, 1, 2],
+        [5, 5, 5],
+      ],
+      [3, 1],
+      'float32',
+    );
+  });
   it('refuses non-bool conditions and works on meta', () => {
     expectCode(
       () => T.torch.where(t([1.5]), t([1]), t([2])),

@@ -206,6 +206,9 @@ def main(req_path, out_path):
         for r in spec["requests"]:
             # A sample passing arguments only the aten op takes (elu's scale) replays through torch.ops.aten.
             fn = getattr(torch.ops.aten, spec["op"]) if r["call"].get("aten") else python_fn
+            # A sample of the Tensor method's own form (x.reshape(2, 3)) replays through the method.
+            if r["call"].get("method"):
+                fn = getattr(torch.Tensor, spec["name"])
             # Twice: a result that differs between two identical calls read uninitialised memory (PyTorch 1.13's
             # as_strided_scatter backward) and is recorded as unstable, never as a value to compare with.
             runs = []

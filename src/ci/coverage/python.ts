@@ -8,7 +8,7 @@
  */
 import type { OpInfo, SampleInput } from '../../../op_db/index.ts';
 import { opDb, type PythonDeclaration, pythonDeclarations } from '../../../op_db/index.ts';
-import { outArgNames } from '../../oracles/index.ts';
+import { inplaceByKeyword, outArgNames } from '../../oracles/index.ts';
 import { bindCall, operatorTable, Tensor } from '../../runtime/index.ts';
 import { anyOut, DEFAULT_SEEDS, samplesOf } from './calls.ts';
 import { bindPython, type PySignature, pythonSignatures } from './python_signatures.ts';
@@ -107,15 +107,23 @@ export function pythonCallsOfSample(
   const args = [s.input, ...s.args];
   const kwargs = { ...s.kwargs };
   const out: PythonCall[] = [];
-  // The oracles call the op by its primary name: its first function spelling; aliases are not called.
-  if (fn[0]) out.push({ info: info.name, name: fn[0], args, kwargs });
+  // The reference oracle's forms (oracles/reference.ts): the function, then each alias's function; the method
+  // and each plain alias's method; the in-place method, an nn.functional op's inplace=True and each alias's `_`.
+  const call = (name: string, kw: Readonly<Record<string, unknown>> = kwargs) =>
+    out.push({ info: info.name, name, args, kwargs: kw });
+  // A sample of the method's own form (SampleInput.method) is not a function call. An op PyTorch has only as a
+  // Tensor method (uniform_) is called by its name, which is that method.
+  const methodOnly = fn.length === 0 && !info.variants.method && method[0] ? [method[0]] : [];
+  const functions = s.method ? [] : fn.length ? fn : methodOnly;
+  for (const name of functions) call(name);
   const tensorInput = s.input instanceof Tensor;
-  if (info.variants.method && tensorInput && method[0])
-    out.push({ info: info.name, name: method[0], args, kwargs });
+  if (info.variants.method && tensorInput) for (const name of method) call(name);
   const inplaceApplies = info.variants.inplace && (info.inplaceApplies?.(s) ?? true);
-  if (inplaceApplies && tensorInput && !s.broadcastsInput && !('out' in kwargs) && inplace[0])
-    out.push({ info: info.name, name: inplace[0], args, kwargs });
-  if (fn[0] && info.variants.out && (info.outApplies?.(s) ?? true) && !('out' in kwargs)) {
+  if (inplaceApplies && tensorInput && !s.broadcastsInput && !('out' in kwargs)) {
+    for (const name of inplace) call(name);
+    if (functions[0] && inplaceByKeyword(info)) call(functions[0], { ...kwargs, inplace: true });
+  }
+  if (functions[0] && info.variants.out && (info.outApplies?.(s) ?? true) && !('out' in kwargs)) {
     // Python's out= takes one tensor or a tuple (sort's values and indices); counted where the runtime binds it.
     const forms: [Record<string, unknown>, unknown][] = [[{ out: anyOut() }, anyOut()]];
     for (const n of [2, 3]) {
@@ -123,8 +131,12 @@ export function pythonCallsOfSample(
       if (names) forms.push([Object.fromEntries(names.map((k) => [k, anyOut()])), names.map(anyOut)]);
     }
     for (const [aten, python] of forms)
-      if (binds(info.op, args, { ...kwargs, ...aten }))
-        out.push({ info: info.name, name: fn[0], args, kwargs: { ...kwargs, out: python } });
+      if (binds(info.op, args, { ...kwargs, ...aten })) call(fn[0], { ...kwargs, out: python });
+    // Each plain alias's out= (one tensor), as the reference oracle calls it.
+    if (binds(info.op, args, { ...kwargs, out: anyOut() }))
+      for (const alias of info.aliases)
+        if (!alias.includes('.') && fn.includes(`torch.${alias}`))
+          call(`torch.${alias}`, { ...kwargs, out: anyOut() });
   }
   return out;
 }

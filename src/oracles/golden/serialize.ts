@@ -38,6 +38,8 @@ export interface GoldenCall {
   readonly kwargs: Readonly<Record<string, GoldenValue>>;
   /** Replay through `torch.ops.aten.<op>` rather than the OpInfo's Python spelling (SampleInput.aten). */
   readonly aten?: true;
+  /** Replay through the Tensor method `torch.Tensor.<name>` (SampleInput.method: `x.reshape(2, 3)`). */
+  readonly method?: true;
 }
 
 const MEMORY_FORMATS = ['channels_last', 'contiguous_format', 'preserve_format'];
@@ -116,6 +118,7 @@ export function serializeCall(s: SampleInput): { call: GoldenCall; storageIndex:
     kwargs: Object.fromEntries(Object.entries(s.kwargs).map(([k, v]) => [k, value(v)])),
     // Only when set, so every other sample's text (and fingerprint) is what it was.
     ...(s.aten && { aten: true as const }),
+    ...(s.method && { method: true as const }),
   };
   return { call, storageIndex };
 }

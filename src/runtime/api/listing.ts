@@ -44,8 +44,7 @@ export function opVariants(name: string): OpVariants {
     function: true,
     method: surface?.method ?? false,
     inplace: operatorTable.names().includes(`${name}_`),
-    out: entries.some((e) =>
-      e.schema.args.some((a) => a.name === 'out' && a.kwargOnly && a.type.alias?.isWrite === true),
-    ),
+    // An `out` it writes: keyword-only in aten's schemas, positional in a Python definition's (torch.norm's).
+    out: entries.some((e) => e.schema.args.some((a) => a.name === 'out' && a.type.alias?.isWrite === true)),
   };
 }

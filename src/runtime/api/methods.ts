@@ -37,7 +37,12 @@ export function installTensorMethods(): void {
       return invoke(op, [this, ...args]);
     };
   };
-  for (const n of apiNames().methods) define(n, operatorTable.apiTarget(n, 'method'));
+  const methods = apiNames().methods;
+  for (const n of methods) define(n, operatorTable.apiTarget(n, 'method'));
+  // PyTorch's plain aliases of Tensor methods are methods too (`t.negative()`, `t.negative_()`, `t.fix_()`).
+  const isMethod = new Set(methods);
+  for (const [alias, target] of operatorTable.aliasEntries())
+    if (!alias.includes('.') && isMethod.has(target) && !(alias in proto)) define(alias, target);
   // Tensor.where(condition, other) is torch.where(condition, self, other): the receiver is not the first argument.
   proto.where = function (this: Tensor, condition: unknown, ...rest: OpArg[]) {
     return invoke('where', [condition, this, ...rest]);

@@ -68,6 +68,7 @@ export const DECOMPOSED: readonly string[] = [
   'movedim',
   'swapaxes',
   'zero_',
+  'fill_.Tensor',
   'matmul',
   'max.other',
   'max.out',

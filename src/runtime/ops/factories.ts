@@ -345,6 +345,23 @@ export function registerFactories(): void {
     },
   });
   defineOp({
+    // PyTorch's fill_.Tensor: a 0-dim value tensor, on any device, differentiable in the value (its gradient is
+    // the sum of self's). Written as copy_ from the value expanded to self: no item(), so a webgpu value needs no
+    // read-back, and autograd records the copy and the expand (autograd/register.ts: DECOMPOSED).
+    schema: 'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)',
+    tags: { family: 'pointwise' },
+    composite: (a) => {
+      const self = a.self as Tensor;
+      const value = a.value as Tensor;
+      if (value.ndim !== 0)
+        throw new InvalidArgumentError(
+          `fill_ only supports 0-dimension value tensor but got tensor with ${value.ndim} dimensions.`,
+          { op: 'fill_', arg: 'value', got: `${value.ndim} dimensions`, expected: '0 dimensions' },
+        );
+      return callOp('copy_', [self, callOp('expand', [value, self.shape])]);
+    },
+  });
+  defineOp({
     schema: 'zero_(Tensor(a!) self) -> Tensor(a!)',
     tags: { family: 'pointwise' },
     composite: (a) => callOp('fill_', [a.self, 0]),

@@ -231,8 +231,12 @@ export function definePointwise(row: PointwiseRow): void {
     meta,
     impl: { cpu, webgpu: row.wgsl || row.select ? webgpu : undefined },
   });
-  for (const a of row.aliases ?? []) operatorTable.alias(a, row.name);
   const inplace = row.inplace ?? true;
+  for (const a of row.aliases ?? []) {
+    operatorTable.alias(a, row.name);
+    // A plain alias has its in-place form too (torch.negative_, t.fix_()).
+    if (inplace && !a.includes('.')) operatorTable.alias(`${a}_`, `${row.name}_`);
+  }
   operatorTable.declare({
     [row.name]: row.variants ?? 'function, method',
     ...(inplace ? { [`${row.name}_`]: 'method' } : {}),

@@ -116,7 +116,7 @@ export function registerPythonNorms(): void {
   // torch.norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None)
   defineOp({
     schema:
-      '_functional_norm(Tensor input, Any? p="fro", Any? dim=None, bool keepdim=False, Tensor? out=None, ScalarType? dtype=None) -> Tensor',
+      '_functional_norm(Tensor input, Any? p="fro", Any? dim=None, bool keepdim=False, Tensor(a!)? out=None, ScalarType? dtype=None) -> Tensor',
     tags,
     composite: run,
   });
