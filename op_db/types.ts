@@ -66,6 +66,12 @@ export interface SampleInput {
    */
   readonly method?: boolean;
   /**
+   * The expected outputs order equal values as PyTorch's CPU kernels do (sort(stable=False), topk: libstdc++'s
+   * algorithms), which a device's kernel need not follow (PyTorch's CUDA kernels order them differently too): the
+   * sample applies to cpu and meta, not webgpu.
+   */
+  readonly cpuTieOrder?: boolean;
+  /**
    * The call draws from a generator (dropout in training): the golden oracle compares everything but its values
    * and gradients, which come from PyTorch's own stream; the other oracles replay the runtime's (`randomized`).
    */

@@ -397,6 +397,21 @@ const fillOverflows = (ctx: SampleContext): ErrorInput[] =>
     regex: new RegExp(`value cannot be converted to ${type.source} overflow`),
   }));
 
+/** fill_'s value tensor must be 0-dim (fill_.Tensor), and what fill_.Scalar refuses. */
+const fillErrors = (ctx: SampleContext): ErrorInput[] => [
+  ...fillOverflows(ctx),
+  {
+    sample: {
+      input: maker(ctx)([2, 3]),
+      args: [maker(ctx, 5)([1])],
+      kwargs: {},
+      name: 'a 1-element 1-d value tensor',
+    },
+    code: 'E_INVALID_ARGUMENT',
+    regex: /fill_ only supports 0-dimension value tensor but got tensor with 1 dimensions/,
+  },
+];
+
 export const FACTORY_OPINFOS: readonly OpInfo[] = [
   ...constant('empty', null),
   ...constant('zeros', 0),
@@ -505,7 +520,7 @@ export const FACTORY_OPINFOS: readonly OpInfo[] = [
         ...tensorValue(ctx),
         ...fillEdges(ctx),
       ],
-      errorInputs: fillOverflows,
+      errorInputs: fillErrors,
     };
   })(),
   fill(

@@ -4,8 +4,9 @@
  *   is not the first dim of size > 1 (the dim the expanded layout makes constant, which would create ties);
  * - samples with ties (random values, the special floats, -0 == 0, bool) call sort with stable=True, where
  *   equal values keep their input order;
- * - topk has no stable form: its samples are all tie-free, and sorted=False only appears with k = 1 (any order
- *   of one element is the sorted one).
+ * - the `ties` samples repeat three values under sort(stable=False) and topk, where PyTorch 1.13's CPU order is
+ *   libstdc++'s (std::sort; topk's nth_element / partial_sort), which the runtime's cpu kernel and the reference
+ *   reproduce and the golden oracle checks index for index; webgpu sorts stably and does not draw them.
  */
 import { DTYPE_GROUPS, DTYPE_INFO, type DType } from '../../src/runtime/index.ts';
 import { errorCase, FOUR_D, f32, gen, sample } from '../families/shape.ts';
@@ -46,7 +47,36 @@ function sortSamples(ctx: SampleContext): SampleInput[] {
     out.push(sample(v, [], { stable: true }, { name: 'special values' }));
     out.push(sample(v, [], { stable: true, descending: true }, { name: 'special values, descending' }));
   }
+  // Ties under sort(stable=False): PyTorch 1.13's CPU order is std::sort's, the stable order up to 16 elements
+  // along the dim and introsort's past them (see tied).
+  if (!ctx.requiresGrad) {
+    const t = tied(make, ctx);
+    out.push(
+      cpuTies(sample(t([40]), [], {}, { name: 'ties, 40 (std::sort)' })),
+      cpuTies(sample(t([33, 2]), [0, true], {}, { name: 'ties, dim 0 descending (std::sort)' })),
+      cpuTies(sample(t([2, 70]), [], { stable: false, dim: -1 }, { name: 'ties, stable=False (std::sort)' })),
+    );
+  }
   return out;
+}
+
+/**
+ * A tensor of `shape` whose values repeat (three values, two for bool): equal values in every line. Ties order
+ * as PyTorch's CPU kernels leave them (libstdc++'s std::sort, partial_sort, nth_element); webgpu sorts stably
+ * (PyTorch's CUDA order differs from its CPU order too), so these samples apply to cpu and meta only
+ * (SampleInput.cpuTieOrder), and not to gradcheck, where a perturbation reorders the ties.
+ */
+const cpuTies = (s: SampleInput): SampleInput => ({ ...s, cpuTieOrder: true });
+
+function tied(make: ReturnType<typeof gen>['make'], ctx: SampleContext) {
+  const kinds = ctx.dtype === 'bool' ? 2 : 3;
+  return (shape: Shape) => {
+    const n = shape.reduce((a, b) => a * b, 1);
+    return make.values(
+      Array.from({ length: n }, (_, i) => ((i * 7) % 11) % kinds),
+      shape,
+    );
+  };
 }
 
 function topkSamples(ctx: SampleContext): SampleInput[] {
@@ -68,6 +98,18 @@ function topkSamples(ctx: SampleContext): SampleInput[] {
     const v = make.values([...row, ...[...row].reverse()], [2, row.length]);
     out.push(sample(v, [4], {}, { name: 'special values' }));
     out.push(sample(v, [4], { largest: false }, { name: 'special values, smallest' }));
+  }
+  // Ties: PyTorch 1.13's CPU topk is std::nth_element (then std::sort of the k - 1 before the k-th) when
+  // k * 64 > n, else std::partial_sort; sorted=False leaves nth_element's order (see tied).
+  if (!ctx.requiresGrad) {
+    const t = tied(make, ctx);
+    out.push(
+      cpuTies(sample(t([40]), [5], {}, { name: 'ties, k=5 (nth_element)' })),
+      cpuTies(sample(t([3, 40]), [7, -1, false], {}, { name: 'ties, smallest (nth_element)' })),
+      cpuTies(sample(t([40]), [9], { sorted: false }, { name: 'ties, sorted=False (nth_element)' })),
+      cpuTies(sample(t([128]), [2], {}, { name: 'ties, k * 64 = n (partial_sort)' })),
+      cpuTies(sample(t([2, 400]), [6, 1, false], {}, { name: 'ties, smallest, k * 64 < n (partial_sort)' })),
+    );
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * logical multi-indices in float64 on RefTensors. Nothing here calls a runtime op or kernel; tensors that the
  * harness leaves as runtime tensors (the members of a Tensor[] input) are only read back.
  */
-import type { Tensor } from '../../src/runtime/index.ts';
+import { introsort, type Tensor, topkOrder } from '../../src/runtime/index.ts';
 import type { RefSample } from '../types.ts';
 import { asRef, elementwise } from './pointwise.ts';
 import { fromRuntime, numelOf, type RefTensor, unravel } from './tensor.ts';
@@ -284,7 +284,21 @@ function ascending(a: number, b: number): number {
 }
 
 /** Stable sort of every line along `dim`, keeping the first `count` of each: [values, indices]. */
-function sortLines(x: RefTensor, dim: number, descending: boolean, count: number): [RefTensor, RefTensor] {
+/**
+ * Which order equal values take: input order (`stable`), PyTorch 1.13's CPU std::sort order (`sort`), or its topk
+ * selection (`topk`). The tie order is a convention, not arithmetic: the reference takes it from the runtime's
+ * port of libstdc++ (ops/sort_order.ts) with its own comparator, and the golden oracle holds both to the indices
+ * PyTorch recorded.
+ */
+type TieOrder = 'stable' | 'sort' | { readonly topk: boolean };
+
+function sortLines(
+  x: RefTensor,
+  dim: number,
+  descending: boolean,
+  count: number,
+  ties: TieOrder = 'stable',
+): [RefTensor, RefTensor] {
   const shape = nonEmpty(x.shape);
   const outShape = [...x.shape];
   if (x.shape.length > 0) outShape[dim] = count;
@@ -303,7 +317,17 @@ function sortLines(x: RefTensor, dim: number, descending: boolean, count: number
     };
     const order = Array.from({ length: n }, (_, i) => i);
     const key = (i: number) => x.re[at(i, shape)];
-    order.sort((i, j) => (descending ? ascending(key(j), key(i)) : ascending(key(i), key(j))));
+    if (ties === 'stable')
+      order.sort((i, j) => (descending ? ascending(key(j), key(i)) : ascending(key(i), key(j))));
+    else {
+      // NaN is the largest value; `before(i, j)`: i goes first.
+      const before = (i: number, j: number) => {
+        const c = ascending(key(i), key(j));
+        return descending ? c > 0 : c < 0;
+      };
+      if (ties === 'sort') introsort(order, 0, n, before);
+      else topkOrder(order, n, count, ties.topk, before);
+    }
     for (let r = 0; r < count; r++) {
       put(values, at(r, oShape), x, at(order[r], shape));
       indices.re[at(r, oShape)] = order[r];
@@ -322,14 +346,16 @@ export function sortRef(s: RefSample): RefTensor[] {
   const descending = stableOverload
     ? ((s.kwargs.descending as boolean) ?? false)
     : argOf(s, 1, 'descending', false);
-  return sortLines(x, dim, descending, x.shape.length === 0 ? 1 : x.shape[dim]);
+  // sort and sort(stable=False) order equal values as std::sort does; stable=True keeps their input order.
+  const ties = s.kwargs.stable === true ? 'stable' : 'sort';
+  return sortLines(x, dim, descending, x.shape.length === 0 ? 1 : x.shape[dim], ties);
 }
 
-/** topk: the sorted top-k (samples with sorted=False use k <= 1, where every order is the sorted one). */
+/** topk: PyTorch's selection of the top k (sorted, or in nth_element's order for sorted=False). */
 export function topkRef(s: RefSample): RefTensor[] {
   const x = s.input;
   const k = argOf(s, 0, 'k', 1);
   const dim = wrap(argOf(s, 1, 'dim', -1), x.shape.length);
   const largest = argOf(s, 2, 'largest', true);
-  return sortLines(x, dim, largest, k);
+  return sortLines(x, dim, largest, k, { topk: argOf(s, 3, 'sorted', true) });
 }

@@ -184,12 +184,18 @@ export async function onHost(ts: readonly Tensor[]): Promise<Tensor[]> {
   return Promise.all(ts.map(toHost));
 }
 
+/** A sample whose expected tie order is PyTorch's CPU order (SampleInput.cpuTieOrder) does not apply on webgpu. */
+export function notOnDevice(s: SampleInput, device: DeviceType): boolean {
+  return s.cpuTieOrder === true && device === 'webgpu';
+}
+
 /**
  * Whether a sample mixes in a tensor of a dtype the device does not compute with (a float64 0-dim `other`,
  * an int64 operand or a Python int with bool tensors promoting the result): such a sample is not applicable there, like PyTorch's MPS skips.
  */
 export function mixesUnsupported(s: SampleInput, device: DeviceType, computes: readonly DType[]): boolean {
   if (device === 'cpu') return false;
+  if (notOnDevice(s, device)) return true;
   const tensors = sampleTensors(s);
   if (tensors.some((t) => !t.isWrappedNumber && !computes.includes(t.dtype))) return true;
   // A Python int with bool tensors only promotes the result to int64 (bool + 3).
@@ -220,6 +226,7 @@ export function callOnDevice(
 ): { s: SampleInput; out: Tensor[] } | null {
   const notApplicable = (e: unknown) =>
     mixesUnsupported(s, device, WEBGPU_DTYPES) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
+  if (notOnDevice(s, device)) return null;
   try {
     const d = onDevice(s, device);
     return { s: d, out: callSample(inst.info, d) };

@@ -126,4 +126,8 @@ export const torch = buildTorchFunctions();
 export type { TorchFunctions } from './api/functions.ts';
 export { type ApiNames, apiNames, type FunctionName, type MethodName } from './api/names.ts';
 /** Test knob: the out= write-through for `op(x, out=x)` (tests/unit/oracles_bite.test.ts turns it off). */
-export { outAliasing } from './ops/index.ts';
+/**
+ * The order PyTorch 1.13's CPU sort (stable=False) and topk leave equal values in: libstdc++'s std::sort and
+ * topk's selection on element ids (op_db's sort and topk references take the tie order from here).
+ */
+export { introsort, type Less, outAliasing, topkOrder } from './ops/index.ts';

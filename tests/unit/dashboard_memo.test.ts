@@ -6,7 +6,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { coverageData } from '../../dashboards/data/coverage.ts';
 import { openReadOnly } from '../../dashboards/data/db.ts';
@@ -18,6 +17,7 @@ import { perfData } from '../../dashboards/data/perf.ts';
 import { shardsData } from '../../dashboards/data/shards.ts';
 import { testsData } from '../../dashboards/data/tests.ts';
 import { recordPerf } from '../../src/ci/perf/index.ts';
+import { deletePerf } from '../../src/ci/store/fixtures.ts';
 import type { ResultRow } from '../../src/ci/store/runs.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { deadPid, passRow, refId } from './run_helpers.ts';
@@ -125,9 +125,7 @@ describe('dashboards: per-commit memo', () => {
       same("a second commit's perf sample");
       expect(perfData(db).series[0].points.map((p) => p.sha)).toEqual(['c2', 'c1']);
       // Retention takes a commit's samples out of the window's middle (not its newest row): the view follows.
-      const w = new Database(path);
-      w.prepare("DELETE FROM perf WHERE commit_sha = 'c2'").run();
-      w.close();
+      expect(deletePerf(path, 'c2')).toBe(1);
       expect(perfData(db).series[0].points.map((p) => p.sha)).toEqual(['c1']);
       same("a commit's perf samples dropped");
     } finally {

@@ -71,6 +71,13 @@ describe('injected bugs are caught', () => {
     for (const inst of [neg, trunc, relu]) expect((await runOracle(inst)).checks).toBeGreaterThan(0);
   });
 
+  test("a sort that keeps equal values in input order (not std::sort's) fails the golden and reference oracles on the ties samples", async () => {
+    const insts = (['golden', 'reference'] as const).map((o) => instance('sort', o, 'float32', 'contiguous'));
+    for (const inst of insts) expect((await runOracle(inst)).checks).toBeGreaterThan(0);
+    inject('sort', (real) => (ks, args, op) => real(ks, { ...args, stable: true }, op));
+    for (const inst of insts) await expectFailure(() => runOracle(inst), /ties, 40 \(std::sort\)/);
+  });
+
   test('softmax without the max subtraction fails the reference oracle on the large-logits sample', async () => {
     const inst = instance('softmax', 'reference', 'float64', 'contiguous');
     expect((await runOracle(inst)).checks).toBeGreaterThan(0);

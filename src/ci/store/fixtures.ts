@@ -93,3 +93,74 @@ export function damageWalFrame(walPath: string, frame: number): void {
   wal[32 + (frame - 1) * (24 + page) + 24 + 100] ^= 0xff;
   writeFileSync(walPath, wal);
 }
+
+/** A finished run row as `insertRuns` writes it: any start time (ties, runs out of order), any kind. */
+export interface FixtureRun {
+  readonly commitSha: string;
+  readonly branch: string;
+  readonly startedAt: string;
+  readonly kind: 'normal' | 'rerun-disabled';
+}
+
+/** Appends finished runs with the given start times (which the store's startRun takes from the clock). */
+export function insertRuns(path: string, runs: readonly FixtureRun[]): void {
+  const d = new Database(path, { fileMustExist: true });
+  try {
+    const insert = d.prepare(
+      `INSERT INTO runs (commit_sha, branch, platform, tier, started_at, ended_at, status, kind)
+       VALUES (?, ?, 'p', 'pull', ?, ?, 'passed', ?)`,
+    );
+    d.transaction(() => {
+      for (const r of runs) insert.run(r.commitSha, r.branch, r.startedAt, r.startedAt, r.kind);
+    })();
+  } finally {
+    d.close();
+  }
+}
+
+/** Deletes a commit's perf samples (retention taking rows out of the perf view's window). */
+export function deletePerf(path: string, sha: string): number {
+  const d = new Database(path, { fileMustExist: true });
+  try {
+    return d.prepare('DELETE FROM perf WHERE commit_sha = ?').run(sha).changes;
+  } finally {
+    d.close();
+  }
+}
+
+/**
+ * The definitions the windowed views must agree with, computed over every run: the newest `limit` commits with
+ * normal runs (by latest start, then latest run id), and the newest commit before `sha` that measured a max ulp.
+ */
+export function commitOrderDefinitions(path: string): {
+  newest: (limit: number) => { sha: string; branch: string; startedAt: string }[];
+  previousUlp: (sha: string) => string | null;
+  newestRunFirst: () => string[];
+  close: () => void;
+} {
+  const d = new Database(path, { fileMustExist: true, readonly: true });
+  const commits = `SELECT commit_sha AS sha, MAX(branch) AS branch, MIN(started_at) AS startedAt,
+      MAX(started_at) AS at, MAX(run_id) AS rid FROM runs WHERE kind = 'normal' GROUP BY commit_sha`;
+  const newest = d.prepare(
+    `SELECT sha, branch, startedAt FROM (${commits}) ORDER BY at DESC, rid DESC LIMIT ?`,
+  );
+  const previous = d
+    .prepare(
+      `WITH c AS (${commits})
+       SELECT c.sha FROM c JOIN c AS me ON me.sha = ?
+       WHERE (c.at < me.at OR (c.at = me.at AND c.rid < me.rid))
+         AND EXISTS (SELECT 1 FROM runs u JOIN results x ON x.run_id = u.run_id
+                     WHERE u.commit_sha = c.sha AND x.max_ulp IS NOT NULL)
+       ORDER BY c.at DESC, c.rid DESC LIMIT 1`,
+    )
+    .pluck();
+  const runOrder = d
+    .prepare("SELECT commit_sha FROM runs WHERE kind = 'normal' ORDER BY run_id DESC")
+    .pluck();
+  return {
+    newest: (limit) => newest.all(limit) as { sha: string; branch: string; startedAt: string }[],
+    previousUlp: (sha) => (previous.get(sha) as string | undefined) ?? null,
+    newestRunFirst: () => [...new Set(runOrder.all() as string[])],
+    close: () => d.close(),
+  };
+}

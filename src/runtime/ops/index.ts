@@ -109,4 +109,5 @@ export { BINARY_ROWS } from './pointwise/binary.ts';
 export { POINTWISE_OVERLOADS, type PointwiseInfo, pointwisePlan, wgslExpr } from './pointwise/define.ts';
 export type { PointwiseRow, PromotionKind } from './pointwise/row.ts';
 export { UNARY_ROWS } from './pointwise/unary.ts';
+export { introsort, type Less, topkOrder } from './sort_order.ts';
 export { makeView, selectDim, sliceDim } from './views.ts';

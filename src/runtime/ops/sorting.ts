@@ -1,8 +1,10 @@
 /**
  * sort (+ sort.stable) and topk, returning [values, indices] (indices int64). Each 1-D line along `dim` is
- * read through its strides, its positions are sorted stably by value (NaN is the largest value, like
- * PyTorch), and values / indices are written through the outputs' strides. On webgpu (backends/webgpu
- * sort.ts) each element computes its rank in its line: the same stable order, exactly.
+ * read through its strides, its positions are ordered by value (NaN is the largest value, like PyTorch), and
+ * values / indices are written through the outputs' strides. Equal values keep PyTorch 1.13's CPU order: their
+ * input order for sort(stable=True); for sort(stable=False) and topk, the order libstdc++'s std::sort,
+ * partial_sort and nth_element leave them in (sort_order.ts). On webgpu (backends/webgpu sort.ts) each element
+ * computes its rank in its line: the stable order, which is also what stable=False and topk give there.
  */
 
 import { elementCopier, forEachLine, numberReader } from '../backends/cpu/index.ts';
@@ -18,6 +20,7 @@ import {
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, type OperatorEntry, operatorTable } from '../dispatch/index.ts';
 import { notImplementedFor, preserveStrides } from './op_helpers.ts';
+import { introsort, type Less, topkOrder } from './sort_order.ts';
 import { commonDevice, defineOp } from './structured.ts';
 
 const tags = { family: 'sorting' };
@@ -30,6 +33,21 @@ function ascending(a: number | bigint, b: number | bigint): number {
 }
 
 /**
+ * How a line's equal values are ordered: `stable` keeps their input order (sort(stable=True)); `sort` is
+ * std::sort's order (sort(stable=False)); `topk` is PyTorch's topk selection (sorted or not).
+ */
+export type LineOrder =
+  | { readonly kind: 'stable' }
+  | { readonly kind: 'sort' }
+  | { readonly kind: 'topk'; readonly sorted: boolean };
+
+/** PyTorch's comparators on (value, index) pairs (KeyValueCompAsc / Desc, topk's lambdas): values only. */
+const lessThan = (keys: readonly (number | bigint)[], descending: boolean): Less =>
+  descending
+    ? (i, j) => (Number.isNaN(keys[i]) && !Number.isNaN(keys[j])) || keys[i] > keys[j]
+    : (i, j) => (!Number.isNaN(keys[i]) && Number.isNaN(keys[j])) || keys[i] < keys[j];
+
+/**
  * Sorts every line of `self` along `dim` and writes the first `count` entries of each into values/indices
  * (whose size along `dim` is `count`).
  */
@@ -40,6 +58,7 @@ function sortLines(
   dim: number,
   descending: boolean,
   count: number,
+  lineOrder: LineOrder = { kind: 'stable' },
 ): void {
   const shape = self.ndim === 0 ? [1] : [...self.shape];
   const st = (t: Tensor) => (t.ndim === 0 ? [1] : [...t.strides]);
@@ -58,6 +77,7 @@ function sortLines(
   const cmp = descending
     ? (i: number, j: number) => ascending(keys[j], keys[i])
     : (i: number, j: number) => ascending(keys[i], keys[j]);
+  const less = lessThan(keys, descending);
   forEachLine(
     lineShape,
     dim,
@@ -68,7 +88,9 @@ function sortLines(
         keys[i] = read(src, offs[0] + i * ss[dim]);
         order[i] = i;
       }
-      order.sort(cmp);
+      if (lineOrder.kind === 'stable') order.sort(cmp);
+      else if (lineOrder.kind === 'sort') introsort(order, 0, n, less);
+      else topkOrder(order, n, count, lineOrder.sorted, less);
       for (let r = 0; r < count; r++) {
         copy(vArr, offs[1] + r * vs[dim], src, offs[0] + order[r] * ss[dim]);
         iArr[offs[2] + r * is[dim]] = BigInt(order[r]);
@@ -101,7 +123,9 @@ function sortKernel(args: BoundArgs, op: OperatorEntry): [Tensor, Tensor] {
     throw notImplementedFor('sorting_kernel_method_name', self.dtype, name);
   if (self.numel > 0) {
     const count = self.ndim === 0 ? 1 : self.shape[dim];
-    sorterFor(device)(self, values, indices, dim, args.descending as boolean, count);
+    // sort.stable with stable=True keeps equal values in input order; sort and stable=False are std::sort's.
+    const order: LineOrder = args.stable === true ? { kind: 'stable' } : { kind: 'sort' };
+    sorterFor(device)(self, values, indices, dim, args.descending as boolean, count, order);
   }
   return [values, indices];
 }
@@ -128,8 +152,10 @@ function topkKernel(args: BoundArgs, op: OperatorEntry): [Tensor, Tensor] {
   const [values, indices] = outputs(self, shape, contiguousStrides(shape), device);
   if (device === 'meta') return [values, indices];
   if (TOPK_REFUSED.includes(self.dtype)) throw notImplementedFor('topk_cpu', self.dtype, name);
-  // sorted=False may return any order; the sorted order is one of them.
-  if (k > 0 && self.numel > 0) sorterFor(device)(self, values, indices, dim, args.largest as boolean, k);
+  // PyTorch's selection, sorted=False included (its order is nth_element's, not sorted).
+  const order: LineOrder = { kind: 'topk', sorted: args.sorted as boolean };
+  if (k > 0 && self.numel > 0)
+    sorterFor(device)(self, values, indices, dim, args.largest as boolean, k, order);
   return [values, indices];
 }
 

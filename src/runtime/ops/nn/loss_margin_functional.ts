@@ -12,7 +12,7 @@ import {
   type Tensor,
 } from '../../core/index.ts';
 import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
-import { callTensor as t } from '../op_helpers.ts';
+import { asScalar, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
 import { clampMin0 } from './loss_margin.ts';
 import {
@@ -111,7 +111,8 @@ function tripletWithDistance(a: Args): Tensor {
 function multiMargin(a: Args): Tensor {
   const op = 'multi_margin_loss';
   const reduction = functionalReduction(a, op);
-  const p = (a.p as Scalar).toNumber();
+  // A 0-dim tensor binds a Scalar parameter too (read with item(), as Python's parser does).
+  const p = asScalar(a.p as Scalar | Tensor).toNumber();
   if (p !== 1 && p !== 2)
     throw new InvalidArgumentError('only p == 1 and p == 2 supported', {
       op,
