@@ -55,6 +55,9 @@ function sortSamples(ctx: SampleContext): SampleInput[] {
       cpuTies(sample(t([40]), [], {}, { name: 'ties, 40 (std::sort)' })),
       cpuTies(sample(t([33, 2]), [0, true], {}, { name: 'ties, dim 0 descending (std::sort)' })),
       cpuTies(sample(t([2, 70]), [], { stable: false, dim: -1 }, { name: 'ties, stable=False (std::sort)' })),
+      cpuTies(
+        sample(make.values(HEAP_FALLBACK), [], {}, { name: 'ties, introsort heap fallback (std::sort)' }),
+      ),
     );
   }
   return out;
@@ -66,6 +69,16 @@ function sortSamples(ctx: SampleContext): SampleInput[] {
  * (PyTorch's CUDA order differs from its CPU order too), so these samples apply to cpu and meta only
  * (SampleInput.cpuTieOrder), and not to gradcheck, where a perturbation reorders the ties.
  */
+/**
+ * 48 values (pairs of equal ones) on which std::sort's introsort runs out of depth and finishes with its heap
+ * sort: McIlroy's adversary ("A killer adversary for quicksort", 1999) against the median-of-three pivot, run on
+ * libstdc++'s algorithm, its values halved. PyTorch 1.13's indices agree with the port's there.
+ */
+const HEAP_FALLBACK = [
+  19, 0, 18, 1, 24, 2, 19, 3, 21, 4, 18, 5, 22, 6, 17, 7, 20, 8, 10, 9, 23, 22, 21, 20, 0, 1, 2, 3, 4, 5, 6,
+  7, 8, 9, 17, 15, 16, 14, 15, 13, 14, 12, 13, 11, 12, 10, 11, 16,
+];
+
 const cpuTies = (s: SampleInput): SampleInput => ({ ...s, cpuTieOrder: true });
 
 function tied(make: ReturnType<typeof gen>['make'], ctx: SampleContext) {
@@ -109,6 +122,15 @@ function topkSamples(ctx: SampleContext): SampleInput[] {
       cpuTies(sample(t([40]), [9], { sorted: false }, { name: 'ties, sorted=False (nth_element)' })),
       cpuTies(sample(t([128]), [2], {}, { name: 'ties, k * 64 = n (partial_sort)' })),
       cpuTies(sample(t([2, 400]), [6, 1, false], {}, { name: 'ties, smallest, k * 64 < n (partial_sort)' })),
+      // Equal values that reach the heap's sift-up at its top while it is built (std::__push_heap's bound).
+      cpuTies(
+        sample(
+          make.values(Array.from({ length: 384 }, (_, i) => ((i * i * 7 + 3) % 13) % 3)),
+          [6, -1, false],
+          {},
+          { name: 'ties, smallest, heap built with ties (partial_sort)' },
+        ),
+      ),
     );
   }
   return out;
