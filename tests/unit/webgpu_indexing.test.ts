@@ -358,13 +358,34 @@ describeWebGPU('webgpu sort / topk', () => {
     expect(((await toHost(i)) as Tensor).item()).toBe(0n);
   });
   test('topk: largest / smallest, dims, k = 0, long lines; bool refused like cpu', async () => {
-    await expectSameAsCpu(op('topk'), [x, 3]);
-    await expectSameAsCpu(op('topk', { largest: false }), [x, 4]);
-    await expectSameAsCpu(op('topk', { dim: 0 }), [T(x), 2]);
+    // webgpu orders equal values stably (input order), whatever `stable` says; cpu follows PyTorch's CPU order
+    // (libstdc++'s nth_element and partial_sort, ops/sort_order.ts). Values agree with cpu; indices are the
+    // stable order's (x has ties: 1, 1; 2, 2, 2; 5, 5; -0 and 0; two NaNs).
+    const stableTopk = async (t: Tensor, k: number, o: { largest?: boolean; dim?: number } = {}) => {
+      const [g] = onWebGPU([t]);
+      const [gv, gi] = callOp('topk', [g, k], o) as Tensor[];
+      const dim = o.dim ?? -1;
+      const [sv, si] = callOp('sort', [t], { stable: true, dim, descending: o.largest ?? true }) as Tensor[];
+      const first = (u: Tensor) => callOp('narrow', [u, dim, 0, k]) as Tensor;
+      expect(values((await toHost(gv)) as Tensor)).toEqual(values(first(sv)));
+      expect(values((await toHost(gi)) as Tensor)).toEqual(values(first(si)));
+    };
+    await stableTopk(x, 3);
+    await stableTopk(x, 4, { largest: false });
+    await stableTopk(T(x), 2, { dim: 0 });
     await expectSameAsCpu(op('topk'), [x, 0]);
     const long = callOp('remainder', [callOp('arange', [1000], { dtype: 'float32' }), 37]) as Tensor;
-    await expectSameAsCpu(op('topk'), [long, 50]);
-    await expectSameAsCpu(op('sort'), [long]);
+    await stableTopk(long, 50);
+    // cpu's order is not the stable one there (PyTorch's is not either).
+    expect(values((callOp('topk', [long, 50]) as Tensor[])[1])).not.toEqual(
+      values((callOp('sort', [long], { stable: true, descending: true }) as Tensor[])[1]).slice(0, 50),
+    );
+    await expectSameAsCpu(op('sort', { stable: true }), [long]);
+    const [gl] = onWebGPU([long]);
+    const [gv, gi] = callOp('sort', [gl]) as Tensor[];
+    const [cv, ci] = callOp('sort', [long], { stable: true }) as Tensor[];
+    expect(values((await toHost(gv)) as Tensor)).toEqual(values(cv));
+    expect(values((await toHost(gi)) as Tensor)).toEqual(values(ci));
     const [gx, gb] = onWebGPU([x, tensor([true, false], { dtype: 'bool' })]);
     expect(() => callOp('topk', [gx, 9])).toThrow(/E_INVALID_ARGUMENT/);
     expect(() => callOp('topk', [gb, 1])).toThrow(/E_DTYPE_UNSUPPORTED/);
