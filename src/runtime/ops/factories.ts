@@ -345,9 +345,10 @@ export function registerFactories(): void {
     },
   });
   defineOp({
-    // PyTorch's fill_.Tensor: a 0-dim value tensor, on any device, differentiable in the value (its gradient is
-    // the sum of self's). Written as copy_ from the value expanded to self: no item(), so a webgpu value needs no
-    // read-back, and autograd records the copy and the expand (autograd/register.ts: DECOMPOSED).
+    // PyTorch's fill_.Tensor: a 0-dim value tensor, differentiable in the value (its gradient is the sum of
+    // self's). A value the host can read and that needs no gradient fills as fill_.Scalar does (PyTorch reads it
+    // with item()), an expanded self included. Otherwise copy_ broadcasts it into self: no read-back of a webgpu
+    // value, and autograd records the copy (autograd/register.ts: DECOMPOSED).
     schema: 'fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)',
     tags: { family: 'pointwise' },
     composite: (a) => {
@@ -358,7 +359,8 @@ export function registerFactories(): void {
           `fill_ only supports 0-dimension value tensor but got tensor with ${value.ndim} dimensions.`,
           { op: 'fill_', arg: 'value', got: `${value.ndim} dimensions`, expected: '0 dimensions' },
         );
-      return callOp('copy_', [self, callOp('expand', [value, self.shape])]);
+      if (!value.requiresGrad && value.storage.data !== null) return callOp('fill_', [self, asScalar(value)]);
+      return callOp('copy_', [self, value]);
     },
   });
   defineOp({
