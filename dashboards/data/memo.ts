@@ -9,6 +9,13 @@ import type { ReadDb } from './db.ts';
 
 const ALL = new Set<Map<string, unknown>>();
 
+/** Stores `value` under `key` as the newest entry of `values`, dropping the oldest past `limit`. */
+function remember<V>(values: Map<string, V>, key: string, value: V, limit: number): void {
+  values.delete(key);
+  values.set(key, value);
+  if (values.size > limit) values.delete(values.keys().next().value as string);
+}
+
 export class CommitMemo<T> {
   readonly #values = new Map<string, T>();
 
@@ -46,8 +53,7 @@ export class CommitMemo<T> {
       if (v === undefined) throw new Error(`CommitMemo: no value computed for ${sha}`);
       out.set(sha, v);
       if (/ running /.test(`${stamps.get(sha)} `)) continue;
-      this.#values.set(key(sha), v);
-      if (this.#values.size > this.limit) this.#values.delete(this.#values.keys().next().value as string);
+      remember(this.#values, key(sha), v, this.limit);
     }
     return out;
   }
@@ -73,8 +79,7 @@ export class KeyedMemo<T> {
     const hit = this.#values.get(key);
     if (hit !== undefined) return hit;
     const v = compute();
-    this.#values.set(key, v);
-    if (this.#values.size > this.limit) this.#values.delete(this.#values.keys().next().value as string);
+    remember(this.#values, key, v, this.limit);
     return v;
   }
 }
@@ -97,9 +102,7 @@ export class WindowMemo<T, W> {
     const where = start();
     const stamp = stampAt(where);
     const value = compute(where);
-    this.#values.delete(key);
-    this.#values.set(key, { where, stamp, value });
-    if (this.#values.size > this.limit) this.#values.delete(this.#values.keys().next().value as string);
+    remember(this.#values, key, { where, stamp, value }, this.limit);
     return value;
   }
 }

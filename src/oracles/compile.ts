@@ -20,6 +20,7 @@ import {
 import {
   freshOn,
   mixesUnsupported,
+  notOnDevice,
   onHost,
   outputsOf,
   reseed,
@@ -67,7 +68,7 @@ export async function runCompile(inst: Instance, only?: number): Promise<OracleR
   for (const [k, s0] of samples.entries()) {
     if (only !== undefined && k !== only) continue;
     const host = withLayout(s0, inst.layout);
-    if (mixesUnsupported(host, device, WEBGPU_DTYPES)) continue;
+    if (mixesUnsupported(host, device, WEBGPU_DTYPES) || notOnDevice(host, device)) continue;
     const fail = (what: string) => new OracleFailure(inst, k, s0.name, what);
     const run = async (f: (...ts: Tensor[]) => unknown, what: string, from = host): Promise<Tensor[]> => {
       try {

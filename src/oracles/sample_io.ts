@@ -195,7 +195,6 @@ export function notOnDevice(s: SampleInput, device: DeviceType): boolean {
  */
 export function mixesUnsupported(s: SampleInput, device: DeviceType, computes: readonly DType[]): boolean {
   if (device === 'cpu') return false;
-  if (notOnDevice(s, device)) return true;
   const tensors = sampleTensors(s);
   if (tensors.some((t) => !t.isWrappedNumber && !computes.includes(t.dtype))) return true;
   // A Python int with bool tensors only promotes the result to int64 (bool + 3).

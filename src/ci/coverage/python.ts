@@ -131,7 +131,7 @@ export function pythonCallsOfSample(
       if (names) forms.push([Object.fromEntries(names.map((k) => [k, anyOut()])), names.map(anyOut)]);
     }
     for (const [aten, python] of forms)
-      if (binds(info.op, args, { ...kwargs, ...aten })) call(fn[0], { ...kwargs, out: python });
+      if (binds(info.op, args, { ...kwargs, ...aten })) call(functions[0], { ...kwargs, out: python });
     // Each plain alias's out= (one tensor), as the reference oracle calls it.
     if (binds(info.op, args, { ...kwargs, out: anyOut() }))
       for (const alias of info.aliases)

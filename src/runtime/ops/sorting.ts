@@ -25,13 +25,6 @@ import { commonDevice, defineOp } from './structured.ts';
 
 const tags = { family: 'sorting' };
 
-/** Ascending order with NaN after everything (and equal to NaN), ties left to the stable sort. */
-function ascending(a: number | bigint, b: number | bigint): number {
-  if (Number.isNaN(a)) return Number.isNaN(b) ? 0 : 1;
-  if (Number.isNaN(b)) return -1;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * How a line's equal values are ordered: `stable` keeps their input order (sort(stable=True)); `sort` is
  * std::sort's order (sort(stable=False)); `topk` is PyTorch's topk selection (sorted or not).
@@ -41,7 +34,10 @@ export type LineOrder =
   | { readonly kind: 'sort' }
   | { readonly kind: 'topk'; readonly sorted: boolean };
 
-/** PyTorch's comparators on (value, index) pairs (KeyValueCompAsc / Desc, topk's lambdas): values only. */
+/**
+ * PyTorch's comparators on (value, index) pairs (KeyValueCompAsc / Desc, topk's lambdas): values only, NaN the
+ * largest value (equal to NaN).
+ */
 const lessThan = (keys: readonly (number | bigint)[], descending: boolean): Less =>
   descending
     ? (i, j) => (Number.isNaN(keys[i]) && !Number.isNaN(keys[j])) || keys[i] > keys[j]
@@ -74,10 +70,9 @@ function sortLines(
   const iArr = indices.storage.data as BigInt64Array;
   const keys = new Array<number | bigint>(n);
   const order = new Array<number>(n);
-  const cmp = descending
-    ? (i: number, j: number) => ascending(keys[j], keys[i])
-    : (i: number, j: number) => ascending(keys[i], keys[j]);
   const less = lessThan(keys, descending);
+  // The same order for the stable sort, equal values left in input order.
+  const cmp = (i: number, j: number) => (less(i, j) ? -1 : less(j, i) ? 1 : 0);
   forEachLine(
     lineShape,
     dim,
