@@ -6,6 +6,7 @@
 import type { Equivalent } from './equivalent.ts';
 import { CORE_EQUIVALENTS } from './equivalents_core.ts';
 import { NN_EQUIVALENTS } from './equivalents_nn.ts';
+import { SORTING_EQUIVALENTS } from './equivalents_sorting.ts';
 import type { Mutant } from './generate.ts';
 
 export type { Equivalent };
@@ -404,6 +405,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   },
   ...CORE_EQUIVALENTS,
   ...NN_EQUIVALENTS,
+  ...SORTING_EQUIVALENTS,
 ];
 
 /** The declared reason `m` is equivalent, or null. */
