@@ -4,8 +4,7 @@
  * OpInfo names to them.
  */
 import type { DType } from '../src/runtime/index.ts';
-import { CANCELLING_K, LONG_K } from './ops/linalg.ts';
-import { type GoldenDeviation, type GoldenTolerance, LAYOUTS, type Tolerance } from './types.ts';
+import type { GoldenDeviation, GoldenTolerance, Tolerance } from './types.ts';
 
 export interface Declared {
   readonly deviations?: readonly GoldenDeviation[];
@@ -53,45 +52,6 @@ export const COMPLEX_BLAS_DOT: Declared = {
         "Debian's PyTorch 1.13.1 (the recording build) links the generic reference BLAS, whose complex dot " +
         "(cdotu/zdotu) returns 0 through PyTorch's calling convention: torch.dot of complex vectors is 0+0j; the " +
         'runtime returns the dot product (checked by the reference oracle)',
-    },
-  ],
-};
-
-/**
- * PyTorch 1.13's CPU bfloat16 products (mm, bmm, matmul, mv, dot: its gemm / gemv / dot loops without oneDNN's
- * bfloat16 gemm) add each product into a bfloat16 sum, rounded to 8 significant bits every step; the runtime
- * accumulates in float64 and rounds once (held to the default bfloat16 tolerance by the reference oracle). The
- * loose golden tolerance goes only to the ops whose recorded samples need it (bmm, matmul, dot).
- */
-export const BF16_PRODUCTS: Declared = {
-  tolerances: {
-    bfloat16: {
-      rtol: 1.6e-2,
-      atol: 1e-1,
-      reason:
-        "PyTorch 1.13's CPU bfloat16 products accumulate in bfloat16: each of k - 1 adds rounds the partial sum " +
-        '(about 2^-9 of |partial| <= 72 on k <= 8 samples); the runtime accumulates in float64 and rounds once',
-    },
-  },
-  deviations: [
-    {
-      dtypes: ['bfloat16'],
-      sample: LONG_K,
-      kind: 'sample',
-      // Expanded, the long-k operand repeats its first element: no 256 to swallow the ones.
-      layouts: LAYOUTS.filter((l) => l !== 'expanded'),
-      reason:
-        "PyTorch 1.13's CPU bfloat16 products accumulate in bfloat16: 256 plus 63 ones stays 256 (each +1 rounds " +
-        'away), where the runtime gives the sum 319 rounded once, 320',
-    },
-    {
-      dtypes: ['bfloat16'],
-      sample: CANCELLING_K,
-      kind: 'sample',
-      layouts: LAYOUTS.filter((l) => l !== 'expanded'),
-      reason:
-        "PyTorch 1.13's CPU bfloat16 products accumulate in bfloat16: 2^24 + 1 rounds back to 2^24, so " +
-        '2^24 + 1 - 2^24 gives 0, where the runtime gives the exact sum, 1',
     },
   ],
 };

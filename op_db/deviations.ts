@@ -9,7 +9,6 @@
 import type { DType } from '../src/runtime/index.ts';
 import {
   ALPHA_ROUNDED,
-  BF16_PRODUCTS,
   BF16_TRANSPOSED,
   bf16ResampleSums,
   COMPLEX_BLAS_DOT,
@@ -62,18 +61,7 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   'nn.functional.mish': noCpuKernel('float16', 'bfloat16'),
   'nn.functional.soft_margin_loss': noCpuKernel('float16'),
   'nn.functional.multilabel_soft_margin_loss': noCpuKernel('float16'),
-  'nn.functional.gelu': {
-    ...noCpuKernel('float16'),
-    tolerances: {
-      bfloat16: {
-        rtol: 1.6e-2,
-        atol: 5e-3,
-        reason:
-          "PyTorch 1.13's CPU gelu rounds a bfloat16 input's 1 + erf(x / sqrt 2) to bfloat16, which is 0 below " +
-          'about -2.5: it gives 0 where the result is -1e-3; the runtime computes in float32 and rounds once',
-      },
-    },
-  },
+  'nn.functional.gelu': noCpuKernel('float16'),
   eye: noCpuKernel('bfloat16'),
   linspace: {
     deviations: [
@@ -220,7 +208,7 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   },
   all: COMPLEX_TO_BOOL,
   any: COMPLEX_TO_BOOL,
-  dot: { ...COMPLEX_BLAS_DOT, tolerances: BF16_PRODUCTS.tolerances },
+  dot: COMPLEX_BLAS_DOT,
   'nn.functional.interpolate': {
     deviations: [
       ...noResampleKernel({
@@ -251,15 +239,9 @@ const DECLARED: Readonly<Record<string, Declared>> = {
     tolerances: bf16ResampleSums({ rtol: 1.6e-2, atol: 1.2e-2 }),
   },
   // mm's and mv's k <= 8 samples happen to round like PyTorch's within the default tolerance.
-  mm: { deviations: BF16_PRODUCTS.deviations },
-  bmm: BF16_PRODUCTS,
-  matmul: {
-    deviations: [...COMPLEX_BLAS_DOT.deviations!, ...BF16_PRODUCTS.deviations!],
-    tolerances: BF16_PRODUCTS.tolerances,
-  },
+  matmul: COMPLEX_BLAS_DOT,
   'nn.functional.linear': {
     deviations: [{ ...COMPLEX_BLAS_DOT.deviations![0], sample: '(dot)' }],
-    tolerances: BF16_PRODUCTS.tolerances,
   },
   'nn.functional.pdist': NO_HALF_DISTANCE,
   cdist: NO_HALF_DISTANCE,
@@ -294,17 +276,6 @@ const DECLARED: Readonly<Record<string, Declared>> = {
           'torch.max docs leave the sign of a zero maximum open; only the full tier runs the expanded layout',
       },
     ],
-  },
-  log_softmax: {
-    tolerances: {
-      bfloat16: {
-        rtol: 6e-2,
-        atol: 4e-3,
-        reason:
-          "PyTorch 1.13's CPU log_softmax keeps a bfloat16 input's max and log-sum in bfloat16; the runtime " +
-          'computes them in float32 and rounds the result once',
-      },
-    },
   },
   pow: {
     tolerances: {

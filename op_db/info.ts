@@ -60,6 +60,7 @@ export function opInfo(spec: OpInfoSpec): OpInfo {
     resultDType: null,
     tolerances: {},
     goldenTolerances: {},
+    goldenExact: [],
     goldenDeviations: [],
     skips: [],
     ...rest,

@@ -72,6 +72,12 @@ export interface SampleInput {
    */
   readonly cpuTieOrder?: boolean;
   /**
+   * Why this sample pins where PyTorch's CPU kernel rounds, at a point where exact math differs by more than any
+   * tolerance (a bfloat16 sum that loses each +1 to rounding): the reference oracle, whose reference is exact
+   * math, checks its variants but not its values; the golden oracle holds the values to PyTorch's.
+   */
+  readonly roundingPinned?: string;
+  /**
    * The call draws from a generator (dropout in training): the golden oracle compares everything but its values
    * and gradients, which come from PyTorch's own stream; the other oracles replay the runtime's (`randomized`).
    */
@@ -239,6 +245,12 @@ export interface OpInfo {
    * tolerance, and each entry says why. A deviation of the runtime from PyTorch is an xfail skip rule instead.
    */
   readonly goldenTolerances: Readonly<Partial<Record<DType, GoldenTolerance>>>;
+  /**
+   * dtypes whose cpu outputs the golden oracle compares with PyTorch's bit for bit: the kernel rounds where PyTorch
+   * 1.13's CPU kernel does (bfloat16 products summed in bfloat16 steps), so a rounding bug inside the dtype's
+   * tolerance would otherwise pass.
+   */
+  readonly goldenExact: readonly DType[];
   /**
    * Samples on which the runtime deliberately differs from PyTorch 1.13 (a PyTorch bug, a missing PyTorch kernel):
    * the golden oracle expects them to differ and fails when one no longer does, like an xfail, per sample.

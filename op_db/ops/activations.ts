@@ -31,6 +31,10 @@ interface ActivationSpec {
   /** Samples that call the aten op itself: arguments Python's nn.functional spelling does not take. */
   readonly atenKwargs?: readonly Kw[];
   readonly errors?: (ctx: SampleContext) => ErrorInput[];
+  /** The reference oracle's tolerance overrides (where the kernel rounds as PyTorch's does, not once). */
+  readonly tolerances?: OpInfo['tolerances'];
+  /** The dtypes the golden oracle compares bit for bit (OpInfo.goldenExact). */
+  readonly goldenExact?: OpInfo['goldenExact'];
 }
 
 /**
@@ -87,6 +91,8 @@ function activation(spec: ActivationSpec): OpInfo {
     },
     // The Scalar arguments never take part in promotion: the result has the input's dtype.
     resultDType: (s) => pointwiseResultDType({ input: s.input, args: [] }, 'promote'),
+    tolerances: spec.tolerances ?? {},
+    goldenExact: spec.goldenExact ?? [],
   });
 }
 
@@ -128,6 +134,10 @@ export const ACTIVATION_OPINFOS: readonly OpInfo[] = [
   activation({
     op: 'gelu',
     dtypes: FLOATS,
+    // bfloat16 rounds every step as PyTorch 1.13's CPU kernel does (1 + erf(x / sqrt 2) is 0 below about -2.5):
+    // 0 where exact math gives -1.5e-3, -5.4e-3 for -7.9e-3 (measured on the full tier's samples).
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 5e-3 } },
+    goldenExact: ['bfloat16'],
     kwargs: [{ approximate: 'tanh' }, { approximate: 'none' }],
     errors: (ctx) => [
       raises(

@@ -176,13 +176,14 @@ export const NN_ATTENTION_OPINFOS = [
     sampleInputs: attentionSamples,
     ref: attentionRef,
     errorInputs: attentionErrors,
-    // bfloat16 rounds the scaled query and key, the scores and the weights before the last product (as PyTorch
-    // does; the golden oracle holds it to PyTorch's result): against the float64 definition that is a few %.
+    // bfloat16 rounds the scaled query and key, the scores and the weights before the last product, and its bmm
+    // sums step by step in bfloat16 (as PyTorch does; the golden oracle holds it to PyTorch's result): against the
+    // float64 definition that is up to 0.34 on outputs near 2 to 5 (measured on the full tier's samples).
     // float32 / float64 differ from PyTorch 1.13 by up to ~120 / ~240 ulps (the numerics view) on outputs small next
     // to their terms (weights @ value mixes signs): the two round their bmm and softmax sums in different orders, and
     // on a random float64 sample each is 25 ulps from the exact result (long double), 4.4e-16 absolute. Rounding,
     // within the default tolerances.
-    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 0.3 } },
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 0.4 } },
     flags: { randomized: true },
   }),
 ];

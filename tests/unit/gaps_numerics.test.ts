@@ -19,16 +19,17 @@ const op = (name: string, ...args: unknown[]) => callOp(name, args) as Tensor;
 
 afterEach(() => setDefaultDType('float32'));
 
-/** mm accumulating in bfloat16 itself: every partial sum rounded to 8 significant bits. */
-const bf16Accumulator =
+/**
+ * mm of bfloat16 summed another way than PyTorch 1.13's loops: in float64 and rounded once (the runtime's kernel
+ * before it followed them), or in float32 on every layout (PyTorch does that only for a transposed first operand).
+ */
+const summedIn =
+  (wide: 'float64' | 'float32') =>
   (real: Kernel): Kernel =>
   (ks, args, entry) => {
     const { self, mat2 } = args as { self: Tensor; mat2: Tensor };
     if (self.dtype !== 'bfloat16') return real(ks, args, entry);
-    let acc = callOp('zeros', [[self.shape[0], mat2.shape[1]]], { dtype: 'bfloat16' }) as Tensor;
-    for (let p = 0; p < self.shape[1]; p++)
-      acc = op('add', acc, op('mul', op('narrow', self, 1, p, 1), op('narrow', mat2, 0, p, 1)));
-    return acc;
+    return to(op('mm', to(self, wide), to(mat2, wide)), 'bfloat16');
   };
 
 /** Runs `inst` clean (it must pass), then with `inject` applied (it must fail matching `pattern`). */
@@ -70,17 +71,21 @@ describe('numerics gaps the matrix now catches', () => {
       ).finally(() => setDefaultDType('float32'));
   });
 
-  test('mm accumulating bfloat16 in bfloat16 fails the reference (the long-k sample by itself too) and golden oracles', async () => {
-    const inst = matrixInstance('mm', 'reference', 'bfloat16', 'contiguous');
-    // The default bfloat16 tolerance (no longer the loose one) already sees it on a k = 4 sample.
-    await catches(inst, () => swapKernel('mm', bf16Accumulator), /elements differ/);
+  test('mm of bfloat16 summed in float64 and rounded once fails the golden oracle, the long-k sample by itself too', async () => {
+    const inst = matrixInstance('mm', 'golden', 'bfloat16', 'contiguous');
+    await catches(inst, () => swapKernel('mm', summedIn('float64')), /differ from PyTorch/);
     const ctx = { device: 'cpu', dtype: 'bfloat16', requiresGrad: false, seed: inst.seed } as const;
     const long = inst.info.sampleInputs(ctx).findIndex((s) => s.name?.startsWith(LONG_K));
     expect(long).toBeGreaterThan(0);
     const f = await oracleFailure(() => runOracle(inst, long));
-    expect(f.message).toMatch(/long k[\s\S]*got 256, expected 320/);
-    // PyTorch 1.13 itself accumulates in bfloat16: the declared long-k deviation no longer occurs.
-    const g = await oracleFailure(() => runOracle(matrixInstance('mm', 'golden', 'bfloat16', 'contiguous')));
-    expect(g.message).toMatch(/differ from PyTorch|unexpected agreement/);
+    expect(f.message).toMatch(/long k[\s\S]*got 320, PyTorch 256/);
+  });
+
+  test('mm of bfloat16 summed in float32 on every layout fails the golden oracle (the loop follows the strides)', async () => {
+    await catches(
+      matrixInstance('mm', 'golden', 'bfloat16', 'contiguous'),
+      () => swapKernel('mm', summedIn('float32')),
+      /differ from PyTorch/,
+    );
   });
 });

@@ -145,10 +145,11 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
   {
     file: 'src/runtime/ops/gemm.ts',
     operator: 'swap-comparison',
-    original: 'for (let j = 0; j < m; j++) acc[j] += x * read(b.arr, bp + j * b.cs);',
+    original: 'for (let j = 0; j < m; j++) acc[j] = step(acc[j], x * read(b.arr, bp + j * b.cs));',
     reason:
       'the extra pass decodes one more half value (f16BitsToNumber / bf16BitsToNumber of any value or undefined ' +
-      'do not throw) and adds into acc[m], past the end of the local Float64Array(m): dropped',
+      'do not throw), steps it (roundBf16 of NaN does not throw either) and writes acc[m], past the end of the ' +
+      'local Float64Array(m): dropped',
   },
   {
     file: 'src/runtime/ops/pointwise/activation.ts',
@@ -381,7 +382,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
   {
     file: 'src/runtime/ops/reductions/softmax.ts',
     operator: 'swap-comparison',
-    original: 'for (let i = 0; i < max.length; i++) max[i] += Math.log(sum[i]);',
+    original: 'for (let i = 0; i < max.length; i++) max[i] += logOf(sum[i]);',
     reason: 'the extra pass writes max[length] of a Float64Array (makeAcc): past the end, dropped',
   },
   {

@@ -18,6 +18,11 @@ export function numberToBf16Bits(x: number): number {
   return ((b + rounding) >>> 16) & 0xffff;
 }
 
+/** x rounded to float32, then to the nearest bfloat16 (ties to even), as c10::BFloat16's constructor from float. */
+export function roundBf16(x: number): number {
+  return bf16BitsToNumber(numberToBf16Bits(x));
+}
+
 export function f16BitsToNumber(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >>> 10) & 0x1f;

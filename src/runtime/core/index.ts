@@ -44,7 +44,7 @@ export {
   ZeroDivisionError,
 } from './errors.ts';
 export { Generator, getDefaultGenerator, manualSeed } from './generator.ts';
-export { bf16BitsToNumber, f16BitsToNumber, numberToBf16Bits, numberToF16Bits } from './half.ts';
+export { bf16BitsToNumber, f16BitsToNumber, numberToBf16Bits, numberToF16Bits, roundBf16 } from './half.ts';
 export { broadcastStridesFor, iterationOrder, pointwiseOutputStrides, stridesInOrder } from './layout.ts';
 export {
   checkAllocation,

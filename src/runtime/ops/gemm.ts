@@ -2,7 +2,7 @@
  * The CPU matrix-multiply kernel behind mm, bmm, mv, dot and matmul: out[b] = A[b] @ B[b] over a (broadcast)
  * batch, every operand read and written through its own strides, no copies. Loops run i-k-j with a row
  * accumulator so the innermost loop streams along a row of B and of the accumulator. Floats accumulate in
- * float64 (then round once to the output dtype), small ints in wrapping int32, int64 exactly as bigint.
+ * float64 (then round once to the output dtype; bfloat16 as its caller's HalfOrder says), small ints in wrapping int32, int64 exactly as bigint.
  */
 
 import {
@@ -13,7 +13,7 @@ import {
   WASM_GEMM_MIN_MACS,
   wasmGemm,
 } from '../backends/cpu/index.ts';
-import { DTYPE_INFO, type StorageArray, type Tensor } from '../core/index.ts';
+import { DTYPE_INFO, roundBf16, type StorageArray, type Tensor } from '../core/index.ts';
 
 /** A tensor seen as a batch of matrices: batch strides (broadcast dims have stride 0), row and column strides. */
 export interface MatrixView {
@@ -176,10 +176,24 @@ const complexKernel: Kernel2D = (o, a, b, n, k, m) => {
   }
 };
 
-/** bfloat16 / float16: decode on read, float64 accumulate, round once on store. */
-function halfKernel(dtype: Tensor['dtype']): Kernel2D {
+/**
+ * How a bfloat16 product sums (product_order.ts says which PyTorch 1.13 takes): 'once' accumulates in float64 and
+ * rounds on store (float16, and the kernels PyTorch has no bfloat16 loop for); 'steps' rounds each product to
+ * bfloat16 and each partial sum to float32 then bfloat16, k = 0..K-1; 'float32' sums the (exact) products in
+ * float32, k = 0..K-1, rounded once on store.
+ */
+export type HalfOrder = 'once' | 'steps' | 'float32';
+
+/** bfloat16 / float16: decode on read, accumulate as `order` says, round on store. */
+function halfKernel(dtype: Tensor['dtype'], order: HalfOrder): Kernel2D {
   const read = numberReader(dtype);
   const write = numberWriter(dtype);
+  const step =
+    order === 'steps'
+      ? (s: number, p: number) => roundBf16(s + roundBf16(p))
+      : order === 'float32'
+        ? (s: number, p: number) => Math.fround(s + p)
+        : (s: number, p: number) => s + p;
   return (o, a, b, n, k, m) => {
     const acc = new Float64Array(m);
     for (let i = 0; i < n; i++) {
@@ -188,7 +202,7 @@ function halfKernel(dtype: Tensor['dtype']): Kernel2D {
       for (let p = 0; p < k; p++) {
         const x = read(a.arr, ai + p * a.cs);
         const bp = b.off + p * b.rs;
-        for (let j = 0; j < m; j++) acc[j] += x * read(b.arr, bp + j * b.cs);
+        for (let j = 0; j < m; j++) acc[j] = step(acc[j], x * read(b.arr, bp + j * b.cs));
       }
       const oi = o.off + i * o.rs;
       for (let j = 0; j < m; j++) write(o.arr, oi + j * o.cs, acc[j]);
@@ -196,12 +210,19 @@ function halfKernel(dtype: Tensor['dtype']): Kernel2D {
   };
 }
 
-function kernelFor(dtype: Tensor['dtype']): Kernel2D {
+const HALF_KERNELS = new Map<string, Kernel2D>();
+
+function kernelFor(dtype: Tensor['dtype'], order: HalfOrder = 'once'): Kernel2D {
   if (dtype === 'float32') return float32Kernel;
   if (dtype === 'float64') return float64Kernel;
   if (dtype === 'int64') return bigKernel;
   if (DTYPE_INFO[dtype].kind === 'complex') return complexKernel;
-  if (dtype === 'float16' || dtype === 'bfloat16') return halfKernel(dtype);
+  if (dtype === 'float16' || dtype === 'bfloat16') {
+    const o = dtype === 'bfloat16' ? order : 'once';
+    const key = `${dtype}:${o}`;
+    if (!HALF_KERNELS.has(key)) HALF_KERNELS.set(key, halfKernel(dtype, o));
+    return HALF_KERNELS.get(key)!;
+  }
   return intKernel;
 }
 
@@ -232,12 +253,13 @@ export function gemm(
   n: number,
   k: number,
   m: number,
+  order: HalfOrder = 'once',
 ): void {
   if (n === 0 || m === 0) return;
   const oBase = logicalOffsets(batch, out.batchStrides, out.t.storageOffset);
   const aBase = logicalOffsets(batch, a.batchStrides, a.t.storageOffset);
   const bBase = logicalOffsets(batch, b.batchStrides, b.t.storageOffset);
-  const kernel = kernelFor(out.t.dtype);
+  const kernel = kernelFor(out.t.dtype, order);
   const o: Plane = { arr: out.t.storage.data!, off: 0, rs: out.rs, cs: out.cs };
   const pa: Plane = { arr: a.t.storage.data!, off: 0, rs: a.rs, cs: a.cs };
   const pb: Plane = { arr: b.t.storage.data!, off: 0, rs: b.rs, cs: b.cs };

@@ -18,8 +18,9 @@ import {
   type Tensor,
 } from '../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../dispatch/index.ts';
-import { gemm, type MatrixView } from './gemm.ts';
+import { gemm, type HalfOrder, type MatrixView } from './gemm.ts';
 import { defineOut, notImplementedFor } from './op_helpers.ts';
+import { productOrder, shouldFold } from './product_order.ts';
 import { defineStructured, type OutSpec } from './structured.ts';
 
 const tags = { family: 'linalg' };
@@ -120,13 +121,6 @@ function productShape(a: Tensor, b: Tensor, op: string): number[] {
   ];
 }
 
-/** at::native::should_fold: fold a >= 3-D operand's batch into mm rows, unless it is a transposed 3-D batch. */
-function shouldFold(t: Tensor, otherDim: number): boolean {
-  if (t.ndim < 3 || (otherDim !== 1 && otherDim !== 2)) return false;
-  const s = t.strides;
-  return !(t.ndim === 3 && otherDim === 2 && s[2] !== 1 && s[0] === t.shape[1] * t.shape[2]);
-}
-
 /** Validates matmul along PyTorch's dispatch path; returns the output shape and the kernel the path runs. */
 function matmulPlan(a: Tensor, b: Tensor, op: string): { shape: number[]; kernel: string } {
   const [da, db] = [a.ndim, b.ndim];
@@ -168,7 +162,7 @@ function matmulPlan(a: Tensor, b: Tensor, op: string): { shape: number[]; kernel
 }
 
 /** Views a (1-D: one row) and b (1-D: one column) as batches of matrices over out's batch dims and runs gemm. */
-function runProduct(out: Tensor, a: Tensor, b: Tensor, kernel: string, op: string): void {
+function runProduct(out: Tensor, a: Tensor, b: Tensor, kernel: string, op: string, order: HalfOrder): void {
   const batch = out.shape.slice(0, Math.max(a.ndim, b.ndim, 2) - 2);
   const nb = batch.length;
   const n = a.ndim >= 2 ? a.shape[a.ndim - 2] : 1;
@@ -211,7 +205,7 @@ function runProduct(out: Tensor, a: Tensor, b: Tensor, kernel: string, op: strin
     };
   };
   if (out.device !== 'webgpu') {
-    gemm(outView(out), view(a, true), view(b, false), batch, n, k, m);
+    gemm(outView(out), view(a, true), view(b, false), batch, n, k, m, order);
     return;
   }
   matmulGPU(outView(out), view(a, true), view(b, false), batch, n, k, m, op);
@@ -294,8 +288,10 @@ export function registerLinalg(): void {
     };
     // One impl for both devices: runProduct picks gemm (cpu) or the tiled WGSL kernel (webgpu).
     const cpu = (args: BoundArgs, out: Tensor, op: string) => {
-      const { kernel } = check(args[first] as Tensor, args[second] as Tensor, op);
-      runProduct(out, args[first] as Tensor, args[second] as Tensor, kernel, op);
+      const [a, b] = [args[first] as Tensor, args[second] as Tensor];
+      const { kernel } = check(a, b, op);
+      const order = out.dtype === 'bfloat16' ? productOrder(name, a, b, out) : 'once';
+      runProduct(out, a, b, kernel, op, order);
     };
     const params = `Tensor ${first}, Tensor ${second}`;
     defineStructured({

@@ -5,7 +5,7 @@
  * `nn.functional.X(..., inplace=True)` reaches the `X_` overload through the alias (see `inplaceKwarg`).
  */
 import { arg, type Derivative, type GradContext, gradOps, unaryGrad } from '../../autograd/index.ts';
-import { InvalidArgumentError, Scalar, type Tensor, ZeroDivisionError } from '../../core/index.ts';
+import { InvalidArgumentError, roundBf16, Scalar, type Tensor, ZeroDivisionError } from '../../core/index.ts';
 import type { PointwiseRow } from './row.ts';
 import { clampBigInt, clampNumber, erf } from './unary_math.ts';
 
@@ -46,10 +46,24 @@ const floatRow = { arity: 1, promotion: 'default', kinds: ['float'], variants: '
 
 const geluNone = (x: number) => x * 0.5 * (1 + erf(x * SQRT1_2));
 const geluTanh = (x: number) => 0.5 * x * (1 + Math.tanh(K_BETA * (x + K_KAPPA * x * x * x)));
+/**
+ * PyTorch 1.13's CPU gelu on bfloat16 (GeluKernelImpl over Vectorized<BFloat16>): its constants are bfloat16 and
+ * every product, sum, erf and tanh is rounded back to bfloat16, in the kernel's order. 1 + erf(x / sqrt 2) is
+ * then 0 below about -2.5, so gelu gives 0 where the exact result is about -1e-3.
+ */
+const [BF_SQRT1_2, BF_BETA, BF_KAPPA] = [SQRT1_2, K_BETA, K_KAPPA].map(roundBf16);
+const geluNoneBf16 = (x: number) =>
+  roundBf16(roundBf16(x * 0.5) * roundBf16(1 + roundBf16(erf(roundBf16(x * BF_SQRT1_2)))));
+const geluTanhBf16 = (x: number) => {
+  const cube = roundBf16(roundBf16(x * x) * x);
+  const inner = roundBf16(BF_BETA * roundBf16(x + roundBf16(BF_KAPPA * cube)));
+  return roundBf16(roundBf16(0.5 * x) * roundBf16(1 + roundBf16(Math.tanh(inner))));
+};
 const GELU_TANH = {
   ...floatRow,
   name: 'gelu',
   num: geluTanh,
+  bf16: geluTanhBf16,
   wgsl: {
     f32: '0.5 * a * (1.0 + tanh(clamp(0.7978845608028654 * (a + 0.044715 * a * a * a), -10.0, 10.0)))',
   },
@@ -155,6 +169,7 @@ export const ACTIVATION_ROWS = [
     name: 'gelu',
     schema: "gelu(Tensor self, *, str approximate='none') -> Tensor",
     num: geluNone,
+    bf16: geluNoneBf16,
     select: (args): PointwiseRow | undefined => {
       if (args.approximate === 'tanh') return GELU_TANH;
       if (args.approximate === 'none') return undefined;

@@ -183,7 +183,9 @@ export function definePointwise(row: PointwiseRow): void {
             ? r.bool
             : intLike && r.int
               ? r.int
-              : r.num;
+              : compute === 'bfloat16' && r.bf16
+                ? r.bf16
+                : r.num;
     const targets = inputs.map((_, i) => (row.boolInputs?.includes(i) ? 'bool' : compute));
     if (mayPrecheck && r.precheck && out.numel > 0) r.precheck(inputs, compute, op);
     const scalars = scalarNames.map((n) => scalarParam(args[n] as Scalar, compute));

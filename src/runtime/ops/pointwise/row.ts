@@ -27,6 +27,11 @@ export interface PointwiseRow {
   readonly promotion: PromotionKind;
   /** Scalar function on JS numbers (bool, small ints, floats). Ints wrap on store; int math must stay exact. */
   readonly num?: ScalarFn;
+  /**
+   * Override of `num` when the compute dtype is bfloat16 and PyTorch 1.13's CPU kernel computes in it: each step of
+   * its Vectorized<BFloat16> loop converts the step's float result back to bfloat16.
+   */
+  readonly bf16?: ScalarFn;
   /** Override of `num` when the compute dtype is bool or int8..int32 (exact int math, e.g. Math.imul). */
   readonly int?: ScalarFn;
   /** Override when the compute dtype is bool. */

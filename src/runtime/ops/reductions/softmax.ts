@@ -6,7 +6,14 @@
 
 import { forEachRow, wasmSoftmaxLine } from '../../backends/cpu/index.ts';
 import { computeValue, runSoftmaxGPU } from '../../backends/webgpu/index.ts';
-import { contiguousStrides, DTYPE_INFO, type DType, type Tensor, wrapDim } from '../../core/index.ts';
+import {
+  contiguousStrides,
+  DTYPE_INFO,
+  type DType,
+  roundBf16,
+  type Tensor,
+  wrapDim,
+} from '../../core/index.ts';
 import type { BoundArgs } from '../../dispatch/index.ts';
 import { compileKernel, compileReduceLoop, numLoad, numStore } from './codegen.ts';
 import { defineReduction, type Plan } from './define.ts';
@@ -37,13 +44,25 @@ function planSoftmax(a: BoundArgs, op: string): SoftmaxPlan {
   return { dim, compute, results: [{ shape: self.shape, dtype: compute }] };
 }
 
-function softmaxBody(kind: SoftmaxKind, d: DType, c: DType): string {
+/**
+ * Where PyTorch 1.13's CPU kernels round a bfloat16 line (probed bit for bit): the last-dim log_softmax kernel
+ * keeps its sum of exps and their log in bfloat16; the other-dim softmax kernel rounds each exp to bfloat16 before
+ * dividing by the float32 sum. The other two round once, on store, as float32 and float64 do.
+ */
+function bf16Steps(kind: SoftmaxKind, c: DType, lastDim: boolean): boolean {
+  return c === 'bfloat16' && (kind === 'log_softmax') === lastDim;
+}
+
+/** Whether PyTorch 1.13 runs its last-dim kernel (a 0-dim input is viewed as 1-D). */
+const isLastDim = (self: Tensor, dim: number) => self.ndim === 0 || dim === self.ndim - 1;
+
+function softmaxBody(kind: SoftmaxKind, d: DType, c: DType, steps: boolean): string {
   const x = numLoad(d, c, 'X', 'p');
   const fill =
     kind === 'softmax'
       ? `const e = Math.exp(${x} - m); T[j] = e; s += e;`
       : `const e = ${x} - m; T[j] = e; s += Math.exp(e);`;
-  const value = kind === 'softmax' ? 'T[j] / s' : 'T[j] - ls';
+  const value = kind === 'softmax' ? (steps ? 'B2F(F2B(T[j])) / s' : 'T[j] / s') : 'T[j] - ls';
   return `
 let m = -Infinity;
 let p = ix;
@@ -51,7 +70,7 @@ for (let j = 0; j < n; j++, p += sx) { const x = ${x}; if (x > m || x !== x) m =
 let s = 0;
 p = ix;
 for (let j = 0; j < n; j++, p += sx) { ${fill} }
-const ls = Math.log(s);
+const ls = ${steps ? 'B2F(F2B(Math.log(B2F(F2B(s)))))' : 'Math.log(s)'};
 let q = iy;
 for (let j = 0; j < n; j++, q += sy) { ${numStore(c, 'Y', 'q', value)} }`;
 }
@@ -74,14 +93,15 @@ const runSoftmax =
     const fastest = self.strides.every(
       (st, d) => self.shape[d] === 1 || Math.abs(st) >= Math.abs(self.strides[p.dim]),
     );
+    const steps = bf16Steps(kind, p.compute, isLastDim(self, p.dim));
     if (self.ndim > 0 && !fastest) {
-      runStrided(kind, self, p, out);
+      runStrided(kind, self, p, out, steps);
       return;
     }
     const kernel = compileKernel<SoftmaxLine>(
-      `${kind}|${self.dtype}|${p.compute}`,
+      `${kind}|${self.dtype}|${p.compute}|${steps}`,
       'n, X, ix, sx, Y, iy, sy, T',
-      softmaxBody(kind, self.dtype, p.compute),
+      softmaxBody(kind, self.dtype, p.compute, steps),
     );
     const g = lineGeometry(self, p.dim);
     const outStrides = lineGeometry(out, p.dim).strides;
@@ -118,7 +138,7 @@ type WriteRow = (
  * When the softmax dim is not the input's fastest, lines are strided and cache-hostile; instead reduce max
  * and sum(exp) into accumulators with the memory-ordered reduction engine, then write in memory order.
  */
-function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor): void {
+function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor, steps: boolean): void {
   const rs = reduceShape(self, [p.dim], true, kind);
   const base = { input: self.dtype, cast: p.compute, load: 'num', lanes: 1 } as const;
   const max = makeAcc(rs, 1, -Infinity);
@@ -138,11 +158,13 @@ function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor
     1,
     max,
   );
-  if (kind === 'log_softmax') for (let i = 0; i < max.length; i++) max[i] += Math.log(sum[i]);
+  const logOf = steps ? (v: number) => roundBf16(Math.log(roundBf16(v))) : Math.log;
+  if (kind === 'log_softmax') for (let i = 0; i < max.length; i++) max[i] += logOf(sum[i]);
   const x = numLoad(self.dtype, p.compute, 'X', 'ix');
-  const value = kind === 'softmax' ? `Math.exp(${x} - M[io]) / S[io]` : `${x} - M[io]`;
+  const e = `Math.exp(${x} - M[io])`;
+  const value = kind === 'softmax' ? `${steps ? `B2F(F2B(${e}))` : e} / S[io]` : `${x} - M[io]`;
   const write = compileKernel<WriteRow>(
-    `${kind}-write|${self.dtype}|${p.compute}`,
+    `${kind}-write|${self.dtype}|${p.compute}|${steps}`,
     'n, Y, iy, sy, X, ix, sx, M, S, io, so',
     `for (let j = 0; j < n; j++) { ${numStore(p.compute, 'Y', 'iy', value)} iy += sy; ix += sx; io += so; }`,
   );
