@@ -62,9 +62,58 @@ type Shape = readonly number[];
  */
 function columnMajorSample(ctx: SampleContext, a: Shape, b: Shape, o: MakeOptions): SampleInput {
   const { make } = gen(ctx);
-  const swapped = [...b.slice(0, -2), b[b.length - 1], b[b.length - 2]];
-  const mat2 = make(swapped, o).transpose(-2, -1);
+  const mat2 = make(swapLast(b), o).transpose(-2, -1);
   return sample(make(a, o), [mat2], {}, { name: `[${a.join(', ')}] @ [${b.join(', ')}] (column-major)` });
+}
+
+const swapLast = (s: Shape): Shape => [...s.slice(0, -2), s[s.length - 1], s[s.length - 2]];
+
+/** A probe of which bfloat16 loop PyTorch takes: operand shapes, and which are stored column-major. */
+interface LoopProbe {
+  readonly a: Shape;
+  readonly b: Shape;
+  readonly aCol?: boolean;
+  readonly bCol?: boolean;
+}
+
+const LOOP =
+  "PyTorch 1.13's bfloat16-step loops keep 256 + 1 at 256, its float32 loop gives 256 + (k - 1): exact math " +
+  'differs from the first';
+
+/**
+ * bfloat16 only: ones times a b whose first row along k is 256 and the rest ones. PyTorch's bfloat16-step loops
+ * give 256 (each + 1 is a tie that rounds back), its float32 loop 256 + (k - 1) rounded once, so each probe's
+ * recorded golden says which loop PyTorch 1.13 took for those shapes and strides, and product_order.ts must agree.
+ */
+function loopProbes(ctx: SampleContext, probes: readonly LoopProbe[]): SampleInput[] {
+  if (ctx.dtype !== 'bfloat16') return [];
+  const { make } = gen(ctx);
+  const row = (kk: number) => (kk === 0 ? 256 : 1);
+  const stored = (shape: Shape, col: boolean | undefined, at: (i: number, mem: Shape) => number) => {
+    const mem = col && shape.length >= 2 ? swapLast(shape) : shape;
+    const t = make.values(
+      Array.from({ length: numelOf(shape) }, (_, i) => at(i, mem)),
+      mem,
+    );
+    return mem === shape ? t : t.transpose(-2, -1);
+  };
+  return probes.map(({ a, b, aCol, bCol }) => {
+    const k = a[a.length - 1];
+    // Memory order: a row-major b has k along its second-to-last dim, a column-major one along its last.
+    const rhs = stored(b, bCol, (i, mem) =>
+      b.length === 1 ? row(i) : bCol ? row(i % k) : row(Math.floor(i / mem[mem.length - 1]) % k),
+    );
+    const desc = [aCol ? 'a column-major' : '', bCol ? 'b column-major' : ''].filter(Boolean).join(', ');
+    return sample(
+      stored(a, aCol, () => 1),
+      [rhs],
+      {},
+      {
+        name: `which loop: [${a.join(', ')}] @ [${b.join(', ')}]${desc ? ` (${desc})` : ''}`,
+        roundingPinned: LOOP,
+      },
+    );
+  });
 }
 
 /** The column-major sample per op: bmm's has 400 multiply-adds per matrix, the least that takes gemm's loops. */
@@ -84,6 +133,50 @@ const COLUMN_MAJOR: Readonly<Record<string, readonly [Shape, Shape]>> = {
 };
 
 /**
+ * The loop probes per op: every operand layout addmm_impl_cpu_ tells apart (row- and column-major, size-1 dims),
+ * bmm on both sides of its 400 multiply-adds, and each of matmul's paths (1-D operands, folds either way, batches
+ * that reshape as views or copies).
+ */
+const LOOP_PROBES: Readonly<Record<string, readonly LoopProbe[]>> = {
+  mm: [
+    { a: [2, 3], b: [3, 4] },
+    { a: [2, 3], b: [3, 4], bCol: true },
+    { a: [2, 3], b: [3, 4], aCol: true },
+    { a: [2, 3], b: [3, 4], aCol: true, bCol: true },
+    { a: [1, 3], b: [3, 4], bCol: true },
+    { a: [2, 3], b: [3, 1], bCol: true },
+    { a: [1, 3], b: [3, 1], aCol: true },
+  ],
+  bmm: [
+    { a: [2, 2, 3], b: [2, 3, 4], bCol: true },
+    { a: [2, 5, 10], b: [2, 10, 8] },
+    { a: [2, 5, 10], b: [2, 10, 8], bCol: true },
+    { a: [2, 5, 10], b: [2, 10, 8], aCol: true },
+    { a: [2, 5, 10], b: [2, 10, 8], aCol: true, bCol: true },
+  ],
+  mv: [
+    { a: [4, 3], b: [3] },
+    { a: [4, 3], b: [3], aCol: true },
+  ],
+  dot: [{ a: [3], b: [3] }],
+  matmul: [
+    { a: [3], b: [3, 4] },
+    { a: [3], b: [3, 4], bCol: true },
+    { a: [2, 3], b: [3, 4], bCol: true },
+    { a: [2, 2, 3], b: [3, 4], bCol: true },
+    { a: [2, 2, 3], b: [3, 4], aCol: true },
+    { a: [4, 3], b: [2, 3, 5] },
+    { a: [4, 3], b: [2, 3, 5], bCol: true },
+    { a: [3], b: [2, 3, 5] },
+    { a: [2, 5, 10], b: [10] },
+    { a: [2, 5, 10], b: [2, 10, 8], bCol: true },
+    { a: [2, 5, 10], b: [2, 10, 8], aCol: true },
+    { a: [2, 1, 5, 10], b: [3, 10, 8], bCol: true },
+    { a: [1, 5, 10], b: [2, 10, 8], bCol: true },
+  ],
+};
+
+/**
  * Pairs of operand shapes. `degenerate` pairs (zero-size output or k = 0) return before PyTorch's dtype
  * dispatch, so they also run on bool / float16; they are generated only for the claimed dtypes.
  */
@@ -92,6 +185,7 @@ function productSamples(
   degenerate: readonly (readonly [Shape, Shape])[],
   long?: readonly [Shape, Shape],
   columnMajor?: readonly [Shape, Shape],
+  probes: readonly LoopProbe[] = [],
 ) {
   return (ctx: SampleContext): SampleInput[] => {
     const { make } = gen(ctx);
@@ -103,6 +197,7 @@ function productSamples(
       ),
       ...(long ? longK(ctx, ...long) : []),
       ...(columnMajor ? [columnMajorSample(ctx, ...columnMajor, o)] : []),
+      ...loopProbes(ctx, probes),
       ...unclaimedDegenerate(ctx, degenerate),
     ];
   };
@@ -175,7 +270,7 @@ function product(
     family: 'linalg',
     dtypes: LINALG_CPU,
     dtypesIf: { meta: DTYPE_GROUPS.all },
-    sampleInputs: productSamples(pairs, degenerate, long, COLUMN_MAJOR[name]),
+    sampleInputs: productSamples(pairs, degenerate, long, COLUMN_MAJOR[name], LOOP_PROBES[name]),
     errorInputs: productErrors(errors),
     ref: productRef,
     resultDType: (s) => (s.input as Tensor).dtype,
