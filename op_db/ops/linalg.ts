@@ -157,6 +157,8 @@ const LOOP_PROBES: Readonly<Record<string, readonly LoopProbe[]>> = {
   mv: [
     { a: [4, 3], b: [3] },
     { a: [4, 3], b: [3], aCol: true },
+    { a: [20, 20], b: [20] },
+    { a: [20, 20], b: [20], aCol: true },
   ],
   dot: [{ a: [3], b: [3] }],
   matmul: [
@@ -169,6 +171,7 @@ const LOOP_PROBES: Readonly<Record<string, readonly LoopProbe[]>> = {
     { a: [4, 3], b: [2, 3, 5], bCol: true },
     { a: [3], b: [2, 3, 5] },
     { a: [2, 5, 10], b: [10] },
+    { a: [20, 20], b: [20], aCol: true },
     { a: [2, 5, 10], b: [2, 10, 8], bCol: true },
     { a: [2, 5, 10], b: [2, 10, 8], aCol: true },
     { a: [2, 1, 5, 10], b: [3, 10, 8], bCol: true },

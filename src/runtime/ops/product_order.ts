@@ -67,11 +67,13 @@ interface Layout {
 /** PyTorch's expand: a new dim of size 1 keeps a stride (the next size times its stride), a broadcast one gets 0. */
 function expandTo(t: Layout, target: readonly number[]): Layout {
   const strides = new Array<number>(target.length);
+  const offset = target.length - t.shape.length;
+  let next = 1;
   for (let i = target.length - 1; i >= 0; i--) {
-    const j = i - (target.length - t.shape.length);
+    const j = i - offset;
     const size = j >= 0 ? t.shape[j] : 1;
-    const next = i + 1 < target.length ? target[i + 1] * strides[i + 1] : 1;
     strides[i] = size !== target[i] ? 0 : j >= 0 ? t.strides[j] : next;
+    next = target[i] * strides[i];
   }
   return { shape: target, strides };
 }
@@ -104,8 +106,10 @@ function matmulOrder(a: Tensor, b: Tensor, out: Tensor): HalfOrder {
     const so: Strides2 = da === 2 ? last2(out.strides) : [b.shape[1], 1];
     return addmmOrder(n, k, b.shape[1], s1, last2(b.strides), so);
   }
-  if (shouldFold(a, db) || shouldFold(b, da)) {
-    const transpose = db > da;
+  const foldsA = shouldFold(a, db);
+  if (foldsA || shouldFold(b, da)) {
+    // PyTorch's `transpose = dim_tensor2 > dim_tensor1`: b is the one folded.
+    const transpose = !foldsA;
     const t1 = transpose ? swapLast(b) : a;
     const t2: Layout = transpose ? (da === 2 ? swapLast(a) : a) : b;
     if (t2.shape.length === 1) return 'steps';
@@ -115,11 +119,11 @@ function matmulOrder(a: Tensor, b: Tensor, out: Tensor): HalfOrder {
     const p = t2.shape[1];
     return addmmOrder(rows, kk, p, last2(folded.strides), last2(t2.strides), [p, 1]);
   }
-  const n = da > 1 ? a.shape[da - 2] : 1;
-  const p = db > 1 ? b.shape[db - 1] : 1;
-  const k2 = db > 1 ? b.shape[db - 2] : b.shape[0];
-  const batchA = a.shape.slice(0, Math.max(da - 2, 0));
-  const batchB = b.shape.slice(0, Math.max(db - 2, 0));
+  // Batched: both operands have 2 dims or more (a 1-D one always folds, or is dot / mv).
+  const n = a.shape[da - 2];
+  const p = b.shape[db - 1];
+  const batchA = a.shape.slice(0, -2);
+  const batchB = b.shape.slice(0, -2);
   const nb = Math.max(batchA.length, batchB.length);
   const batch = Array.from({ length: nb }, (_, i) => {
     const x = batchA[i - (nb - batchA.length)] ?? 1;
@@ -128,13 +132,7 @@ function matmulOrder(a: Tensor, b: Tensor, out: Tensor): HalfOrder {
   });
   const bs = numelOf(batch);
   const a3 = reshape(expandTo(a, [...batch, n, k]), [bs, n, k]);
-  const b3 =
-    db === 1
-      ? (() => {
-          const r = reshape(expandTo(b, [...batch, k2]), [bs, k2]);
-          return { shape: [bs, k2, 1], strides: [r.strides[0], r.strides[1], 1] };
-        })()
-      : reshape(expandTo(b, [...batch, k2, p]), [bs, k2, p]);
+  const b3 = reshape(expandTo(b, [...batch, k, p]), [bs, k, p]);
   return bmmOrder(n, k, p, last2(a3.strides), last2(b3.strides), [p, 1]);
 }
 
