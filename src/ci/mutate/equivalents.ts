@@ -6,6 +6,7 @@
 import type { Equivalent } from './equivalent.ts';
 import { CORE_EQUIVALENTS } from './equivalents_core.ts';
 import { NN_EQUIVALENTS } from './equivalents_nn.ts';
+import { PRODUCT_EQUIVALENTS } from './equivalents_products.ts';
 import { SORTING_EQUIVALENTS } from './equivalents_sorting.ts';
 import type { Mutant } from './generate.ts';
 
@@ -406,6 +407,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...CORE_EQUIVALENTS,
   ...NN_EQUIVALENTS,
   ...SORTING_EQUIVALENTS,
+  ...PRODUCT_EQUIVALENTS,
 ];
 
 /** The declared reason `m` is equivalent, or null. */
