@@ -215,8 +215,10 @@ export const NN_LOSS_CLASS_OPINFOS: readonly OpInfo[] = [
     errorInputs: crossEntropyErrors,
     ref: crossEntropyRef,
     resultDType: ofInput,
-    // Its log_softmax keeps a bfloat16 line's log-sum in bfloat16, as PyTorch 1.13's does (log_softmax's OpInfo).
+    // Its log_softmax keeps a bfloat16 line's log-sum in bfloat16, as PyTorch 1.13's does (log_softmax's OpInfo);
+    // the golden oracle compares its bfloat16 results bit for bit.
     tolerances: { bfloat16: { rtol: 4e-2, atol: 4e-3 } },
+    goldenExact: ['bfloat16'],
   }),
   opInfo({
     name: 'nn.functional.binary_cross_entropy',

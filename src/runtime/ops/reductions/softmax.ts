@@ -45,24 +45,41 @@ function planSoftmax(a: BoundArgs, op: string): SoftmaxPlan {
 }
 
 /**
- * Where PyTorch 1.13's CPU kernels round a bfloat16 line (probed bit for bit): the last-dim log_softmax kernel
- * keeps its sum of exps and their log in bfloat16; the other-dim softmax kernel rounds each exp to bfloat16 before
- * dividing by the float32 sum. The other two round once, on store, as float32 and float64 do.
+ * Where PyTorch 1.13's CPU kernels round a bfloat16 line (probed bit for bit). 'last': the last-dim log_softmax
+ * kernel keeps its sum of exps and their log in bfloat16. 'other': the other-dim kernels compute each exp and their
+ * sum (in dim order) in float32; softmax rounds each exp to bfloat16 before dividing by that sum, log_softmax takes
+ * its float32 log. 'none' (float32, float64, the last-dim bfloat16 softmax): exps and sums in float64, rounded once.
  */
-function bf16Steps(kind: SoftmaxKind, c: DType, lastDim: boolean): boolean {
-  return c === 'bfloat16' && (kind === 'log_softmax') === lastDim;
+type Bf16Steps = 'none' | 'last' | 'other';
+
+function bf16Steps(kind: SoftmaxKind, c: DType, self: Tensor, dim: number): Bf16Steps {
+  if (c !== 'bfloat16') return 'none';
+  // A 0-dim input is viewed as 1-D: the last-dim kernel.
+  const lastDim = self.ndim === 0 || dim === self.ndim - 1;
+  if (!lastDim) return 'other';
+  return kind === 'log_softmax' ? 'last' : 'none';
 }
 
-/** Whether PyTorch 1.13 runs its last-dim kernel (a 0-dim input is viewed as 1-D). */
-const isLastDim = (self: Tensor, dim: number) => self.ndim === 0 || dim === self.ndim - 1;
+/** exp(x - m) of one element and the running sum's update, as the variant computes them. */
+function expAndSum(steps: Bf16Steps, arg: string): { e: string; add: (e: string) => string } {
+  if (steps !== 'other') return { e: `Math.exp(${arg})`, add: (e) => `s += ${e};` };
+  return { e: `Math.fround(Math.exp(${arg}))`, add: (e) => `s = Math.fround(s + ${e});` };
+}
 
-function softmaxBody(kind: SoftmaxKind, d: DType, c: DType, steps: boolean): string {
+const LOG_SUM: Record<Bf16Steps, string> = {
+  none: 'Math.log(s)',
+  last: 'B2F(F2B(Math.log(B2F(F2B(s)))))',
+  other: 'Math.fround(Math.log(s))',
+};
+
+function softmaxBody(kind: SoftmaxKind, d: DType, c: DType, steps: Bf16Steps): string {
   const x = numLoad(d, c, 'X', 'p');
+  const { e, add } = expAndSum(steps, `${x} - m`);
   const fill =
     kind === 'softmax'
-      ? `const e = Math.exp(${x} - m); T[j] = e; s += e;`
-      : `const e = ${x} - m; T[j] = e; s += Math.exp(e);`;
-  const value = kind === 'softmax' ? (steps ? 'B2F(F2B(T[j])) / s' : 'T[j] / s') : 'T[j] - ls';
+      ? `const e = ${e}; T[j] = e; ${add('e')}`
+      : `const e = ${x} - m; T[j] = e; ${add(expAndSum(steps, 'e').e)}`;
+  const value = kind === 'softmax' ? (steps === 'other' ? 'B2F(F2B(T[j])) / s' : 'T[j] / s') : 'T[j] - ls';
   return `
 let m = -Infinity;
 let p = ix;
@@ -70,7 +87,7 @@ for (let j = 0; j < n; j++, p += sx) { const x = ${x}; if (x > m || x !== x) m =
 let s = 0;
 p = ix;
 for (let j = 0; j < n; j++, p += sx) { ${fill} }
-const ls = ${steps ? 'B2F(F2B(Math.log(B2F(F2B(s)))))' : 'Math.log(s)'};
+const ls = ${LOG_SUM[steps]};
 let q = iy;
 for (let j = 0; j < n; j++, q += sy) { ${numStore(c, 'Y', 'q', value)} }`;
 }
@@ -93,7 +110,7 @@ const runSoftmax =
     const fastest = self.strides.every(
       (st, d) => self.shape[d] === 1 || Math.abs(st) >= Math.abs(self.strides[p.dim]),
     );
-    const steps = bf16Steps(kind, p.compute, isLastDim(self, p.dim));
+    const steps = bf16Steps(kind, p.compute, self, p.dim);
     if (self.ndim > 0 && !fastest) {
       runStrided(kind, self, p, out, steps);
       return;
@@ -138,7 +155,7 @@ type WriteRow = (
  * When the softmax dim is not the input's fastest, lines are strided and cache-hostile; instead reduce max
  * and sum(exp) into accumulators with the memory-ordered reduction engine, then write in memory order.
  */
-function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor, steps: boolean): void {
+function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor, steps: Bf16Steps): void {
   const rs = reduceShape(self, [p.dim], true, kind);
   const base = { input: self.dtype, cast: p.compute, load: 'num', lanes: 1 } as const;
   const max = makeAcc(rs, 1, -Infinity);
@@ -151,18 +168,31 @@ function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor
   );
   const sum = makeAcc(rs, 1, 0);
   runReduce(
-    compileReduceLoop({ ...base, key: 'sumexp', aux: 1, update: 'a0 += Math.exp(x - m0);' }),
+    compileReduceLoop({
+      ...base,
+      key: `sumexp|${steps}`,
+      aux: 1,
+      update:
+        steps === 'other'
+          ? 'a0 = Math.fround(a0 + Math.fround(Math.exp(x - m0)));'
+          : 'a0 += Math.exp(x - m0);',
+    }),
     self,
     rs,
     sum,
     1,
     max,
   );
-  const logOf = steps ? (v: number) => roundBf16(Math.log(roundBf16(v))) : Math.log;
+  const logOf =
+    steps === 'last'
+      ? (v: number) => roundBf16(Math.log(roundBf16(v)))
+      : steps === 'other'
+        ? (v: number) => Math.fround(Math.log(v))
+        : Math.log;
   if (kind === 'log_softmax') for (let i = 0; i < max.length; i++) max[i] += logOf(sum[i]);
   const x = numLoad(self.dtype, p.compute, 'X', 'ix');
-  const e = `Math.exp(${x} - M[io])`;
-  const value = kind === 'softmax' ? `${steps ? `B2F(F2B(${e}))` : e} / S[io]` : `${x} - M[io]`;
+  const e = expAndSum(steps, `${x} - M[io]`).e;
+  const value = kind === 'softmax' ? `${steps === 'other' ? `B2F(F2B(${e}))` : e} / S[io]` : `${x} - M[io]`;
   const write = compileKernel<WriteRow>(
     `${kind}-write|${self.dtype}|${p.compute}|${steps}`,
     'n, Y, iy, sy, X, ix, sx, M, S, io, so',
