@@ -143,7 +143,8 @@ export function tracing(): TraceState | null {
 function tracerKernel(ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry): unknown {
   const st = current;
   if (!st) return redispatch(op, ks.remove(DispatchKey.Tracer), args);
-  if (op.tags.dataDependent) return dataDependent(st, op, args);
+  const dd = op.tags.dataDependent;
+  if (dd === true || (typeof dd === 'function' && dd(args))) return dataDependent(st, op, args);
   const values: Record<string, Value> = {};
   const fakeArgs: Record<string, unknown> = { ...args };
   let anyTensor = false;

@@ -24,9 +24,10 @@ export interface OpTags {
   readonly pythonOnly?: boolean;
   /**
    * What the op computes (one_hot's output shape, its checks) depends on tensor values, so no meta kernel can run
-   * it: a compile trace breaks the graph at it and runs it on real values.
+   * it: a compile trace breaks the graph at it and runs it on real values. A predicate says it per call (a kernel
+   * that reads values on the host for one dtype only).
    */
-  readonly dataDependent?: boolean;
+  readonly dataDependent?: boolean | ((args: Readonly<Record<string, unknown>>) => boolean);
 }
 
 export class OperatorEntry {

@@ -16,6 +16,7 @@ import {
 import { type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, requireFloating, callTensor as t } from '../op_helpers.ts';
 import { defineOp } from '../structured.ts';
+import { layerNormBf16 } from './layer_norm_bf16.ts';
 import { computeDType } from './norm_helpers.ts';
 
 type Opt = Tensor | null;
@@ -66,7 +67,10 @@ function nativeLayerNorm(x: Tensor, shape: readonly number[], weight: Opt, bias:
   requireFloating(x, 'LayerNormKernelImpl', op, 'input');
   sameDType(x, [weight, bias], op);
   const cd = computeDType(x.dtype);
-  const { mean, rstd, out } = standardize(t('to', [x, cd]), axis, eps);
+  const x32 = t('to', [x, cd]);
+  const { mean, rstd, out } = standardize(x32, axis, eps);
+  if (x.dtype === 'bfloat16' && x.device === 'cpu' && x.numel > 0)
+    return layerNormBf16(x, x32, axis, eps, mean, rstd, weight, bias);
   let y = out;
   if (weight) y = t('mul', [y, t('to', [weight, cd])]);
   if (bias) y = t('add', [y, t('to', [bias, cd])]);
@@ -190,19 +194,23 @@ const layerNormOf = (a: BoundArgs) =>
     a.eps as number,
   );
 
+/** A bfloat16 cpu layer_norm reads its rows on the host (layer_norm_bf16.ts): a compile trace breaks there. */
+const readsBf16 = (a: Readonly<Record<string, unknown>>) => (a.input as Tensor).dtype === 'bfloat16';
+
 export function registerLayerNorm(): void {
   const decomposed = { family: 'normalization', decomposed: true } as const;
+  const layerNormTags = { ...decomposed, dataDependent: readsBf16 };
   const affine = 'Tensor? weight=None, Tensor? bias=None, float eps=1e-05';
   defineOp({
     schema:
       'native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)',
-    tags: decomposed,
+    tags: layerNormTags,
     composite: layerNormOf,
   });
   // cudnn_enable(d) picks a GPU library in PyTorch; the result is the same either way.
   defineOp({
     schema: `layer_norm(Tensor input, int[] normalized_shape, ${affine}, bool cudnn_enable=True) -> Tensor`,
-    tags: decomposed,
+    tags: layerNormTags,
     composite: (a) => layerNormOf(a)[0],
   });
   defineOp({
