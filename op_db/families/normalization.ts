@@ -25,10 +25,12 @@ export const bf16Stats = (tol: Tolerance) => ({
   bfloat16: {
     ...tol,
     reason:
-      "PyTorch 1.13's CPU normalization kernels round a bfloat16 input's mean, 1/std and the folded affine " +
-      'coefficients (x * rstd * weight + (bias - mean * rstd * weight)) to bfloat16, so the result is off by a ' +
-      'bfloat16 ulp of those larger intermediates where they cancel; the runtime computes in float32 and rounds ' +
-      'once (the reference oracle holds it to the exact result)',
+      "PyTorch 1.13's CPU normalization kernels compute a bfloat16 input's statistics and the folded affine " +
+      'coefficients (x * rstd * weight + (bias - mean * rstd * weight)) in bfloat16 arithmetic (group_norm on ' +
+      "channels-first input: layer_norm's Welford steps, then each product and sum rounded; its channels-last " +
+      'kernel rounds in other places), so the result is off by a bfloat16 ulp of those larger intermediates ' +
+      'where they cancel; the runtime computes in float32 and rounds once (the reference oracle holds it to the ' +
+      'exact result)',
   },
 });
 
