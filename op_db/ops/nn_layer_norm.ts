@@ -1,6 +1,6 @@
 /** OpInfos for layer norm (F.layer_norm and aten's native_layer_norm), group norm and local response norm. */
 import { DTYPE_GROUPS, tensor } from '../../src/runtime/index.ts';
-import { bf16Stats, ofInput, raises, STATS_NOT_DIFFERENTIABLE } from '../families/normalization.ts';
+import { ofInput, raises, STATS_NOT_DIFFERENTIABLE } from '../families/normalization.ts';
 import { sample } from '../families/unary.ts';
 import { opInfo } from '../info.ts';
 import { maker } from '../make.ts';
@@ -179,7 +179,7 @@ function lrnErrors(ctx: SampleContext): ErrorInput[] {
 }
 
 /**
- * bfloat16 layer_norm rounds where PyTorch 1.13's CPU kernel does (runtime ops/nn/layer_norm_bf16.ts: row moments,
+ * bfloat16 layer_norm rounds where PyTorch 1.13's CPU kernel does (runtime ops/nn/norm_bf16.ts: row moments,
  * rstd and shift in bfloat16), so the golden oracle compares it bit for bit; against the exact reference its
  * statistics are a few bfloat16 ulps off, amplified by rstd (measured on the full tier's samples).
  */
@@ -243,7 +243,22 @@ export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
   }),
   opInfo({
     name: 'nn.functional.group_norm',
-    goldenTolerances: bf16Stats({ rtol: 1.6e-2, atol: 0.25 }),
+    // bfloat16 rounds where PyTorch 1.13's channels-first kernel does (runtime ops/nn/norm_bf16.ts): a group of
+    // two elements normalizes to 1.23 where exact math gives 1 (measured on the full tier's samples).
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 0.3 } },
+    goldenExact: ['bfloat16'],
+    goldenDeviations: [
+      {
+        dtypes: ['bfloat16'],
+        layouts: ['channels_last'],
+        sample: 'one group positional',
+        kind: 'sample',
+        reason:
+          "PyTorch 1.13's channels-last group_norm kernel (a 4-d channels_last input) rounds its bfloat16 " +
+          'statistics and affine steps in other places than its channels-first one, which the runtime follows ' +
+          'for every layout',
+      },
+    ],
     op: 'group_norm',
     family: 'normalization',
     dtypes: FLOATS,

@@ -15,8 +15,9 @@ import {
 } from '../../core/index.ts';
 import { type BoundArgs, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, requireFloating, callTensor as t } from '../op_helpers.ts';
+import { isChannelsLast } from '../shape.ts';
 import { defineOp } from '../structured.ts';
-import { layerNormBf16 } from './layer_norm_bf16.ts';
+import { groupNormBf16, layerNormBf16 } from './norm_bf16.ts';
 import { computeDType } from './norm_helpers.ts';
 
 type Opt = Tensor | null;
@@ -99,8 +100,14 @@ function groupNorm(x: Tensor, groups: number, weight: Opt, bias: Opt, eps: numbe
   requireFloating(x, 'GroupNormKernelImpl', op, 'input');
   sameDType(x, [weight, bias], op);
   const cd = computeDType(x.dtype);
-  const grouped = t('reshape', [t('to', [x, cd]), [N, groups, (C / groups) * prod(x.shape.slice(2))]]);
-  let y = t('reshape', [standardize(grouped, 2, eps).out, x.shape]);
+  const x32 = t('to', [x, cd]);
+  const grouped = t('reshape', [x32, [N, groups, (C / groups) * prod(x.shape.slice(2))]]);
+  const { mean, rstd, out } = standardize(grouped, 2, eps);
+  // PyTorch's channels-last kernel rounds in other places (its deviation is declared in the OpInfo).
+  if (x.dtype === 'bfloat16' && x.device === 'cpu' && x.numel > 0 && !isChannelsLast(x))
+    // The input as the decomposition lays it out (reshape copies a non-contiguous one), for the same output strides.
+    return groupNormBf16(x, t('reshape', [grouped, x.shape]), groups, eps, mean, rstd, weight, bias);
+  let y = t('reshape', [out, x.shape]);
   const perChannel = x.shape.map((n, d) => (d === 1 ? n : 1));
   if (weight) y = t('mul', [y, t('reshape', [t('to', [weight, cd]), perChannel])]);
   if (bias) y = t('add', [y, t('reshape', [t('to', [bias, cd]), perChannel])]);
@@ -194,7 +201,7 @@ const layerNormOf = (a: BoundArgs) =>
     a.eps as number,
   );
 
-/** A bfloat16 cpu layer_norm reads its rows on the host (layer_norm_bf16.ts): a compile trace breaks there. */
+/** A bfloat16 cpu layer_norm or group_norm reads its rows on the host (norm_bf16.ts): a compile trace breaks there. */
 const readsBf16 = (a: Readonly<Record<string, unknown>>) => (a.input as Tensor).dtype === 'bfloat16';
 
 export function registerLayerNorm(): void {
@@ -215,7 +222,7 @@ export function registerLayerNorm(): void {
   });
   defineOp({
     schema: `group_norm(Tensor input, int num_groups, ${affine}, bool cudnn_enabled=True) -> Tensor`,
-    tags: decomposed,
+    tags: layerNormTags,
     composite: (a) => {
       const x = a.input as Tensor;
       const g = a.num_groups as number;

@@ -1,9 +1,7 @@
 /**
- * native_layer_norm of a bfloat16 cpu input, rounded where PyTorch 1.13's CPU kernel rounds: the row statistics in
- * bfloat16 (bf16_moments.ts), rstd = 1 / sqrt(var + eps) with eps and each step in bfloat16, the shift
- * -rstd * mean in bfloat16; then (x * rstd + shift) * weight + bias in float32, rounded once. The values come from
- * those roundings and the gradients from the decomposition (layer_norm.ts): each statistic is the decomposition's,
- * moved to the rounded value by a constant.
+ * layer_norm and group_norm of a bfloat16 cpu input, rounded where PyTorch 1.13's CPU kernels round. The values come
+ * from those roundings and the gradients from the decomposition (layer_norm.ts): each statistic is the
+ * decomposition's, moved to the rounded value by a constant.
  */
 import { numberReader } from '../../backends/cpu/index.ts';
 import { roundBf16, Tensor } from '../../core/index.ts';
@@ -41,7 +39,9 @@ function rowStats(x: Tensor, rows: number, n: number, eps: number, shape: readon
 }
 
 /**
- * The outputs [y, mean, rstd] for x (bfloat16, cpu) normalized over its dims from `axis`; `mean` and `rstd` are the
+ * native_layer_norm: the row statistics in bfloat16 (bf16_moments.ts), rstd = 1 / sqrt(var + eps) with eps and each
+ * step in bfloat16, the shift -rstd * mean in bfloat16; then (x * rstd + shift) * weight + bias in float32, rounded
+ * once. The outputs [y, mean, rstd] for x normalized over its dims from `axis`; `mean` and `rstd` are the
  * decomposition's float32 statistics (their dims kept), `x32` the input in float32.
  */
 export function layerNormBf16(
@@ -64,4 +64,38 @@ export function layerNormBf16(
   if (bias) y = t('add', [y, t('to', [bias, 'float32'])]);
   const stat = (v: Tensor) => t('to', [v, 'bfloat16']);
   return [t('to', [y, 'bfloat16']), stat(meanR), stat(rstdR)];
+}
+
+/**
+ * group_norm of a bfloat16 cpu input in channels-first memory, rounded as PyTorch 1.13's GroupNormKernelImpl
+ * (probed bit for bit): each group's statistics as layer_norm's (RowwiseMoments in bfloat16, rstd in bfloat16),
+ * then every step in bfloat16, (x - mean) * rstd, or with weight or bias scale * x + shift where
+ * scale = rstd * weight and shift = -scale * mean + bias. `mean` and `rstd` are the decomposition's ([N, G, 1]).
+ */
+export function groupNormBf16(
+  x: Tensor,
+  x32: Tensor,
+  groups: number,
+  eps: number,
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Opt,
+  bias: Opt,
+): Tensor {
+  const [N, C] = x.shape;
+  const n = x.numel / (N * groups);
+  const [meanR, rstdR] = rowStats(x, N * groups, n, eps, mean.shape);
+  const perChannel = (s: Tensor) => {
+    const byChannel = t('reshape', [t('expand', [s, [N, groups, C / groups]]), [N, C]]);
+    return t('reshape', [byChannel, [N, C, ...x.shape.slice(2).map(() => 1)]]);
+  };
+  const m = perChannel(pin(mean, meanR));
+  const r = perChannel(pin(rstd, rstdR));
+  const bf = (v: Tensor) => t('to', [t('to', [v, 'bfloat16']), 'float32']);
+  const param = (p: Tensor) => t('reshape', [t('to', [p, 'float32']), [C, ...x.shape.slice(2).map(() => 1)]]);
+  if (!weight && !bias) return t('to', [t('mul', [bf(t('sub', [x32, m])), r]), 'bfloat16']);
+  const scale = weight ? bf(t('mul', [r, param(weight)])) : r;
+  const negMean = bf(t('mul', [t('neg', [scale]), m]));
+  const shift = bias ? bf(t('add', [negMean, param(bias)])) : negMean;
+  return t('to', [t('add', [bf(t('mul', [scale, x32])), shift]), 'bfloat16']);
 }
