@@ -41,6 +41,8 @@ function nativeLayerNormSamples(ctx: SampleContext): SampleInput[] {
     sample(make([4, 2, 2]), [[2], make([2]), null, 1e-3], {}, { name: 'weight eps' }),
     // Not 1-d: the expanded layout would make the row constant, whose normalization is rounding noise / sqrt(eps).
     sample(make([2, 3]), [[3], null, make([3]), 1e-5], {}, { name: 'bias' }),
+    // An empty normalized shape: PyTorch gives mean 0 (its moments' start) and rstd NaN.
+    ...(ctx.requiresGrad ? [] : [sample(make([2, 0]), [[0], null, null, 1e-5], {}, { name: 'empty rows' })]),
     // bfloat16 rows long enough for PyTorch's vector lanes (16), chunks (16 vectors) and their cascade (2 and 4
     // levels): the statistics' every rounding, held to PyTorch's by the golden oracle.
     ...(ctx.dtype === 'bfloat16' && !ctx.requiresGrad

@@ -103,7 +103,8 @@ export function layerNormRef(s: RefSample): RefTensor[] {
       x.dtype,
       affine(st.out, w, b, (i) => i % n),
     ),
-    refTensor(statShape, x.dtype, st.mean),
+    // An empty row's mean is 0 (PyTorch's moments start there); its rstd 1 / sqrt(0 / 0 + eps) is NaN.
+    refTensor(statShape, x.dtype, n === 0 ? st.mean.map(() => 0) : st.mean),
     refTensor(statShape, x.dtype, st.rstd),
   ];
 }

@@ -4,9 +4,9 @@
  * lines, so a declaration survives lines moving. Each reason says why no input can tell the two apart.
  */
 import type { Equivalent } from './equivalent.ts';
+import { BF16_EQUIVALENTS } from './equivalents_bf16.ts';
 import { CORE_EQUIVALENTS } from './equivalents_core.ts';
 import { NN_EQUIVALENTS } from './equivalents_nn.ts';
-import { PRODUCT_EQUIVALENTS } from './equivalents_products.ts';
 import { SORTING_EQUIVALENTS } from './equivalents_sorting.ts';
 import type { Mutant } from './generate.ts';
 
@@ -407,7 +407,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...CORE_EQUIVALENTS,
   ...NN_EQUIVALENTS,
   ...SORTING_EQUIVALENTS,
-  ...PRODUCT_EQUIVALENTS,
+  ...BF16_EQUIVALENTS,
 ];
 
 /** The declared reason `m` is equivalent, or null. */

@@ -77,7 +77,9 @@ function nativeLayerNorm(x: Tensor, shape: readonly number[], weight: Opt, bias:
   if (bias) y = t('add', [y, t('to', [bias, cd])]);
   // mean and rstd are not differentiable outputs in PyTorch (output_differentiability [True, False, False]).
   const stat = (v: Tensor) => t('detach', [t('to', [v, x.dtype])]);
-  return [t('to', [y, x.dtype]), stat(mean), stat(rstd)];
+  // An empty normalized shape: PyTorch's Welford moments start at mean 0 (its rstd is NaN, as here).
+  const m = prod(shape) === 0 ? t('zeros_like', [mean]) : mean;
+  return [t('to', [y, x.dtype]), stat(m), stat(rstd)];
 }
 
 function groupNorm(x: Tensor, groups: number, weight: Opt, bias: Opt, eps: number): Tensor {
