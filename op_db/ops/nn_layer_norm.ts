@@ -187,7 +187,7 @@ function lrnErrors(ctx: SampleContext): ErrorInput[] {
  */
 const LAYER_NORM_BF16 = {
   // The shift -rstd * mean, rounded to bfloat16, cancels against x * rstd, and the weight scales what is left: 7.94
-  // where exact math gives 7.5.
+  // where exact math gives 7.5 (native_layer_norm's samples; largest need 0.32).
   tolerances: { bfloat16: { rtol: 1.6e-2, atol: 0.5 } },
   goldenExact: ['bfloat16'],
   skips: [
@@ -207,7 +207,8 @@ const LAYER_NORM_BF16 = {
 export const NN_LAYER_NORM_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.layer_norm',
-    tolerances: LAYER_NORM_BF16.tolerances,
+    // Its samples need less than native_layer_norm's (no weight as large): largest need 0.05.
+    tolerances: { bfloat16: { rtol: 1.6e-2, atol: 0.1 } },
     goldenExact: LAYER_NORM_BF16.goldenExact,
     skips: [
       ...LAYER_NORM_BF16.skips,

@@ -81,8 +81,9 @@ const overrideUses = new Map<string, Promise<Map<DType, ToleranceUse>>>();
 
 /**
  * How much of each tolerance override the op's cpu reference instances use, by output dtype (an override keyed
- * float32 also serves uint8 inputs with float32 results): every claimed dtype × layout, on the samples each of
- * those instances draws (its seed), function form only. All instances of an op judge its overrides by this same
+ * float32 also serves uint8 inputs with float32 results): every claimed dtype × layout the matrix runs (not those
+ * a skip or xfail rule takes out: their errors are not what the override is for), on the samples each of those
+ * instances draws (its seed), function form only. All instances of an op judge its overrides by this same
  * evidence, so an override is earned exactly when the matrix needs it (memoized per process).
  */
 function matrixUses(inst: Instance): Promise<Map<DType, ToleranceUse>> {
@@ -92,8 +93,18 @@ function matrixUses(inst: Instance): Promise<Map<DType, ToleranceUse>> {
   if (!uses) {
     uses = (async () => {
       const byDType = new Map<DType, ToleranceUse>();
+      const ruledOut = (dtype: DType, layout: string) =>
+        info.skips.some(
+          (r) =>
+            (r.oracle ?? 'reference') === 'reference' &&
+            (r.device ?? 'cpu') === 'cpu' &&
+            (r.dtype ?? dtype) === dtype &&
+            (r.layout ?? layout) === layout &&
+            (r.mode ?? 'eager') === 'eager',
+        );
       for (const dtype of info.dtypes.cpu)
         for (const layout of LAYOUTS) {
+          if (ruledOut(dtype, layout)) continue;
           const seed = hashString(instanceId('reference', info.name, 'cpu', dtype, layout, 'eager'));
           const c: Instance = { ...inst, device: 'cpu', dtype, layout, seed };
           for (const [k, s] of info.sampleInputs(sampleContext(c)).entries()) {

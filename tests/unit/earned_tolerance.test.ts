@@ -88,6 +88,17 @@ describe('a tolerance ten times looser than its samples need fails the matrix', 
     expect(f.message).toMatch(/override for float32 .* atol 0\.0006/);
   });
 
+  test('judged without the instances a skip rule takes out (native_layer_norm bfloat16: its expanded rows)', async () => {
+    // The skipped expanded layout normalizes constant rows, errors of 3; counted, they made atol 5 look earned.
+    const inst = matrixInstance('native_layer_norm', 'reference', 'bfloat16', 'contiguous');
+    expect(inst.info.skips.some((r) => r.oracle === 'reference' && r.layout === 'expanded')).toBe(true);
+    expect((await runOracle(inst)).checks).toBeGreaterThan(0);
+    const f = await oracleFailure(() =>
+      runOracle({ ...inst, info: scaled(inst.info, 'tolerances', 'bfloat16', 'atol') }),
+    );
+    expect(f.message).toMatch(/override for bfloat16 .* atol 5 is used to/);
+  });
+
   test("a golden tolerance (mean float16 rtol, PyTorch's staged passes): the golden oracle", async () => {
     const inst = matrixInstance('mean', 'golden', 'float16', 'contiguous');
     expect(inst.device).toBe('cpu');
