@@ -60,26 +60,31 @@ function bf16Steps(kind: SoftmaxKind, c: DType, self: Tensor, dim: number): Bf16
   return kind === 'log_softmax' ? 'last' : 'none';
 }
 
-/** exp(x - m) of one element and the running sum's update, as the variant computes them. */
-function expAndSum(steps: Bf16Steps, arg: string): { e: string; add: (e: string) => string } {
-  if (steps !== 'other') return { e: `Math.exp(${arg})`, add: (e) => `s += ${e};` };
-  return { e: `Math.fround(Math.exp(${arg}))`, add: (e) => `s = Math.fround(s + ${e});` };
-}
+/** exp(`arg`) of one element, as the variant computes it (source for the generated kernels). */
+const expOf = (steps: Bf16Steps, arg: string) =>
+  steps === 'other' ? `Math.fround(Math.exp(${arg}))` : `Math.exp(${arg})`;
 
-const LOG_SUM: Record<Bf16Steps, string> = {
-  none: 'Math.log(s)',
-  last: 'B2F(F2B(Math.log(B2F(F2B(s)))))',
-  other: 'Math.fround(Math.log(s))',
+/** The running sum `acc` plus `e`, as the variant adds (source for the generated kernels). */
+const addTo = (steps: Bf16Steps, acc: string, e: string) =>
+  steps === 'other' ? `${acc} = Math.fround(${acc} + ${e});` : `${acc} += ${e};`;
+
+/** An exp as softmax divides it: the other-dim bfloat16 kernel rounds it to bfloat16 first. */
+const dividend = (steps: Bf16Steps, e: string) => (steps === 'other' ? `B2F(F2B(${e}))` : e);
+
+/** The log of a line's sum of exps, as the variant rounds it (both paths call it once per line). */
+const LOG_OF: Record<Bf16Steps, (s: number) => number> = {
+  none: Math.log,
+  last: (s) => roundBf16(Math.log(roundBf16(s))),
+  other: (s) => Math.fround(Math.log(s)),
 };
 
 function softmaxBody(kind: SoftmaxKind, d: DType, c: DType, steps: Bf16Steps): string {
   const x = numLoad(d, c, 'X', 'p');
-  const { e, add } = expAndSum(steps, `${x} - m`);
   const fill =
     kind === 'softmax'
-      ? `const e = ${e}; T[j] = e; ${add('e')}`
-      : `const e = ${x} - m; T[j] = e; ${add(expAndSum(steps, 'e').e)}`;
-  const value = kind === 'softmax' ? (steps === 'other' ? 'B2F(F2B(T[j])) / s' : 'T[j] / s') : 'T[j] - ls';
+      ? `const e = ${expOf(steps, `${x} - m`)}; T[j] = e; ${addTo(steps, 's', 'e')}`
+      : `const e = ${x} - m; T[j] = e; ${addTo(steps, 's', expOf(steps, 'e'))}`;
+  const value = kind === 'softmax' ? `${dividend(steps, 'T[j]')} / s` : 'T[j] - ls';
   return `
 let m = -Infinity;
 let p = ix;
@@ -87,7 +92,7 @@ for (let j = 0; j < n; j++, p += sx) { const x = ${x}; if (x > m || x !== x) m =
 let s = 0;
 p = ix;
 for (let j = 0; j < n; j++, p += sx) { ${fill} }
-const ls = ${LOG_SUM[steps]};
+const ls = L(s);
 let q = iy;
 for (let j = 0; j < n; j++, q += sy) { ${numStore(c, 'Y', 'q', value)} }`;
 }
@@ -101,6 +106,7 @@ type SoftmaxLine = (
   iy: number,
   sy: number,
   T: Float64Array,
+  L: (s: number) => number,
 ) => void;
 
 const runSoftmax =
@@ -117,7 +123,7 @@ const runSoftmax =
     }
     const kernel = compileKernel<SoftmaxLine>(
       `${kind}|${self.dtype}|${p.compute}|${steps}`,
-      'n, X, ix, sx, Y, iy, sy, T',
+      'n, X, ix, sx, Y, iy, sy, T, L',
       softmaxBody(kind, self.dtype, p.compute, steps),
     );
     const g = lineGeometry(self, p.dim);
@@ -133,7 +139,7 @@ const runSoftmax =
     const simd = self.dtype === 'float32' && p.compute === 'float32' && sx === 1 && sy === 1;
     forEachLine(g.shape, g.dim, g.strides, offset, outStrides, 0, (ix, iy) => {
       if (simd && wasmSoftmaxLine(kind, X as Float32Array, ix, n, Y as Float32Array, iy)) return;
-      kernel(n, X, ix, sx, Y, iy, sy, T);
+      kernel(n, X, ix, sx, Y, iy, sy, T, LOG_OF[steps]);
     });
   };
 
@@ -172,10 +178,7 @@ function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor
       ...base,
       key: `sumexp|${steps}`,
       aux: 1,
-      update:
-        steps === 'other'
-          ? 'a0 = Math.fround(a0 + Math.fround(Math.exp(x - m0)));'
-          : 'a0 += Math.exp(x - m0);',
+      update: addTo(steps, 'a0', expOf(steps, 'x - m0')),
     }),
     self,
     rs,
@@ -183,16 +186,11 @@ function runStrided(kind: SoftmaxKind, self: Tensor, p: SoftmaxPlan, out: Tensor
     1,
     max,
   );
-  const logOf =
-    steps === 'last'
-      ? (v: number) => roundBf16(Math.log(roundBf16(v)))
-      : steps === 'other'
-        ? (v: number) => Math.fround(Math.log(v))
-        : Math.log;
+  const logOf = LOG_OF[steps];
   if (kind === 'log_softmax') for (let i = 0; i < max.length; i++) max[i] += logOf(sum[i]);
   const x = numLoad(self.dtype, p.compute, 'X', 'ix');
-  const e = expAndSum(steps, `${x} - M[io]`).e;
-  const value = kind === 'softmax' ? `${steps === 'other' ? `B2F(F2B(${e}))` : e} / S[io]` : `${x} - M[io]`;
+  const e = expOf(steps, `${x} - M[io]`);
+  const value = kind === 'softmax' ? `${dividend(steps, e)} / S[io]` : `${x} - M[io]`;
   const write = compileKernel<WriteRow>(
     `${kind}-write|${self.dtype}|${p.compute}|${steps}`,
     'n, Y, iy, sy, X, ix, sx, M, S, io, so',
