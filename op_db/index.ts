@@ -117,6 +117,7 @@ export {
   unravel,
 } from './refs/tensor.ts';
 export { PYTORCH_TOLERANCES } from './refs/tolerances.ts';
+export { ruleMatches } from './rules.ts';
 export {
   type ErrorInput,
   type FactoryInput,

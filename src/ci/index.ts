@@ -32,7 +32,6 @@ export {
   instanceId,
   type MatrixInstance,
   resultAxes,
-  ruleMatches,
   ruleMessage,
   staleRules,
   type Tier,

@@ -8,10 +8,10 @@ import { appendFileSync } from 'node:fs';
 import {
   hashString,
   type Layout,
-  type Mode,
   type OpInfo,
   type Oracle,
   opDb,
+  ruleMatches,
   type SkipRule,
 } from '../../op_db/index.ts';
 import { type Instance, instanceId, ORACLE_TABLE, oracleRecords, type Tier } from '../oracles/index.ts';
@@ -59,19 +59,6 @@ export interface Filters {
  */
 export function ruleMessage(rule: SkipRule): string {
   return rule.issue ? `${rule.reason} (issue #${rule.issue})` : rule.reason;
-}
-
-export function ruleMatches(
-  r: SkipRule,
-  i: { oracle: Oracle; device: string; dtype: string; layout: Layout; mode: Mode },
-): boolean {
-  return (
-    (r.oracle === undefined || r.oracle === i.oracle) &&
-    (r.device === undefined || r.device === i.device) &&
-    (r.dtype === undefined || r.dtype === i.dtype) &&
-    (r.layout === undefined || r.layout === i.layout) &&
-    (r.mode === undefined || r.mode === i.mode)
-  );
 }
 
 function passes(f: Filters, i: MatrixInstance): boolean {

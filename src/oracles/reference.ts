@@ -5,7 +5,15 @@
  * on cpu, moved with their layouts, and the outputs read back before comparing.
  */
 
-import { fromRuntime, hashString, LAYOUTS, type RefTensor, type SampleInput } from '../../op_db/index.ts';
+import {
+  fromRuntime,
+  hashString,
+  LAYOUTS,
+  type Layout,
+  type RefTensor,
+  ruleMatches,
+  type SampleInput,
+} from '../../op_db/index.ts';
 import { compareValues } from './compare.ts';
 import { noteSkipped } from './crossbackend.ts';
 import { ToleranceUse, unearnedTolerance } from './earned.ts';
@@ -93,14 +101,9 @@ function matrixUses(inst: Instance): Promise<Map<DType, ToleranceUse>> {
   if (!uses) {
     uses = (async () => {
       const byDType = new Map<DType, ToleranceUse>();
-      const ruledOut = (dtype: DType, layout: string) =>
-        info.skips.some(
-          (r) =>
-            (r.oracle ?? 'reference') === 'reference' &&
-            (r.device ?? 'cpu') === 'cpu' &&
-            (r.dtype ?? dtype) === dtype &&
-            (r.layout ?? layout) === layout &&
-            (r.mode ?? 'eager') === 'eager',
+      const ruledOut = (dtype: DType, layout: Layout) =>
+        info.skips.some((r) =>
+          ruleMatches(r, { oracle: 'reference', device: 'cpu', dtype, layout, mode: 'eager' }),
         );
       for (const dtype of info.dtypes.cpu)
         for (const layout of LAYOUTS) {

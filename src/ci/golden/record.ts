@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LAYOUTS, type OpInfo } from '../../../op_db/index.ts';
+import { LAYOUTS, type OpInfo, ruleMatches } from '../../../op_db/index.ts';
 import {
   blobKey,
   GOLDEN_DIR,
@@ -21,7 +21,6 @@ import {
   writeGolden,
 } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
-import { ruleMatches } from '../matrix.ts';
 import { PACKAGE_ROOT } from '../run/root.ts';
 
 export const RECORD_SCRIPT = join(PACKAGE_ROOT, 'tools/golden/record.py');

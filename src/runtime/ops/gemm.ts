@@ -2,7 +2,8 @@
  * The CPU matrix-multiply kernel behind mm, bmm, mv, dot and matmul: out[b] = A[b] @ B[b] over a (broadcast)
  * batch, every operand read and written through its own strides, no copies. Loops run i-k-j with a row
  * accumulator so the innermost loop streams along a row of B and of the accumulator. Floats accumulate in
- * float64 (then round once to the output dtype; bfloat16 as its caller's HalfOrder says), small ints in wrapping int32, int64 exactly as bigint.
+ * float64 (then round once to the output dtype; bfloat16 as its caller's HalfOrder says), small ints in wrapping
+ * int32, int64 exactly as bigint.
  */
 
 import {
