@@ -151,7 +151,7 @@ function catalogue(xss: string): SeedMutant[] {
       op: 'add',
     },
     {
-      file: `${R}ops/sorting.ts`,
+      file: `${R}ops/sort_search/sorting.ts`,
       line: 112,
       operator: 'swap-comparison',
       original: '    if (a < b) return -1;',
@@ -169,7 +169,7 @@ function catalogue(xss: string): SeedMutant[] {
       reason: 'no matrix instance reaches it (target determination selected 0 instances)',
     },
     {
-      file: `${R}ops/factories.ts`,
+      file: `${R}ops/factories/factories.ts`,
       line: 96,
       operator: 'drop-guard',
       original: '  if (n === 0) return out;',
@@ -178,7 +178,7 @@ function catalogue(xss: string): SeedMutant[] {
       reason: 'selected 40 matrix instances; all passed (no empty sample)',
     },
     {
-      file: `${R}ops/factories.ts`,
+      file: `${R}ops/factories/factories.ts`,
       line: 131,
       operator: 'drop-guard',
       original: "  if (step === 0) throw new RangeError('arange: step must be nonzero');",

@@ -5,40 +5,39 @@
 
 import { withAutogradClaims } from './autograd.ts';
 import { withGoldenDeviations } from './deviations.ts';
-import { ACTIVATION_OPINFOS } from './ops/activations.ts';
-import { BINARY_OPINFOS } from './ops/binary.ts';
-import { FACTORY_OPINFOS } from './ops/factories.ts';
-import { NN_ACTIVATION_OPINFOS } from './ops/nn_activations.ts';
-import { NN_ADAPTIVE_POOL_OPINFOS } from './ops/nn_adaptive_pool.ts';
-import { NN_ATTENTION_OPINFOS } from './ops/nn_attention.ts';
-import { NN_CONV_OPINFOS } from './ops/nn_conv.ts';
-import { NN_CTC_LOSS_OPINFOS } from './ops/nn_ctc_loss.ts';
-import { NN_CTC_LOSS_BACKWARD_OPINFOS } from './ops/nn_ctc_loss_backward.ts';
-import { NN_DISTANCE_OPINFOS } from './ops/nn_distance.ts';
-import { NN_EMBEDDING_OPINFOS } from './ops/nn_embedding.ts';
-import { NN_FRACTIONAL_POOL_OPINFOS } from './ops/nn_fractional_pool.ts';
-import { NN_GRID_SAMPLE_OPINFOS } from './ops/nn_grid_sample.ts';
-import { NN_LAYER_NORM_OPINFOS } from './ops/nn_layer_norm.ts';
-import { NN_LINEAR_OPINFOS } from './ops/nn_linear.ts';
-import { NN_LOSS_ATEN_OPINFOS } from './ops/nn_loss_aten.ts';
-import { NN_LOSS_CLASS_OPINFOS } from './ops/nn_loss_class.ts';
-import { NN_LOSS_MARGIN_OPINFOS } from './ops/nn_loss_margin.ts';
-import { NN_LOSS_MARGIN_KERNEL_OPINFOS } from './ops/nn_loss_margin_kernels.ts';
-import { NN_LOSS_REGRESSION_OPINFOS } from './ops/nn_loss_regression.ts';
-import { NN_MISC_OPINFOS } from './ops/nn_misc.ts';
-import { NN_NORMALIZATION_OPINFOS } from './ops/nn_normalization.ts';
-import { NN_PAD_OPINFOS } from './ops/nn_pad.ts';
-import { NN_PIXEL_SHUFFLE_OPINFOS } from './ops/nn_pixel_shuffle.ts';
-import { NN_POOLING_OPINFOS } from './ops/nn_pooling.ts';
-import { NN_RESAMPLE_OPINFOS } from './ops/nn_resample.ts';
-import { NN_RESAMPLE_ATEN_OPINFOS } from './ops/nn_resample_aten.ts';
-import { NN_UNFOLD_OPINFOS } from './ops/nn_unfold.ts';
-import { RANDOM_OPINFOS } from './ops/random.ts';
-import { REDUCTION_OPINFOS } from './ops/reductions.ts';
-import { SCATTER_VIEW_OPINFOS } from './ops/scatter_views.ts';
-import { SHAPE_OPINFOS } from './ops/shape.ts';
-import { UNARY_OPINFOS } from './ops/unary.ts';
-import { VIEW_OPINFOS } from './ops/views.ts';
+import { FACTORY_OPINFOS } from './ops/factories/index.ts';
+import { ACTIVATION_OPINFOS, NN_ACTIVATION_OPINFOS } from './ops/nn/activation/index.ts';
+import { NN_ATTENTION_OPINFOS } from './ops/nn/attention/index.ts';
+import { NN_CONV_OPINFOS, NN_UNFOLD_OPINFOS } from './ops/nn/conv/index.ts';
+import { NN_DISTANCE_OPINFOS, NN_MISC_OPINFOS } from './ops/nn/distance/index.ts';
+import { NN_EMBEDDING_OPINFOS } from './ops/nn/embedding/index.ts';
+import { NN_LINEAR_OPINFOS } from './ops/nn/linear/index.ts';
+import {
+  NN_CTC_LOSS_BACKWARD_OPINFOS,
+  NN_CTC_LOSS_OPINFOS,
+  NN_LOSS_ATEN_OPINFOS,
+  NN_LOSS_CLASS_OPINFOS,
+  NN_LOSS_MARGIN_KERNEL_OPINFOS,
+  NN_LOSS_MARGIN_OPINFOS,
+  NN_LOSS_REGRESSION_OPINFOS,
+} from './ops/nn/loss/index.ts';
+import { NN_LAYER_NORM_OPINFOS, NN_NORMALIZATION_OPINFOS } from './ops/nn/norm/index.ts';
+import { NN_PAD_OPINFOS } from './ops/nn/pad/index.ts';
+import {
+  NN_ADAPTIVE_POOL_OPINFOS,
+  NN_FRACTIONAL_POOL_OPINFOS,
+  NN_POOLING_OPINFOS,
+} from './ops/nn/pool/index.ts';
+import {
+  NN_GRID_SAMPLE_OPINFOS,
+  NN_PIXEL_SHUFFLE_OPINFOS,
+  NN_RESAMPLE_ATEN_OPINFOS,
+  NN_RESAMPLE_OPINFOS,
+} from './ops/nn/resample/index.ts';
+import { BINARY_OPINFOS, UNARY_OPINFOS } from './ops/pointwise/index.ts';
+import { RANDOM_OPINFOS } from './ops/random/index.ts';
+import { REDUCTION_OPINFOS } from './ops/reductions/index.ts';
+import { SCATTER_VIEW_OPINFOS, SHAPE_OPINFOS, VIEW_OPINFOS } from './ops/shape/index.ts';
 import { withUnsupportedOverloads } from './overloads.ts';
 import type { OpInfo } from './types.ts';
 

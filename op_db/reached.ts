@@ -148,7 +148,7 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
   ),
   ...Object.fromEntries(
     [1, 2, 3].flatMap((k) => [
-      // upsample_nearest2d has an OpInfo of its own (nn_resample_aten.ts: its out= and .vec checks).
+      // upsample_nearest2d has an OpInfo of its own (nn/resample/upsample.ts: its out= and .vec checks).
       ...(k === 2
         ? []
         : [
@@ -195,7 +195,7 @@ export const REACHED_THROUGH: Readonly<Record<string, ReachedThrough>> = {
       'margin_ranking_loss',
       'cosine_embedding_loss',
       'triplet_margin_loss',
-      // multi_margin_loss, multilabel_margin_loss and soft_margin_loss have OpInfos of their own (nn_loss_aten.ts).
+      // multi_margin_loss, multilabel_margin_loss and soft_margin_loss have OpInfos of their own (nn/loss/aten.ts).
     ].map((op) => [
       op,
       via(

@@ -199,8 +199,8 @@ export interface OpInfo {
   /** The name callOp resolves (defaults to `name`). */
   readonly op: string;
   /**
-   * The op_db/ops file whose declarations built it (`op_db/ops/unary.ts`), found from the call stack when it was
-   * built: target determination maps a change to that file to exactly its OpInfos. Absent when not built there.
+   * The op_db/ops file whose declarations built it (`op_db/ops/pointwise/unary.ts`), found from the call stack
+   * when it was built: target determination maps a change to that file to exactly its OpInfos. Absent when not built there.
    */
   readonly declaredIn?: string;
   readonly aliases: readonly string[];

@@ -1,6 +1,6 @@
 /**
- * Shared by the normalization OpInfos (op_db/ops/nn_normalization.ts, nn_layer_norm.ts): sample makers, skip rules
- * and the tolerances PyTorch's less accurate bfloat16 kernels need.
+ * Shared by the normalization OpInfos (op_db/ops/nn/norm/batch_norm.ts and layer_norm.ts): sample makers, skip
+ * rules and the tolerances PyTorch's less accurate bfloat16 kernels need.
  */
 import type { Tensor } from '../../src/runtime/index.ts';
 import { maker } from '../make.ts';

@@ -287,7 +287,7 @@ function ascending(a: number, b: number): number {
 /**
  * Which order equal values take: input order (`stable`), PyTorch 1.13's CPU std::sort order (`sort`), or its topk
  * selection (`topk`). The tie order is a convention, not arithmetic: the reference takes it from the runtime's
- * port of libstdc++ (ops/sort_order.ts) with its own comparator, and the golden oracle holds both to the indices
+ * port of libstdc++ (ops/sort_search/sort_order.ts) with its own comparator, and the golden oracle holds both to the indices
  * PyTorch recorded.
  */
 type TieOrder = 'stable' | 'sort' | { readonly topk: boolean };

@@ -46,7 +46,9 @@ export type CiErrorCode =
   /** A committed data file (the schema snapshot, the BC allowlist) that does not parse or validate. */
   | 'E_FILE_INVALID'
   /** Two operator-table overloads with the same qualified name. */
-  | 'E_DUPLICATE_OVERLOAD';
+  | 'E_DUPLICATE_OVERLOAD'
+  /** A file a command writes (a generated documentation page) could not be written. */
+  | 'E_WRITE_FAILED';
 
 export class CiError extends Error {
   constructor(

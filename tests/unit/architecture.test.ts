@@ -79,6 +79,22 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  test('an op family (src/runtime/ops/<family>/, op_db/ops/<family>/) is imported from outside only through its face', () => {
+    const family = (f: string) =>
+      /^(?:src\/runtime\/ops|op_db\/ops)\/(?:nn\/)?[a-z_]+\//.exec(f)?.[0] ?? null;
+    const bad = [...graph].flatMap(([f, deps]) =>
+      f.startsWith('tests/unit/')
+        ? []
+        : deps
+            .filter((d) => {
+              const fam = family(d);
+              return fam !== null && !f.startsWith(fam) && d !== `${fam}index.ts`;
+            })
+            .map((d) => `${f} -> ${d}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
   test('the rules see the whole source tree, tests and dashboards included', () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.get('src/ci/matrix.ts')).toContain('op_db/index.ts');

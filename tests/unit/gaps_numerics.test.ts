@@ -3,7 +3,7 @@
  * runs the real matrix instance that must now catch it, which passes before the injection.
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { LONG_K } from '../../op_db/ops/linalg_rounding.ts';
+import { LONG_K } from '../../op_db/ops/linalg/index.ts';
 import { runOracle } from '../../src/oracles/index.ts';
 import {
   callOp,

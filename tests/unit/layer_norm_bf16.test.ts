@@ -1,5 +1,5 @@
 /**
- * bfloat16 layer_norm on cpu takes its values from PyTorch 1.13's roundings (ops/nn/norm_bf16.ts; the golden
+ * bfloat16 layer_norm on cpu takes its values from PyTorch 1.13's roundings (ops/nn/norm/bf16.ts; the golden
  * oracle holds them) and its gradient from the float32 decomposition: the statistics are moved to the rounded
  * values by constants, so backward differentiates the decomposition.
  */

@@ -255,19 +255,19 @@ describe('target determination', () => {
     const got = selected(['src/runtime/ops/reductions/sum.ts']);
     expect(new Set(got.map((i) => i.op))).toEqual(new Set(['sum', 'mean', 'prod', 'all', 'any']));
     expect(new Set(got.map((i) => i.device)).size).toBeGreaterThan(1);
-    expect(new Set(selected(['op_db/ops/linalg.ts']).map((i) => i.op))).toEqual(
+    expect(new Set(selected(['op_db/ops/linalg/linalg.ts']).map((i) => i.op))).toEqual(
       new Set(['mm', 'bmm', 'mv', 'dot', 'matmul']),
     );
   });
 
   test('a kernel helper file selects the ops that reach it through its importers and the dispatcher', () => {
-    // pool_windows.ts names no pooling op: adaptive_pool.ts imports it, and F's wrappers call its ops by name.
-    const ops = new Set(selected(['src/runtime/ops/nn/pool_windows.ts']).map((i) => i.op));
+    // nn/pool/windows.ts names no pooling op: nn/pool/adaptive.ts imports it, and F's wrappers call its ops by name.
+    const ops = new Set(selected(['src/runtime/ops/nn/pool/windows.ts']).map((i) => i.op));
     for (const k of [1, 2, 3])
       for (const kind of ['avg', 'max']) expect(ops).toContain(`nn.functional.adaptive_${kind}_pool${k}d`);
     expect(ops).toContain('nn.functional.fractional_max_pool2d');
-    // pool_cpu.ts names no op at all: its users' ops, not everything.
-    const cpu = new Set(selected(['src/runtime/ops/nn/pool_cpu.ts']).map((i) => i.op));
+    // nn/pool/cpu.ts names no op at all: its users' ops, not everything.
+    const cpu = new Set(selected(['src/runtime/ops/nn/pool/cpu.ts']).map((i) => i.op));
     expect(cpu).toContain('nn.functional.max_pool2d');
     expect(cpu).not.toContain('add');
   });

@@ -1,5 +1,5 @@
 /**
- * The `opgate` command line (commander): ops, run, repro, list, stale; bc, coverage, shard, flaky, perf.
+ * The `opgate` command line (commander): ops, run, repro, list, stale; bc, coverage, shard, flaky, perf, docs.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
@@ -29,6 +29,7 @@ import { isAffected } from '../td/index.ts';
 import { registerBcCommands } from './bc.ts';
 import { registerCoverageCommand } from './coverage.ts';
 import { registerDbCommands } from './db.ts';
+import { registerDocsCommand } from './docs.ts';
 import { registerFlakyCommands } from './flaky.ts';
 import { registerGoldenCommands } from './golden.ts';
 import { registerMutateCommand } from './mutate.ts';
@@ -295,5 +296,6 @@ export function buildCli(): Command {
   registerFlakyCommands(program);
   registerPerfCommands(program);
   registerNumericsCommands(program);
+  registerDocsCommand(program);
   return program;
 }

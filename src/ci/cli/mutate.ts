@@ -160,11 +160,11 @@ export function registerMutateCommand(program: Command): void {
     .option('--operator <ids>', 'only these operators', listOption)
     .option('--file <prefixes>', 'only files under these paths', listOption)
     .option('--list', 'list the mutants and exit')
-    .option(
-      '--jobs <n>',
-      'mutants run in parallel',
-      intOption('--jobs', 1),
-      Math.max(1, availableParallelism()),
+    .addOption(
+      // Described, not printed: the help text (and docs/cli.md) must not depend on the machine.
+      new Option('--jobs <n>', 'mutants run in parallel')
+        .argParser(intOption('--jobs', 1))
+        .default(Math.max(1, availableParallelism()), 'the core count'),
     )
     .addOption(
       new Option('--tier <tier>', 'matrix tier the instances come from')

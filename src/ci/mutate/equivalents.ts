@@ -36,14 +36,14 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     ],
   ),
   {
-    file: 'src/runtime/ops/indexing.ts',
+    file: 'src/runtime/ops/indexing/indexing.ts',
     operator: 'swap-comparison',
     original: 'for (let d = 0; d < s.length; d++) {',
     reason:
       'the extra iteration reads ix[s.length] and s[s.length], both undefined: its comparisons are false, no throw',
   },
   {
-    file: 'src/runtime/ops/nn/pad.ts',
+    file: 'src/runtime/ops/nn/pad/pad.ts',
     operator: 'swap-comparison',
     original: 'for (let d = nd - pad.length / 2; d < nd; d++) {',
     reason:
@@ -73,9 +73,9 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'first element before writing anything',
   },
   ...[
-    ['src/runtime/ops/nn/adaptive_pool.ts', 'for (let d = first; d < x.ndim; d++)'],
-    ['src/runtime/ops/nn/fractional_pool.ts', 'for (let d = 1; d < x.ndim; d++)'],
-    ['src/runtime/ops/nn/unpool.ts', 'for (let i = x.ndim === nd + 2 ? 1 : 0; i < x.ndim; i++)'],
+    ['src/runtime/ops/nn/pool/adaptive.ts', 'for (let d = first; d < x.ndim; d++)'],
+    ['src/runtime/ops/nn/pool/fractional.ts', 'for (let d = 1; d < x.ndim; d++)'],
+    ['src/runtime/ops/nn/pool/unpool.ts', 'for (let i = x.ndim === nd + 2 ? 1 : 0; i < x.ndim; i++)'],
   ].map(
     ([file, original]): Equivalent => ({
       file,
@@ -86,25 +86,25 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     }),
   ),
   {
-    file: 'src/runtime/ops/nn/fractional_pool.ts',
+    file: 'src/runtime/ops/nn/pool/fractional.ts',
     operator: 'swap-comparison',
     original: 'if (outSize > 1) {',
     reason: 'at outSize = 1 the block computes alpha and loops i < 0 times: nothing it writes is read',
   },
   {
-    file: 'src/runtime/ops/nn/fractional_pool.ts',
+    file: 'src/runtime/ops/nn/pool/fractional.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < outSize - 1; i++)',
     reason: 'the extra iteration writes start[outSize - 1], which the next line always overwrites',
   },
   {
-    file: 'src/runtime/ops/nn/fractional_pool.ts',
+    file: 'src/runtime/ops/nn/pool/fractional.ts',
     operator: 'swap-comparison',
     original: 'if (outSize > 0) start[outSize - 1] = inSize - pool;',
     reason: 'at outSize = 0 the mutant writes start[-1] of an empty Int32Array, which a typed array ignores',
   },
   {
-    file: 'src/runtime/ops/nn/pool_cpu.ts',
+    file: 'src/runtime/ops/nn/pool/cpu.ts',
     operator: 'swap-comparison',
     original: 'if (t0 >= t1 || h0 >= h1 || w0 >= w1) {',
     reason:
@@ -113,14 +113,14 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'and w0 < w1 always hold and `>=` and `>` agree',
   },
   {
-    file: 'src/runtime/ops/nn/pool_windows.ts',
+    file: 'src/runtime/ops/nn/pool/windows.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < outSize; i++) {',
     reason:
       'the extra iteration writes start[outSize] and size[outSize] past the end of Int32Arrays: dropped',
   },
   {
-    file: 'src/runtime/ops/nn/pool_windows.ts',
+    file: 'src/runtime/ops/nn/pool/windows.ts',
     operator: 'swap-comparison',
     original: 'for (let a = 0; a < k; a++) {',
     reason:
@@ -128,7 +128,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'indices 0 to 2',
   },
   {
-    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    file: 'src/runtime/ops/nn/conv/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let j0 = 0; j0 < m; j0 += ',
     reason:
@@ -136,7 +136,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'its loops store nothing',
   },
   {
-    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    file: 'src/runtime/ops/nn/conv/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < n; i += 4) {',
     reason:
@@ -144,7 +144,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'past the weights (undefined in JS, no throw) and the store loop over r < rows writes nothing',
   },
   {
-    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    file: 'src/runtime/ops/nn/conv/gemm.ts',
     operator: 'swap-comparison',
     original: 'r1 = rows > 1 ? r0 + wrs : r0, r2 = rows > 2',
     reason:
@@ -153,7 +153,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'for the next block',
   },
   {
-    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    file: 'src/runtime/ops/nn/conv/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let j = 0; j < jb; j++) O[base + j * ocs] = acc[j];',
     reason:
@@ -161,13 +161,13 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'when it is computed, or past the end of the output after the last block (dropped by the typed array)',
   },
   {
-    file: 'src/runtime/ops/nn/ctc_loss_kernels.ts',
+    file: 'src/runtime/ops/nn/loss/ctc_kernels.ts',
     operator: 'swap-comparison',
     original: 'for (let b = 0; b < batch; b++) offsets.push(b * targets.strides[0]);',
     reason: 'the extra offsets[batch] entry is never read: every reader loops over b < batch',
   },
   {
-    file: 'src/runtime/ops/nn/ctc_loss_kernels.ts',
+    file: 'src/runtime/ops/nn/loss/ctc_kernels.ts',
     operator: 'swap-comparison',
     original: 'for (let b = 0; b < k.batch; b++) {',
     reason:
@@ -176,7 +176,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'indices or land past the exactly sized per-batch arrays, which typed arrays ignore; nothing throws',
   },
   {
-    file: 'src/runtime/ops/nn/loss_class.ts',
+    file: 'src/runtime/ops/nn/loss/class.ts',
     operator: 'swap-comparison',
     original: 'smoothing > 0 ? t(',
     mutated: 'smoothing >= 0 ?',
@@ -201,7 +201,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     reason: 'decimals === 0 returned two lines above (plain round), so decimals is never 0 here',
   },
   {
-    file: 'src/runtime/ops/nn/conv_cpu.ts',
+    file: 'src/runtime/ops/nn/conv/cpu.ts',
     operator: 'drop-offset',
     original: 'out.storageOffset',
     dropped: 'out.storageOffset',
@@ -219,7 +219,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'condition (false for 0) and, not allocating, checks nothing else: it returns without effect',
   },
   {
-    file: 'src/runtime/ops/view_helpers.ts',
+    file: 'src/runtime/ops/shape/view_helpers.ts',
     operator: 'swap-comparison',
     original: 'i < ndim; i++) if (order[i] < 0)',
     mutated: 'i <= ndim; i++)',
@@ -228,7 +228,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'nothing is assigned and the array does not grow',
   },
   {
-    file: 'src/runtime/ops/nn/pool_windows.ts',
+    file: 'src/runtime/ops/nn/pool/windows.ts',
     operator: 'swap-comparison',
     original: 'for (let o = 0; o < outSize; o++)',
     mutated: 'o <= outSize',
@@ -237,7 +237,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'undefined < NaN is false, so nothing is written',
   },
   {
-    file: 'src/runtime/ops/nn/pad.ts',
+    file: 'src/runtime/ops/nn/pad/pad.ts',
     operator: 'swap-comparison',
     original: "if (l > 0) mid = t('narrow'",
     mutated: 'l >= 0',
@@ -255,7 +255,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'and its clipped end above it (t0 < t1, h0 < h1, w0 < w1 always; `>=` and `>` agree)',
   },
   {
-    file: 'src/runtime/ops/nn/pad_checks.ts',
+    file: 'src/runtime/ops/nn/pad/checks.ts',
     operator: 'drop-guard',
     original: 'if (negative !== undefined)',
     reason:
@@ -263,7 +263,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'tensor with negative dimension ...": core/shape.ts), before anything is written',
   },
   {
-    file: 'src/runtime/ops/nn/pooling.ts',
+    file: 'src/runtime/ops/nn/pool/pooling.ts',
     operator: 'drop-guard',
     original: "if (x.dtype !== 'float32')",
     reason:
@@ -290,7 +290,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     }),
   ),
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/factories/factories.ts',
     operator: 'drop-guard',
     original: "if (info.kind === 'int' && !Number.isFinite(s.toNumber()))",
     reason:
@@ -316,7 +316,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'same values',
   },
   {
-    file: 'src/runtime/ops/linalg.ts',
+    file: 'src/runtime/ops/linalg/linalg.ts',
     operator: 'swap-comparison',
     original: 'const k2 = db > 1 ? last(b, 2) : b.shape[0];',
     mutated: 'db >= 1',
@@ -369,7 +369,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'within 55 steps (measured over that range in steps of 0.001): the bound is never reached',
   },
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/factories/factories.ts',
     operator: 'swap-comparison',
     original: 'const fits = (v: bigint) => v >= -(2n ** 31n) && v < 2n ** 31n;',
     reason:
@@ -389,7 +389,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     }),
   ),
   {
-    file: 'src/runtime/ops/views.ts',
+    file: 'src/runtime/ops/shape/views.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < size.length; i++) if (size[i] > 0) span +=',
     mutated: 'i <= size.length',

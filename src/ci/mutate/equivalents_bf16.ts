@@ -1,6 +1,6 @@
 /**
- * Equivalent mutants in the runtime's replays of PyTorch 1.13's bfloat16 roundings (ops/product_order.ts, the
- * products' loop choice; ops/nn/bf16_moments.ts and norm_bf16.ts, the normalizations' statistics), each with the
+ * Equivalent mutants in the runtime's replays of PyTorch 1.13's bfloat16 roundings (ops/linalg/product_order.ts, the
+ * products' loop choice; ops/nn/bf16_moments.ts and nn/norm/bf16.ts, the normalizations' statistics), each with the
  * reason no input can tell it from the original (format: equivalents.ts).
  */
 import type { Equivalent } from './equivalent.ts';
@@ -12,7 +12,7 @@ import type { Equivalent } from './equivalent.ts';
 // product rounded once.
 export const BF16_EQUIVALENTS: readonly Equivalent[] = [
   {
-    file: 'src/runtime/ops/product_order.ts',
+    file: 'src/runtime/ops/linalg/product_order.ts',
     operator: 'swap-comparison',
     original: 'if (so[0] === 1 && (m === 1 || so[1] >= Math.max(1, n))) tc = false;',
     mutated: 'so[1] > Math.max(1, n)',
@@ -21,7 +21,7 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
       'frame), which classifies a and b alike; the choice differs only for k = 1, where both loops round one product',
   },
   {
-    file: 'src/runtime/ops/product_order.ts',
+    file: 'src/runtime/ops/linalg/product_order.ts',
     operator: 'swap-comparison',
     original: 'else if (so[1] === 1 && (n === 1 || so[0] >= Math.max(1, m))) {',
     mutated: 'so[0] > Math.max(1, m)',
@@ -30,7 +30,7 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
       'which classifies a and b alike (no configuration of the 2,000,000 checked differed)',
   },
   {
-    file: 'src/runtime/ops/product_order.ts',
+    file: 'src/runtime/ops/linalg/product_order.ts',
     operator: 'swap-comparison',
     original: "if (db === 1 && da <= 2) return 'steps';",
     mutated: 'da < 2',
@@ -39,7 +39,7 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
       'of stride 0 along k: addmm_impl_cpu_ clones it, a non-transposed operand, and the loop steps as mv does',
   },
   {
-    file: 'src/runtime/ops/nn/bf16_moments.ts',
+    file: 'src/runtime/ops/nn/norm/bf16_moments.ts',
     operator: 'swap-comparison',
     original: 'for (let l = 0; l < LANES; l++) {',
     mutated: 'l <= LANES',
@@ -48,14 +48,14 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
       "dropped (in the chunk loop its read of the next vector's first element only feeds that dropped write)",
   },
   {
-    file: 'src/runtime/ops/nn/bf16_moments.ts',
+    file: 'src/runtime/ops/nn/norm/bf16_moments.ts',
     operator: 'swap-comparison',
     original: 'const ceilLog2 = (x: number) => (x <= 2 ? Math.max(x - 1, 0) : Math.ceil(Math.log2(x)));',
     mutated: 'x < 2',
     reason: 'x = 2 then takes Math.ceil(Math.log2(2)) = 1, which is max(2 - 1, 0)',
   },
   {
-    file: 'src/runtime/ops/nn/bf16_moments.ts',
+    file: 'src/runtime/ops/nn/norm/bf16_moments.ts',
     operator: 'narrow-accumulator',
     original:
       'const empty = (): Moments => ({ n: 0, m1: new Float64Array(LANES), m2: new Float64Array(LANES) });',
@@ -63,7 +63,7 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
     reason: 'every value stored in a lane is 0 or rounded to bfloat16 first, so float32 holds it exactly',
   },
   {
-    file: 'src/runtime/ops/nn/bf16_moments.ts',
+    file: 'src/runtime/ops/nn/norm/bf16_moments.ts',
     operator: 'narrow-accumulator',
     original:
       'const empty = (): Moments => ({ n: 0, m1: new Float64Array(LANES), m2: new Float64Array(LANES) });',
@@ -71,7 +71,7 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
     reason: 'every value stored in a lane is 0 or rounded to bfloat16 first, so float32 holds it exactly',
   },
   {
-    file: 'src/runtime/ops/nn/norm_bf16.ts',
+    file: 'src/runtime/ops/nn/norm/bf16.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < rows; i++) {',
     mutated: 'i <= rows',
@@ -80,7 +80,7 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
       'past the end of their Float32Arrays: dropped',
   },
   {
-    file: 'src/runtime/ops/nn/norm_bf16.ts',
+    file: 'src/runtime/ops/nn/norm/bf16.ts',
     operator: 'swap-comparison',
     original: 'for (let j = 0; j < n; j++) row[j] = read(data, xc.storageOffset + i * n + j);',
     mutated: 'j <= n',
@@ -88,14 +88,14 @@ export const BF16_EQUIVALENTS: readonly Equivalent[] = [
       "row[n] is past the end of the Float64Array(n): the write of the next row's first element is dropped",
   },
   {
-    file: 'src/runtime/ops/nn/norm_bf16.ts',
+    file: 'src/runtime/ops/nn/norm/bf16.ts',
     operator: 'narrow-accumulator',
     original: 'const row = new Float64Array(n);',
     mutated: 'Float32Array',
     reason: 'the row holds bfloat16 values, which float32 holds exactly',
   },
   {
-    file: 'src/runtime/ops/nn/layer_norm.ts',
+    file: 'src/runtime/ops/nn/norm/layer_norm.ts',
     operator: 'swap-comparison',
     original: "if (x.dtype === 'bfloat16' && x.device === 'cpu' && x.numel > 0 && !isChannelsLast(x))",
     mutated: 'x.numel >= 0',

@@ -74,7 +74,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'after it only viewD and newStrides are read',
   },
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/factories/factories.ts',
     operator: 'swap-comparison',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
     original: 'expected: st > 0 ? `>= ${s}` : `<= ${s}`,',
@@ -82,7 +82,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'st === 0 (and -0) threw above (the st === 0 check of arange, factories.ts) and NaN never reaches the throw: st is never 0 here',
   },
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/factories/factories.ts',
     operator: 'swap-comparison',
     original: 'if ((st > 0n && e < s) || (st < 0n && e > s)) {',
     mutated: 'st >= 0n && e < s',
@@ -90,7 +90,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'st === 0n threw just above (the st === 0n check of arangeInt64, factories.ts): st >= 0n is st > 0n here',
   },
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/factories/factories.ts',
     operator: 'swap-comparison',
     original: 'if ((st > 0n && e < s) || (st < 0n && e > s)) {',
     mutated: 'st <= 0n && e > s',
@@ -98,20 +98,20 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'st === 0n threw just above (the st === 0n check of arangeInt64, factories.ts): st <= 0n is st < 0n here',
   },
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/factories/factories.ts',
     operator: 'swap-comparison',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
     original: 'expected: st > 0n ? `>= ${s}` : `<= ${s}`,',
     reason: 'st === 0n threw above (the st === 0n check of arangeInt64, factories.ts): st is never 0n here',
   },
   {
-    file: 'src/runtime/ops/factories.ts',
+    file: 'src/runtime/ops/factories/factories.ts',
     operator: 'swap-comparison',
     original: 'const sgn = st > 0n ? 1n : -1n;',
     reason: 'st === 0n threw above (the st === 0n check of arangeInt64, factories.ts): st is never 0n here',
   },
   {
-    file: 'src/runtime/ops/sequence_write.ts',
+    file: 'src/runtime/ops/factories/sequence_write.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < t.numel; i++) data[i] = BigInt.asIntN(64, s + st * BigInt(i));',
     reason:
@@ -119,7 +119,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'BigInt64Array holds exactly numel elements: the extra store data[numel] (a bigint, no throw) is dropped',
   },
   {
-    file: 'src/runtime/ops/gemm.ts',
+    file: 'src/runtime/ops/linalg/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let j = 0; j < m; j++) acc[j] += x0 * B[b0 + j] + x1 * B[b1 + j]',
     reason:
@@ -127,7 +127,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'acc[m], past the end of the kernel-local Float64Array(m): dropped',
   },
   {
-    file: 'src/runtime/ops/gemm.ts',
+    file: 'src/runtime/ops/linalg/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let j = 0, bj = bp; j < m; j++, bj += bcs) acc[j] += x * B[bj];',
     reason:
@@ -135,7 +135,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'Float64Array(m): dropped',
   },
   {
-    file: 'src/runtime/ops/gemm.ts',
+    file: 'src/runtime/ops/linalg/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let j = 0; j < m; j++) acc[j] = (acc[j] + Math.imul(x, B[bp + j * b.cs])) | 0;',
     reason:
@@ -143,7 +143,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'local Int32Array(m): dropped',
   },
   {
-    file: 'src/runtime/ops/gemm.ts',
+    file: 'src/runtime/ops/linalg/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let j = 0; j < m; j++) acc[j] = step(acc[j], x * read(b.arr, bp + j * b.cs));',
     reason:
@@ -152,7 +152,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'local Float64Array(m): dropped',
   },
   {
-    file: 'src/runtime/ops/pointwise/activation.ts',
+    file: 'src/runtime/ops/nn/activation/pointwise.ts',
     operator: 'swap-comparison',
     original: 'num: (x: number) => x * Math.tanh(x > 20 ? x : Math.log1p(Math.exp(x))),',
     reason:
@@ -160,7 +160,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'to exactly 1 in float64 (1 - 8.5e-18): both give 20',
   },
   {
-    file: 'src/runtime/ops/pointwise/activation.ts',
+    file: 'src/runtime/ops/nn/activation/pointwise.ts',
     operator: 'swap-comparison',
     original: "wgsl: { f32: 'a * tanh(min(select(log(1.0 + exp(a)), a, a > 20.0), 10.0))' },",
     reason:
@@ -386,7 +386,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
     reason: 'the extra pass writes max[length] of a Float64Array (makeAcc): past the end, dropped',
   },
   {
-    file: 'src/runtime/ops/shape.ts',
+    file: 'src/runtime/ops/shape/shape.ts',
     operator: 'swap-comparison',
     original: 'for (let d = 0; d < t.ndim; d++) {',
     mutated: 'd <= t.ndim',
@@ -395,7 +395,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'valid.shape[ndim], both undefined, so nothing throws',
   },
   {
-    file: 'src/runtime/ops/shape.ts',
+    file: 'src/runtime/ops/shape/shape.ts',
     operator: 'swap-comparison',
     original: 'if (n > 0 && t.numel > 0) copyOn(sliceDim(out, dim, offset, offset + n, 1), t);',
     reason:
@@ -403,7 +403,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'an empty slice of out does nothing (forEachRow / runPointwiseGPU return at numel 0)',
   },
   {
-    file: 'src/runtime/ops/shape.ts',
+    file: 'src/runtime/ops/shape/shape.ts',
     operator: 'swap-comparison',
     original: 'if (start > 0) next.push(',
     mutated: 'start >= 0',
@@ -412,7 +412,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       '(o.numel > 0) and further dims only slice into more empty views',
   },
   {
-    file: 'src/runtime/ops/shape.ts',
+    file: 'src/runtime/ops/shape/shape.ts',
     operator: 'swap-comparison',
     original: 'for (const [o, s] of blocks) if (o.numel > 0) copyOn(o, s);',
     reason:
@@ -420,13 +420,13 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'o.numel is never 0 here',
   },
   {
-    file: 'src/runtime/ops/shape.ts',
+    file: 'src/runtime/ops/shape/shape.ts',
     operator: 'swap-comparison',
     original: 'if (self.ndim < 2) wrapDim(-2, self.ndim, op);',
     reason: 'the new case ndim = 2: wrapDim(-2, 2) is in range, returns 0 (unused) and throws nothing',
   },
   {
-    file: 'src/runtime/ops/views.ts',
+    file: 'src/runtime/ops/shape/views.ts',
     operator: 'swap-comparison',
     original: 'if (size[i] > 0) span += (size[i] - 1) * stride[i];',
     mutated: 'size[i] >= 0',
@@ -435,7 +435,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'span is not used again',
   },
   {
-    file: 'src/runtime/ops/views.ts',
+    file: 'src/runtime/ops/shape/views.ts',
     operator: 'swap-comparison',
     original: 'if (off >= 0) {',
     mutated: 'off > 0',

@@ -7,7 +7,7 @@ import type { Equivalent } from './equivalent.ts';
 
 export const NN_EQUIVALENTS: readonly Equivalent[] = [
   {
-    file: 'src/runtime/ops/nn/attention.ts',
+    file: 'src/runtime/ops/nn/attention/attention.ts',
     operator: 'swap-comparison',
     original: "if (dropout > 0) attn = t('dropout'",
     reason:
@@ -15,7 +15,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'input itself (random.ts:114: p === 0): attn is unchanged, no draw is made',
   },
   {
-    file: 'src/runtime/ops/nn/conv_gemm.ts',
+    file: 'src/runtime/ops/nn/conv/gemm.ts',
     operator: 'swap-comparison',
     original: 'for (let j = 0; j < jb; j++) {',
     reason:
@@ -24,7 +24,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'block zeroes; its reads past cols are undefined (NaN), no throw',
   },
   {
-    file: 'src/runtime/ops/nn/conv_cpu.ts',
+    file: 'src/runtime/ops/nn/conv/cpu.ts',
     operator: 'swap-comparison',
     original: 'q = dst + lo * w; y2 < hi; y2++, src += step)',
     reason:
@@ -34,7 +34,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'past x are undefined in a float array, no throw',
   },
   {
-    file: 'src/runtime/ops/nn/ctc_loss_kernels.ts',
+    file: 'src/runtime/ops/nn/loss/ctc_kernels.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < alpha.length; i++) write(logAlpha',
     reason:
@@ -42,7 +42,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'exactly sized float32/float64 cpu tensor (t empty, line 189): past its end, dropped',
   },
   {
-    file: 'src/runtime/ops/nn/distance.ts',
+    file: 'src/runtime/ops/nn/distance/distance.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i + 1 < n; i++) {',
     reason:
@@ -52,7 +52,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'zero added to a row that already sums a +0 term from another narrow)',
   },
   {
-    file: 'src/runtime/ops/nn/embedding_bag.ts',
+    file: 'src/runtime/ops/nn/embedding/embedding_bag.ts',
     operator: 'swap-comparison',
     original: 'if (offs.length > 0 && last > n)',
     mutated: 'offs.length >= 0',
@@ -60,14 +60,14 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'the new case, empty offsets, has last = offs[-1], undefined: undefined > n is false, no throw either way',
   },
   {
-    file: 'src/runtime/ops/nn/embedding_bag.ts',
+    file: 'src/runtime/ops/nn/embedding/embedding_bag.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < n; i++) {',
     reason:
       'the extra pass only advances the local k and writes bag[n], past the end of the Int32Array(n) (dropped)',
   },
   {
-    file: 'src/runtime/ops/nn/embedding_bag.ts',
+    file: 'src/runtime/ops/nn/embedding/embedding_bag.ts',
     operator: 'swap-comparison',
     original: 'while (k + 1 < offs.length && offs[k + 1] <= i) k++;',
     mutated: 'k + 1 <= offs.length',
@@ -76,7 +76,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'false, so the loop stops where the original does',
   },
   {
-    file: 'src/runtime/ops/nn/embedding_bag.ts',
+    file: 'src/runtime/ops/nn/embedding/embedding_bag.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < idx.length; i++) {',
     reason:
@@ -86,7 +86,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'copies see',
   },
   {
-    file: 'src/runtime/ops/nn/embedding_bag.ts',
+    file: 'src/runtime/ops/nn/embedding/embedding_bag.ts',
     operator: 'swap-comparison',
     original: 'for (let o = 0; o < acc.length; o++) {',
     reason:
@@ -94,13 +94,13 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       '(line 158): dropped',
   },
   {
-    file: 'src/runtime/ops/nn/grid_sample.ts',
+    file: 'src/runtime/ops/nn/resample/grid_sample.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 2; i < input.ndim; i++)',
     reason: 'the extra pass reads input.shape[input.ndim], undefined: undefined <= 0 is false, no throw',
   },
   {
-    file: 'src/runtime/ops/nn/loss_margin_multilabel.ts',
+    file: 'src/runtime/ops/nn/loss/margin_multilabel.ts',
     operator: 'swap-comparison',
     original: 'if (z > 0) sum += z;',
     reason:
@@ -108,7 +108,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       '-0): the sum is unchanged',
   },
   {
-    file: 'src/runtime/ops/nn/loss_margin_multilabel.ts',
+    file: 'src/runtime/ops/nn/loss/margin_multilabel.ts',
     operator: 'swap-comparison',
     original: 'i < isTarget.length; i++) write(isTargetOut',
     reason:
@@ -116,14 +116,14 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'exactly isTarget.length elements; the out= variants copy from it: dropped',
   },
   {
-    file: 'src/runtime/ops/nn/loss_margin_multilabel.ts',
+    file: 'src/runtime/ops/nn/loss/margin_multilabel.ts',
     operator: 'swap-comparison',
     original: 'i < counts.length; i++) write(countHost',
     reason:
       'the extra write lands past the end of countHost, a fresh [n, c, 1] tensor of n * c elements: dropped',
   },
   {
-    file: 'src/runtime/ops/nn/loss_regression.ts',
+    file: 'src/runtime/ops/nn/loss/regression.ts',
     operator: 'swap-comparison',
     original: 'else if (!(v.dim() > 0 && sameShape(rows',
     reason:
@@ -131,7 +131,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'conjunction stays true and raises the same error',
   },
   {
-    file: 'src/runtime/ops/nn/pad.ts',
+    file: 'src/runtime/ops/nn/pad/pad.ts',
     operator: 'swap-comparison',
     original: "if (l < 0) crop = t('narrow'",
     reason:
@@ -140,7 +140,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       '=== 0 skips the else branch',
   },
   {
-    file: 'src/runtime/ops/nn/pad.ts',
+    file: 'src/runtime/ops/nn/pad/pad.ts',
     operator: 'swap-comparison',
     original: "if (r < 0) crop = t('narrow'",
     reason:
@@ -148,7 +148,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       '`positive` is not touched, as r === 0 skips the else branch',
   },
   {
-    file: 'src/runtime/ops/nn/pad.ts',
+    file: 'src/runtime/ops/nn/pad/pad.ts',
     operator: 'swap-comparison',
     original: "if (r > 0) mid = t('narrow'",
     mutated: 'r >= 0',
@@ -157,7 +157,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'of the same elements',
   },
   {
-    file: 'src/runtime/ops/nn/pad.ts',
+    file: 'src/runtime/ops/nn/pad/pad.ts',
     operator: 'swap-comparison',
     original: 'for (let row = out.numel / w; row > 0; row--) {',
     reason:
@@ -166,7 +166,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'through a temporary, out_write.ts:58, and empty outputs returned at line 110)',
   },
   {
-    file: 'src/runtime/ops/nn/pool_geometry.ts',
+    file: 'src/runtime/ops/nn/pool/geometry.ts',
     operator: 'swap-comparison',
     original: 'if (s.some((x) => x <= 0))',
     reason:
@@ -174,13 +174,13 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'per dim) raises "stride should not be zero" first (line 92), so x <= 0 and x < 0 agree here',
   },
   {
-    file: 'src/runtime/ops/nn/pool_geometry.ts',
+    file: 'src/runtime/ops/nn/pool/geometry.ts',
     operator: 'swap-comparison',
     original: 'for (let i = ndim === 5 ? 1 : 0; i < ndim; i++)',
     reason: 'the extra pass reads shape[ndim], undefined, never === 0: the empty-dim check cannot fire',
   },
   {
-    file: 'src/runtime/ops/nn/pooling.ts',
+    file: 'src/runtime/ops/nn/pool/pooling.ts',
     operator: 'swap-comparison',
     original: 'for (let at = 0; at < f.outSize[0]; at++)',
     reason:
@@ -189,7 +189,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       '(Float64Array): dropped',
   },
   {
-    file: 'src/runtime/ops/nn/upsample_kernel.ts',
+    file: 'src/runtime/ops/nn/resample/upsample_kernel.ts',
     operator: 'swap-comparison',
     original: 'for (let e = 0; e < planeSize; e++) {',
     reason:
@@ -198,7 +198,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'through a temporary, out_write.ts:58; planeSize > 0 by the size check of upsample.ts:76)',
   },
   {
-    file: 'src/runtime/ops/nn/upsample_kernel.ts',
+    file: 'src/runtime/ops/nn/resample/upsample_kernel.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < x.numel; i++) write(x.storage.data!, i, value(i));',
     reason:
@@ -206,7 +206,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'only reads past Int32/Float64Arrays (undefined) and the int64 writer maps that to i64Min, no throw',
   },
   {
-    file: 'src/runtime/ops/nn/upsample_kernel.ts',
+    file: 'src/runtime/ops/nn/resample/upsample_kernel.ts',
     operator: 'swap-comparison',
     original: 'tp.index[at(o) < 0 ? tp.start[o] : at(o)]',
     reason:
@@ -214,7 +214,7 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'tp.index[0]',
   },
   {
-    file: 'src/runtime/ops/nn/upsample_taps.ts',
+    file: 'src/runtime/ops/nn/resample/upsample_taps.ts',
     operator: 'swap-comparison',
     original: 'return !cubic && src < 0 ? 0 : src;',
     reason:
@@ -222,13 +222,13 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
       'return +0',
   },
   {
-    file: 'src/runtime/ops/nn/upsample_taps.ts',
+    file: 'src/runtime/ops/nn/resample/upsample_taps.ts',
     operator: 'swap-comparison',
     original: 'const support = scale >= 1 ?',
     reason: 'at scale = 1 both branches give size / 2 ((size / 2) * 1 is exact)',
   },
   {
-    file: 'src/runtime/ops/nn/upsample_taps.ts',
+    file: 'src/runtime/ops/nn/resample/upsample_taps.ts',
     operator: 'swap-comparison',
     original: 'const invscale = scale >= 1 ?',
     reason: 'at scale = 1 both branches give 1 (1 / 1 is exact)',

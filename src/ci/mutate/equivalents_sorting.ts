@@ -1,17 +1,17 @@
 /**
- * Equivalent mutants in the runtime's sort and topk (ops/sort_order.ts, libstdc++'s algorithms, and
- * ops/sorting.ts), each with the reason no input can tell it from the original (format: equivalents.ts).
+ * Equivalent mutants in the runtime's sort and topk (ops/sort_search/sort_order.ts, libstdc++'s algorithms, and
+ * ops/sort_search/sorting.ts), each with the reason no input can tell it from the original (format: equivalents.ts).
  */
 import type { Equivalent } from './equivalent.ts';
 
 export const SORTING_EQUIVALENTS: readonly Equivalent[] = [
-  // ops/sort_order.ts, libstdc++'s algorithms: a bound moved by one either reads one element past a range
+  // ops/sort_search/sort_order.ts, libstdc++'s algorithms: a bound moved by one either reads one element past a range
   // (undefined past the line's id array, which every comparison with it answers false, or an element a partition
   // already placed on the range's far side, which no comparison moves) or runs a step that changes nothing. Each
   // was also run on a Python transcription against the original over 3,000 random inputs with ties (sort, and
   // topk on both of its paths), introsort's heap fallback included: no output differed.
   {
-    file: 'src/runtime/ops/sort_order.ts',
+    file: 'src/runtime/ops/sort_search/sort_order.ts',
     operator: 'swap-comparison',
     original: 'for (let i = first + 1; i < last; i++) {',
     mutated: 'i <= last',
@@ -21,7 +21,7 @@ export const SORTING_EQUIVALENTS: readonly Equivalent[] = [
       'the range and stays where it is',
   },
   {
-    file: 'src/runtime/ops/sort_order.ts',
+    file: 'src/runtime/ops/sort_search/sort_order.ts',
     operator: 'swap-comparison',
     original:
       'for (let i = middle; i < last; i++) if (less(a[i], a[first])) popHeap(a, first, middle, i, less);',
@@ -31,7 +31,7 @@ export const SORTING_EQUIVALENTS: readonly Equivalent[] = [
       'element on the far side of the last partition, not less than the heap top: nothing is popped',
   },
   {
-    file: 'src/runtime/ops/sort_order.ts',
+    file: 'src/runtime/ops/sort_search/sort_order.ts',
     operator: 'swap-comparison',
     original: 'while (last - first > 1) {',
     mutated: 'last - first >= 1',
@@ -39,7 +39,7 @@ export const SORTING_EQUIVALENTS: readonly Equivalent[] = [
       'the extra pass pops a one-element heap onto itself: pop_heap with result = first moves a[first] to a[first]',
   },
   {
-    file: 'src/runtime/ops/sort_order.ts',
+    file: 'src/runtime/ops/sort_search/sort_order.ts',
     operator: 'swap-comparison',
     original: 'if (last - first > THRESHOLD) {',
     mutated: 'last - first >= THRESHOLD',
@@ -48,7 +48,7 @@ export const SORTING_EQUIVALENTS: readonly Equivalent[] = [
       'then has no element',
   },
   {
-    file: 'src/runtime/ops/sort_order.ts',
+    file: 'src/runtime/ops/sort_search/sort_order.ts',
     operator: 'swap-comparison',
     original: 'for (let i = first + THRESHOLD; i < last; i++) unguardedLinearInsert(a, i, less);',
     mutated: 'i <= last',
@@ -57,7 +57,7 @@ export const SORTING_EQUIVALENTS: readonly Equivalent[] = [
       "topk's sort of the k - 1 before the k-th, the k-th itself, which nth_element left not less than any of them",
   },
   {
-    file: 'src/runtime/ops/sorting.ts',
+    file: 'src/runtime/ops/sort_search/sorting.ts',
     operator: 'swap-comparison',
     original: 'if (k > 0 && self.numel > 0)',
     reason:

@@ -168,7 +168,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // meta, cpu and webgpu share cat's shape rule; PyTorch's recorded shapes (golden) do not.
     name: 'cat-shape-first-counted-twice',
     operator: 'remove-correction',
-    file: 'src/runtime/ops/shape.ts',
+    file: 'src/runtime/ops/shape/shape.ts',
     find: 'let size = 0;',
     replace: 'let size = valid.shape[dim];',
     instances: ['test_golden_cat_cpu_float32_contiguous_eager'],
@@ -198,7 +198,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // bfloat16 products summed exactly and rounded once, not in PyTorch 1.13's bfloat16 steps (product_order.ts).
     name: 'bf16-gemm-rounds-once',
     operator: 'remove-correction',
-    file: 'src/runtime/ops/gemm.ts',
+    file: 'src/runtime/ops/linalg/gemm.ts',
     find: '? (s: number, p: number) => roundBf16(s + roundBf16(p))',
     replace: '? (s: number, p: number) => s + p',
     instances: ['test_golden_mm_cpu_bfloat16_contiguous_eager'],
@@ -208,7 +208,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // Every bfloat16 product steps, also where PyTorch's gemm with a transposed first operand sums in float32.
     name: 'bf16-gemm-transa-steps',
     operator: 'drop-guard',
-    file: 'src/runtime/ops/product_order.ts',
+    file: 'src/runtime/ops/linalg/product_order.ts',
     find: "return ta && !tb ? 'float32' : 'steps';",
     replace: "return 'steps';",
     instances: ['test_golden_mm_cpu_bfloat16_contiguous_eager'],
@@ -228,7 +228,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // gelu of bfloat16 computed in float64 and rounded once, not in PyTorch 1.13's bfloat16 steps.
     name: 'bf16-gelu-rounds-once',
     operator: 'remove-correction',
-    file: 'src/runtime/ops/pointwise/activation.ts',
+    file: 'src/runtime/ops/nn/activation/pointwise.ts',
     find: '    bf16: geluNoneBf16,',
     replace: '',
     instances: ['test_golden_nn_functional_gelu_cpu_bfloat16_contiguous_eager'],
@@ -238,7 +238,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // bfloat16 layer_norm through the float32 decomposition alone (statistics rounded once, not in PyTorch's steps).
     name: 'bf16-layer-norm-rounds-once',
     operator: 'drop-guard',
-    file: 'src/runtime/ops/nn/layer_norm.ts',
+    file: 'src/runtime/ops/nn/norm/layer_norm.ts',
     find: "if (x.dtype === 'bfloat16' && x.device === 'cpu' && x.numel > 0)",
     replace: "if (x.dtype === 'bfloat16' && x.device === 'meta' && x.numel > 0)",
     instances: ['test_golden_native_layer_norm_cpu_bfloat16_contiguous_eager'],
@@ -248,7 +248,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // bfloat16 group_norm through the float32 decomposition alone (not PyTorch's bfloat16 steps).
     name: 'bf16-group-norm-rounds-once',
     operator: 'drop-guard',
-    file: 'src/runtime/ops/nn/layer_norm.ts',
+    file: 'src/runtime/ops/nn/norm/layer_norm.ts',
     find: "if (x.dtype === 'bfloat16' && x.device === 'cpu' && x.numel > 0 && !isChannelsLast(x))",
     replace: "if (x.dtype === 'bfloat16' && x.device === 'meta' && x.numel > 0 && !isChannelsLast(x))",
     instances: ['test_golden_nn_functional_group_norm_cpu_bfloat16_contiguous_eager'],
@@ -272,7 +272,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // storage: only the reference oracle's out= views in the middle of a larger storage show it.
     name: 'max-pool-out-indices-offset-dropped',
     operator: 'drop-offset',
-    file: 'src/runtime/ops/nn/pool_cpu.ts',
+    file: 'src/runtime/ops/nn/pool/cpu.ts',
     find: 'const ib = indices.storageOffset + n * inN + c * inC;',
     replace: 'const ib = n * inN + c * inC;',
     instances: ['test_reference_max_pool2d_with_indices_cpu_float64_contiguous_eager'],
@@ -283,7 +283,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // out (a typed array drops it at the storage's end); only an out= view with guard elements after it shows it.
     name: 'max-unpool-out-zeroes-past-its-rows',
     operator: 'swap-comparison',
-    file: 'src/runtime/ops/nn/unpool.ts',
+    file: 'src/runtime/ops/nn/pool/unpool.ts',
     find: 'for (let v = 0; v < W; v++) write(dst, ob + z * os[2] + y * os[3] + v * os[4], 0);',
     replace: 'for (let v = 0; v <= W; v++) write(dst, ob + z * os[2] + y * os[3] + v * os[4], 0);',
     instances: ['test_reference_max_unpool2d_cpu_float64_contiguous_eager'],

@@ -6,11 +6,12 @@
  * Unrelated files (unit tests, docs, benches) select nothing.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { opDb, REACHED_THROUGH } from '../../../op_db/index.ts';
 import { oracleRecords } from '../../oracles/index.ts';
 import { operatorTable } from '../../runtime/dispatch/index.ts';
 import type { MatrixInstance } from '../matrix.ts';
+import { FAMILY_FACE, faceSources, relativeImports } from './imports.ts';
 
 export interface Affected {
   /** Shared infrastructure changed: everything is affected. */
@@ -138,15 +139,6 @@ function quotedIn(text: string): Set<string> {
   return new Set([...text.matchAll(QUOTED)].flatMap((m) => expand(m[1])).map((n) => n.replace(/\..*/, '')));
 }
 
-/** The repository paths `file`'s relative imports and re-exports name. */
-export function relativeImports(root: string, file: string, text: string): string[] {
-  return [...text.matchAll(/^(?:import|export)\s(?:[^;]*?from\s+)?'(\.[^']+)'/gms)].map((m) =>
-    relative(root, resolve(root, dirname(file), m[1]))
-      .split('\\')
-      .join('/'),
-  );
-}
-
 /**
  * The OpInfos a kernel or helper file of src/runtime/ops reaches through its users: the op files importing it
  * (transitively), then, through the dispatcher, the files calling an op those define that has no OpInfo of its
@@ -234,7 +226,15 @@ export function affectedBy(changed: readonly string[], root: string): Affected {
     reasons.push(`${f}: ${why} -> everything`);
   };
 
-  for (const f of changed) {
+  // A family face only re-exports: a change to it is a change to the files it re-exports from.
+  const files = changed.flatMap((f) =>
+    FAMILY_FACE.test(f) && existsSync(join(root, f)) ? [f, ...faceSources(root, f)] : [f],
+  );
+  for (const f of files) {
+    if (FAMILY_FACE.test(f)) {
+      reasons.push(`${f}: an op family's face -> the files it re-exports`);
+      continue;
+    }
     if (IGNORED.test(f)) {
       reasons.push(`${f}: not part of the matrix -> nothing`);
       continue;

@@ -4,8 +4,8 @@ export {
   exportedNames,
   isAffected,
   opsServedBy,
-  relativeImports,
   runtimeNamesOf,
   sourceFiles,
 } from './affected.ts';
 export { changedFiles } from './changed.ts';
+export { relativeImports } from './imports.ts';

@@ -3,52 +3,53 @@
  * function or a table of rows; adding a pointwise op is one row (with its variants and derivative) in
  * pointwise/unary.ts or binary.ts.
  */
-import { registerCopies } from './copy.ts';
-import { registerFactories } from './factories.ts';
-import { registerIndexing } from './indexing.ts';
-import { registerLinalg } from './linalg.ts';
-import { registerNnActivations } from './nn/activations.ts';
-import { registerAdaptivePool } from './nn/adaptive_pool.ts';
-import { registerAttention } from './nn/attention.ts';
-import { registerBatchNorm } from './nn/batch_norm.ts';
-import { registerNnConv } from './nn/conv.ts';
-import { registerCtcLoss } from './nn/ctc_loss.ts';
-import { registerNnDistance } from './nn/distance.ts';
-import { registerEmbedding } from './nn/embedding.ts';
-import { registerEmbeddingBag } from './nn/embedding_bag.ts';
-import { registerFractionalPool } from './nn/fractional_pool.ts';
-import { registerGridSample } from './nn/grid_sample.ts';
-import { registerInterpolate } from './nn/interpolate.ts';
-import { registerLayerNorm } from './nn/layer_norm.ts';
-import { registerNnLinear } from './nn/linear.ts';
-import { registerLossBinary } from './nn/loss_binary.ts';
-import { registerLossClass } from './nn/loss_class.ts';
-import { registerLossMargin } from './nn/loss_margin.ts';
-import { registerLossMarginFunctional } from './nn/loss_margin_functional.ts';
-import { registerMultiMarginLoss } from './nn/loss_margin_multi.ts';
-import { registerMultilabelMarginLoss } from './nn/loss_margin_multilabel.ts';
-import { registerLossRegression } from './nn/loss_regression.ts';
-import { registerNnOneHot } from './nn/one_hot.ts';
-import { registerPad } from './nn/pad.ts';
-import { registerPixelShuffle } from './nn/pixel_shuffle.ts';
-import { registerPoolingKernels } from './nn/pooling.ts';
-import { registerPoolingFunctional } from './nn/pooling_functional.ts';
-import { registerUnfold } from './nn/unfold.ts';
-import { registerUnpool } from './nn/unpool.ts';
-import { registerUpsampleOps } from './nn/upsample.ts';
-import { ACTIVATION_ROWS } from './pointwise/activation.ts';
-import { BINARY_ROWS } from './pointwise/binary.ts';
-import { registerClamp } from './pointwise/clamp.ts';
-import { definePointwise } from './pointwise/define.ts';
-import { registerRoundDecimals } from './pointwise/round_decimals.ts';
-import { TERNARY_ROWS } from './pointwise/ternary.ts';
-import { UNARY_ROWS } from './pointwise/unary.ts';
-import { registerRandom } from './random.ts';
+
+import { registerFactories } from './factories/index.ts';
+import { registerIndexing } from './indexing/index.ts';
+import { registerLinalg } from './linalg/index.ts';
+import { ACTIVATION_ROWS, registerNnActivations } from './nn/activation/index.ts';
+import { registerAttention } from './nn/attention/index.ts';
+import { registerNnConv, registerUnfold } from './nn/conv/index.ts';
+import { registerNnDistance } from './nn/distance/index.ts';
+import { registerEmbedding, registerEmbeddingBag, registerNnOneHot } from './nn/embedding/index.ts';
+import { registerNnLinear } from './nn/linear/index.ts';
+import {
+  registerCtcLoss,
+  registerLossBinary,
+  registerLossClass,
+  registerLossMargin,
+  registerLossMarginFunctional,
+  registerLossRegression,
+  registerMultilabelMarginLoss,
+  registerMultiMarginLoss,
+} from './nn/loss/index.ts';
+import { registerBatchNorm, registerLayerNorm } from './nn/norm/index.ts';
+import { registerPad } from './nn/pad/index.ts';
+import {
+  registerAdaptivePool,
+  registerFractionalPool,
+  registerPoolingFunctional,
+  registerPoolingKernels,
+  registerUnpool,
+} from './nn/pool/index.ts';
+import {
+  registerGridSample,
+  registerInterpolate,
+  registerPixelShuffle,
+  registerUpsampleOps,
+} from './nn/resample/index.ts';
+import {
+  BINARY_ROWS,
+  definePointwise,
+  registerClamp,
+  registerRoundDecimals,
+  TERNARY_ROWS,
+  UNARY_ROWS,
+} from './pointwise/index.ts';
+import { registerRandom } from './random/index.ts';
 import { registerReductions } from './reductions/index.ts';
-import { registerScatterViews } from './scatter_views.ts';
-import { registerShapeOps } from './shape.ts';
-import { registerSorting } from './sorting.ts';
-import { registerViews } from './views.ts';
+import { registerCopies, registerScatterViews, registerShapeOps, registerViews } from './shape/index.ts';
+import { registerSorting } from './sort_search/index.ts';
 
 let registered = false;
 
@@ -103,11 +104,16 @@ export function registerAllOps(): void {
 }
 
 export type { OpApi } from './api.ts';
-export { fillTensor } from './factories.ts';
+export { fillTensor } from './factories/index.ts';
 export { outAliasing } from './out_write.ts';
-export { BINARY_ROWS } from './pointwise/binary.ts';
-export { POINTWISE_OVERLOADS, type PointwiseInfo, pointwisePlan, wgslExpr } from './pointwise/define.ts';
-export type { PointwiseRow, PromotionKind } from './pointwise/row.ts';
-export { UNARY_ROWS } from './pointwise/unary.ts';
-export { introsort, type Less, topkOrder } from './sort_order.ts';
-export { makeView, selectDim, sliceDim } from './views.ts';
+export type { PointwiseRow, PromotionKind } from './pointwise/index.ts';
+export {
+  BINARY_ROWS,
+  POINTWISE_OVERLOADS,
+  type PointwiseInfo,
+  pointwisePlan,
+  UNARY_ROWS,
+  wgslExpr,
+} from './pointwise/index.ts';
+export { makeView, selectDim, sliceDim } from './shape/index.ts';
+export { introsort, type Less, topkOrder } from './sort_search/index.ts';

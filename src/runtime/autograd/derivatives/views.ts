@@ -1,6 +1,6 @@
 /**
  * Derivatives of view and copy ops (derivatives.yaml rows). A view's gradient is zeros with the view region set
- * to grad: the *_scatter ops (ops/scatter_views.ts) do that functionally, so every backward here is itself
+ * to grad: the *_scatter ops (ops/shape/scatter_views.ts) do that functionally, so every backward here is itself
  * differentiable (gradgrad), and the scatter ops' own rows close the loop.
  */
 import { type DType, Tensor } from '../../core/index.ts';

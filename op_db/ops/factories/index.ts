@@ -1,0 +1,4 @@
+/**
+ * OpInfos of the factories and fill_.
+ */
+export { FACTORY_OPINFOS } from './factories.ts';

@@ -1,0 +1,4 @@
+/**
+ * OpInfos of linear and bilinear.
+ */
+export { NN_LINEAR_OPINFOS } from './linear.ts';

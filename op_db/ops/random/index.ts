@@ -1,0 +1,4 @@
+/**
+ * OpInfos of the random ops.
+ */
+export { RANDOM_OPINFOS } from './random.ts';

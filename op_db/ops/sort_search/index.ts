@@ -1,0 +1,4 @@
+/**
+ * OpInfos of sort and topk.
+ */
+export { SORTING_OPINFOS } from './sorting.ts';

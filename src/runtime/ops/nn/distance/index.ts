@@ -1,0 +1,4 @@
+/**
+ * Distances and normalisation: cosine_similarity, pairwise_distance, pdist, cdist, F.normalize.
+ */
+export { type NN_DISTANCE_API, registerNnDistance } from './distance.ts';

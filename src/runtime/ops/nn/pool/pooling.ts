@@ -1,0 +1,289 @@
+/**
+ * Max and average pooling over 2 or 3 spatial dims: aten's max_pool2d_with_indices / max_pool3d_with_indices
+ * (values and int64 flat indices into each input plane) and avg_pool2d / avg_pool3d (with .out), one N-d cpu kernel
+ * each that reads the input through its strides and writes every output element once, meta kernels (shape, dtype,
+ * and the output layout PyTorch picks: channels_last stays channels_last in 2-d), and derivatives written in
+ * runtime ops (scatter-adds into the input planes, so gradgrad works: their derivative is a gather).
+ */
+import { defineDerivative } from '../../../autograd/index.ts';
+import { poolGPU } from '../../../backends/webgpu/index.ts';
+import {
+  channelsLastStrides,
+  contiguousStrides,
+  DTYPE_INFO,
+  type DType,
+  InvalidArgumentError,
+  type Shape,
+  Tensor,
+} from '../../../core/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../../../dispatch/index.ts';
+import { defineOut, notImplementedFor, callTensor as t } from '../../op_helpers.ts';
+import { defineOuts } from '../../out_define.ts';
+import { isChannelsLast } from '../../shape/index.ts';
+import { defineOp } from '../../structured.ts';
+import { avgPoolCpu, frameOf, frameStrides, maxPoolCpu } from './cpu.ts';
+import { type PoolGeometry, type PoolKind, poolGeometry, poolLists } from './geometry.ts';
+
+const tags = { family: 'nn' } as const;
+const prod = (v: readonly number[]) => v.reduce((p, n) => p * n, 1);
+
+/** The geometry of a bound call of one of the four kernel ops. */
+export function geometryOf(op: string, kind: PoolKind, nd: number, shape: Shape, a: BoundArgs, cl = false) {
+  const lists = poolLists(
+    op,
+    nd,
+    kind,
+    a.kernel_size as number[],
+    a.stride as number[],
+    a.padding as number[],
+    kind === 'max' ? (a.dilation as number[]) : [1],
+  );
+  if (kind === 'avg') {
+    // avg_pool3d checks the dim count before the divisor; avg_pool2d reads size(-3) later.
+    if (nd === 3 && shape.length !== 4 && shape.length !== 5)
+      throw new InvalidArgumentError('non-empty 4D or 5D (batch mode) tensor expected for input', {
+        op,
+        arg: 'self',
+        got: shape.length,
+        expected: '4D or 5D',
+      });
+    checkDivisor(op, a);
+  }
+  return poolGeometry(op, kind, shape, lists, a.ceil_mode as boolean, cl);
+}
+
+function checkDivisor(op: string, a: BoundArgs): void {
+  if (a.divisor_override === 0)
+    throw new InvalidArgumentError('divisor must be not zero', {
+      op,
+      arg: 'divisor_override',
+      got: 0,
+      expected: 'a nonzero divisor',
+    });
+}
+
+/** The output layout: a 4-d channels_last input pools to channels_last (2-d pooling only, as in 1.13's cpu). */
+function outputStrides(x: Tensor, shape: number[], nd: number): number[] {
+  return nd === 2 && isChannelsLast(x) ? channelsLastStrides(shape) : contiguousStrides(shape);
+}
+
+/** The dtypes PyTorch 1.13's cpu kernels take, plus float16 / bfloat16 everywhere (op_db's deviations). */
+function checkDType(x: Tensor, kind: PoolKind, kernel: string, op: string): void {
+  const k = DTYPE_INFO[x.dtype].kind;
+  if (k !== 'float' && !(kind === 'avg' && x.dtype === 'int64'))
+    throw notImplementedFor(
+      kernel,
+      x.dtype,
+      op,
+      'self',
+      kind === 'avg' ? 'a floating dtype or int64' : 'a floating dtype',
+    );
+}
+
+interface KernelOp {
+  readonly name: string;
+  readonly nd: 2 | 3;
+  readonly kind: PoolKind;
+  /** The name PyTorch's dtype dispatch reports. */
+  readonly kernel: string;
+}
+
+const KERNEL_OPS: readonly KernelOp[] = [
+  { name: 'max_pool2d_with_indices', nd: 2, kind: 'max', kernel: 'max_pool2d' },
+  { name: 'max_pool3d_with_indices', nd: 3, kind: 'max', kernel: 'max_pool3d_with_indices_cpu' },
+  { name: 'avg_pool2d', nd: 2, kind: 'avg', kernel: 'avg_pool2d' },
+  { name: 'avg_pool3d', nd: 3, kind: 'avg', kernel: 'avg_pool3d_out_frame' },
+];
+
+/** The user-facing name in the size checks (max_pool2d, not max_pool2d_with_indices). */
+const shortName = (o: KernelOp) => o.name.replace('_with_indices', '');
+
+function outputSpec(o: KernelOp, a: BoundArgs) {
+  const x = a.self as Tensor;
+  const cl = o.nd === 2 && isChannelsLast(x);
+  const g = geometryOf(shortName(o), o.kind, o.nd, x.shape, a, cl);
+  const shape = [...g.lead, ...g.output];
+  return { g, shape, strides: outputStrides(x, shape, o.nd) };
+}
+
+/** Fills `out` (and `indices`) on their device: the cpu loop nest or one webgpu thread per output element. */
+function fill(o: KernelOp, a: BoundArgs, g: PoolGeometry, out: Tensor, indices: Tensor | null): void {
+  const x = a.self as Tensor;
+  const includePad = a.count_include_pad as boolean;
+  const divisor = (a.divisor_override as number | null) ?? null;
+  if (out.device === 'cpu') {
+    if (indices) maxPoolCpu(x, g, out, indices);
+    else avgPoolCpu(x, g, out, includePad, divisor);
+    return;
+  }
+  if (out.device !== 'webgpu') return;
+  if (x.dtype !== 'float32')
+    throw notImplementedFor(`${o.name} on webgpu`, x.dtype, o.name, 'self', 'float32');
+  poolGPU({
+    kind: o.kind,
+    input: x,
+    out,
+    ...(indices && { indices }),
+    frame: frameOf(g),
+    strides: {
+      input: frameStrides(x, o.nd),
+      out: frameStrides(out, o.nd),
+      ...(indices && { indices: frameStrides(indices, o.nd) }),
+    },
+    includePad,
+    divisor: divisor ?? 0,
+  });
+}
+
+function run(o: KernelOp, a: BoundArgs, device: 'cpu' | 'meta' | 'webgpu'): Tensor[] {
+  const x = a.self as Tensor;
+  const { g, shape, strides } = outputSpec(o, a);
+  checkDType(x, o.kind, o.kernel, o.name);
+  const out = Tensor.empty(shape, x.dtype, device, strides);
+  const indices = o.kind === 'max' ? Tensor.empty(shape, 'int64', device, strides) : null;
+  fill(o, a, g, out, indices);
+  return indices ? [out, indices] : [out];
+}
+
+/**
+ * `src` ([planes, per]) added into zeros of the input's shape at each plane's flat `index` ([planes or 1, per]);
+ * `spare` extra columns take the elements that land nowhere and are cut off.
+ */
+export function scatterToPlanes(src: Tensor, index: Tensor, inShape: Shape, nd: number, spare = 0): Tensor {
+  const [planes, per] = src.shape;
+  const plane = prod(inShape.slice(inShape.length - nd));
+  const ix = t('expand', [index, [planes, per]]);
+  const zeros = t('zeros', [[planes, plane + spare]], { dtype: src.dtype, device: src.device });
+  let flat = t('scatter', [zeros, 1, ix, src], { reduce: 'add' });
+  if (spare) flat = t('narrow', [flat, 1, 0, plane]);
+  return t('reshape', [flat, [...inShape]]);
+}
+
+/** max pooling's gradient: each output's gradient added to the input element its maximum came from. */
+export function maxPoolBackward(grad: Tensor, indices: Tensor, inShape: Shape, nd: number): Tensor {
+  const planes = prod(inShape.slice(0, inShape.length - nd));
+  const per = prod(grad.shape.slice(grad.ndim - nd));
+  return scatterToPlanes(
+    t('reshape', [grad, [planes, per]]),
+    t('reshape', [indices, [planes, per]]),
+    inShape,
+    nd,
+  );
+}
+
+/**
+ * avg_pool's gradient: each output's gradient over its divisor, added to every input element of its window. The
+ * (window element -> input position) map depends on shapes only, so it is built on the host; window elements in
+ * the padding go to a spare column that is cut off.
+ */
+function avgPoolBackward(grad: Tensor, o: KernelOp, a: BoundArgs, inShape: Shape): Tensor {
+  const g = geometryOf(shortName(o), 'avg', o.nd, inShape, a);
+  const f = frameOf(g);
+  const [T, H, W] = f.inSize;
+  const plane = T * H * W;
+  const K = prod(f.k);
+  const O = prod(f.outSize);
+  const map = Tensor.empty([O * K], 'int64', 'cpu');
+  const weight = Tensor.empty([O, K], 'float64', 'cpu');
+  const m = map.storage.data as BigInt64Array;
+  const w = weight.storage.data as Float64Array;
+  const includePad = a.count_include_pad as boolean;
+  const divisor = (a.divisor_override as number | null) ?? null;
+  let i = 0;
+  for (let at = 0; at < f.outSize[0]; at++)
+    for (let bh = 0; bh < f.outSize[1]; bh++)
+      for (let cw = 0; cw < f.outSize[2]; cw++) {
+        const start = [at, bh, cw].map((q, j) => q * f.s[j] - f.p[j]);
+        const end = start.map((s0, j) => Math.min(s0 + f.k[j], f.inSize[j] + f.p[j]));
+        const lo = start.map((s0) => Math.max(s0, 0));
+        const hi = end.map((e0, j) => Math.min(e0, f.inSize[j]));
+        const div =
+          divisor ??
+          (includePad ? prod(end.map((e0, j) => e0 - start[j])) : prod(hi.map((h, j) => h - lo[j])));
+        for (let z = start[0]; z < start[0] + f.k[0]; z++)
+          for (let y = start[1]; y < start[1] + f.k[1]; y++)
+            for (let v = start[2]; v < start[2] + f.k[2]; v++, i++) {
+              const inside = z >= lo[0] && z < hi[0] && y >= lo[1] && y < hi[1] && v >= lo[2] && v < hi[2];
+              m[i] = BigInt(inside ? (z * H + y) * W + v : plane);
+              w[i] = inside ? 1 / div : 0;
+            }
+      }
+  const planes = prod(g.lead);
+  const weights = t('to', [weight, grad.device, grad.dtype]);
+  const perOutput = t('unsqueeze', [t('reshape', [grad, [planes, O]]), 2]);
+  const src = t('reshape', [t('mul', [perOutput, weights]), [planes, O * K]]);
+  const index = t('reshape', [t('to', [map, grad.device]), [1, O * K]]);
+  return scatterToPlanes(src, index, inShape, o.nd, 1);
+}
+
+export const POOLING_KERNEL_API = {
+  max_pool2d_with_indices: 'function',
+  max_pool3d_with_indices: 'function',
+  avg_pool2d: 'function',
+  avg_pool3d: 'function',
+} as const satisfies ApiDecl;
+
+export function registerPoolingKernels(): void {
+  const dims = (nd: number) => `int[${nd}]`;
+  for (const o of KERNEL_OPS) {
+    const i = dims(o.nd);
+    const params =
+      o.kind === 'max'
+        ? `Tensor self, ${i} kernel_size, ${i} stride=[], ${i} padding=0, ${i} dilation=1, bool ceil_mode=False`
+        : `Tensor self, ${i} kernel_size, ${i} stride=[], ${i} padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None`;
+    const result = o.kind === 'max' ? '(Tensor, Tensor)' : 'Tensor';
+    const pick = (r: Tensor[]) => (o.kind === 'max' ? r : r[0]);
+    defineOp({
+      schema: `${o.name}(${params}) -> ${result}`,
+      tags,
+      cpu: (a) => pick(run(o, a, 'cpu')),
+      meta: (a) => pick(run(o, a, 'meta')),
+      webgpu: (a) => pick(run(o, a, 'webgpu')),
+    });
+    const node = `${o.kind === 'max' ? 'MaxPool' : 'AvgPool'}${o.nd}D${o.kind === 'max' ? 'WithIndices' : ''}Backward0`;
+    if (o.kind === 'max') {
+      defineDerivative(o.name, {
+        name: node,
+        saves: ['result'],
+        nondiffOutputs: [1],
+        formula: (c) => [maxPoolBackward(c.grad, c.results[1], c.shapes.self, o.nd)],
+      });
+      defineOuts(
+        `${o.name}.out(${params}, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!))`,
+        tags,
+        (a) => {
+          const { shape, strides } = outputSpec(o, a);
+          const x = a.self as Tensor;
+          checkDType(x, o.kind, o.kernel, o.name);
+          return [
+            { shape, strides, dtype: x.dtype },
+            { shape, strides, dtype: 'int64' },
+          ];
+        },
+        (a, [out, indices]) => fill(o, a, outputSpec(o, a).g, out, indices),
+        { webgpu: true },
+      );
+    } else {
+      const fillOut = (a: BoundArgs, out: Tensor) => {
+        checkDType(a.self as Tensor, o.kind, o.kernel, o.name);
+        fill(o, a, outputSpec(o, a).g, out, null);
+      };
+      defineDerivative(o.name, {
+        name: node,
+        saves: [],
+        formula: (c) => [avgPoolBackward(c.grad, o, c.args, c.shapes.self)],
+      });
+      defineOut(
+        `${o.name}.out(${params}, *, Tensor(a!) out) -> Tensor(a!)`,
+        tags,
+        (a) => {
+          const { shape, strides } = outputSpec(o, a);
+          return { shape, strides, dtype: (a.self as Tensor).dtype as DType };
+        },
+        { cpu: fillOut, webgpu: fillOut },
+        'exact',
+      );
+    }
+  }
+  operatorTable.declare(POOLING_KERNEL_API);
+}
