@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 /**
  * Schema coverage (`opgate coverage`): every PyTorch 1.13 aten overload of an op_db op is implemented and called
  * by an op_db sample, or declared unsupported with a reason; arguments are exercised by samples. The gate bites:
@@ -21,10 +24,6 @@ import { opgate } from './run_helpers.ts';
  * made a 0-dim tensor value bind masked_fill.Tensor, as PyTorch's parser does) and to.device (until the oracles
  * named their own device for a sample's `device='cpu'` keyword, so `x.to(device='cpu', ...)` runs on each).
  */
-// fractional_max_pool2d.output names its outs `output` and `indices`: an OpInfo's out= variant (opVariants) is
-// an overload taking `out`, so no sample calls it yet.
-const KNOWN_UNCOVERED: string[] = ['fractional_max_pool2d.output'];
-
 let calls: BoundCall[];
 let real: SchemaCoverage;
 beforeAll(() => {
@@ -37,8 +36,8 @@ const uncovered = (c: SchemaCoverage) =>
 
 describe('schema coverage of op_db', () => {
   test('nothing uncovered but the known gaps; no stale unsupportedOverloads entry', () => {
-    expect(uncovered(real).sort()).toEqual([...KNOWN_UNCOVERED].sort());
-    expect(real.overloads.uncovered).toBe(KNOWN_UNCOVERED.length);
+    expect(uncovered(real)).toEqual([]);
+    expect(real.overloads.uncovered).toBe(0);
     expect(real.staleDeclarations).toEqual([]);
     const o = real.overloads;
     expect(o.implemented + o.unsupported + o.uncovered).toBe(o.total);
@@ -122,9 +121,16 @@ test('opgate coverage --json prints the totals, aten and Python', async () => {
     'torch.sum',
     'Tensor.sum',
   ]);
-  // A gap fails the command: fractional_max_pool2d.output is the one overload no sample calls (a Python gap
-  // fails it the same way: tests/unit/python_coverage.test.ts removes an op's samples and sees the gate fail).
-  const gap = await opgate(['coverage', '--op', 'fractional_max_pool2d']);
+  // A gap fails the command: an aten overload of add that the runtime neither implements nor declares
+  // unsupported (a Python gap fails it the same way: tests/unit/python_coverage.test.ts removes an op's samples
+  // and sees the gate fail).
+  const schemas = join(mkdtempSync(join(tmpdir(), 'opgate-cov-')), 'schemas.txt');
+  writeFileSync(
+    schemas,
+    `${readFileSync(new URL('../../op_db/torch_aten_schemas.txt', import.meta.url), 'utf8')}` +
+      'aten::add.Unsampled(Tensor self, int[2] pad) -> Tensor\n',
+  );
+  const gap = await opgate(['coverage', '--op', 'add', '--schemas', schemas]);
   expect(gap.code).toBe(1);
-  expect(gap.stdout).toMatch(/fractional_max_pool2d\.output +UNCOVERED/);
+  expect(gap.stdout).toMatch(/add\.Unsampled +UNCOVERED/);
 });

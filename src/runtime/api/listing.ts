@@ -44,7 +44,11 @@ export function opVariants(name: string): OpVariants {
     function: true,
     method: surface?.method ?? false,
     inplace: operatorTable.names().includes(`${name}_`),
-    // An `out` it writes: keyword-only in aten's schemas, positional in a Python definition's (torch.norm's).
-    out: entries.some((e) => e.schema.args.some((a) => a.name === 'out' && a.type.alias?.isWrite === true)),
+    // Tensors it writes that the caller passes: aten's keyword-only ones, whatever their names (`out`, or
+    // fractional_max_pool2d.output's `output` and `indices`), and a Python definition's positional `out`
+    // (torch.norm's).
+    out: entries.some((e) =>
+      e.schema.args.some((a) => a.type.alias?.isWrite === true && (a.kwargOnly || a.name === 'out')),
+    ),
   };
 }
