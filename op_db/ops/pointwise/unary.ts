@@ -83,6 +83,7 @@ export const UNARY_OPINFOS: readonly OpInfo[] = [
     aliases: ['negative'],
   }),
   unary('exp', Math.exp, float(ALL, cexp)),
+  unary('deg2rad', (x) => x / (180 / Math.PI), float(NO_COMPLEX)),
   unary('exp2', (x) => 2 ** x, float(NO_COMPLEX)),
   unary('expm1', Math.expm1, float(NO_COMPLEX)),
   unary('log', Math.log, float(ALL, clog, POSITIVE)),

@@ -19,6 +19,7 @@ type C = (re: number, im: number) => [number, number];
 const { add, div, mul, neg, op, sub } = gradOps;
 const LN2 = Math.LN2;
 const LN10 = Math.LN10;
+const DEG2RAD = Math.PI / 180;
 
 /** A float-only unary op that promotes ints to the default float dtype (exp, sin, ...). */
 const floatOp = <N extends string>(
@@ -96,6 +97,13 @@ export const UNARY_ROWS = [
     Math.exp,
     unaryGrad(['result'], (c) => mul(c.grad, c.result)),
     { complex: cexp },
+  ),
+  // at::deg2rad: a product with the double M_PI / 180 (ints and bool promote to the default float dtype).
+  floatOp(
+    'deg2rad',
+    (x) => x * DEG2RAD,
+    unaryGrad([], (c) => mul(c.grad, DEG2RAD)),
+    { wgsl: `a * ${DEG2RAD}` },
   ),
   floatOp(
     'exp2',
