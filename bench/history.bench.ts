@@ -5,7 +5,7 @@
  * (`flaky list`, `flaky file-issues` against a stand-in GitHub, `shard plan`, `merge` of one new run, retention
  * of one commit, `dashboard build`), each in its own process with its peak RSS; the file size and bytes per
  * result; and, from the second N on, each figure's growth exponent (log t2/t1 / log N2/N1: 0 is flat, 1 linear).
- * A benchmark, not a test: figures go into the README.
+ * A benchmark, not a test: figures go into docs/store.md ("History at scale").
  * Each N's history is kept as `history-<N>.db` in `--dir` before it is measured; `--reuse` measures a kept file
  * again instead of synthesizing it (the 1,000-run history takes about an hour to synthesize).
  *   npm run bench:history -- --runs 1,30,300,1000 [--tier full|pull] [--dir <folder>] [--reuse] [--json]

@@ -1,5 +1,5 @@
 /**
- * The results store's own cost, for the README's durability figures: a run of the pull tier's size written the
+ * The results store's own cost, for the durability figures in docs/store.md: a run of the pull tier's size written the
  * way the reporter writes it (a start with its plan, one commit per batch, the end), and the checks an opener
  * makes on an existing file (quick_check, the runs rows) by file size. Wall-clock figures, informational.
  *   npx tsx bench/store.bench.ts [--results 32664] [--batch 40] [--rounds 5] [--json]

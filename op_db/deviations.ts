@@ -1,9 +1,9 @@
 /**
  * Where the runtime knowingly differs from PyTorch 1.13 as recorded in op_db/goldens (by OpInfo name, like
  * autograd.ts's tables): the golden oracle expects these samples to differ and fails when one no longer does, and
- * the README's deviations section lists them. `tolerances` loosen the golden comparison where PyTorch's own result
- * is the less accurate one. Each entry says why; none hides a runtime bug (those are fixed, not declared). The
- * kinds many OpInfos share live in deviation_kinds.ts.
+ * docs/deviations.md (generated from this data by `npx opgate docs`) lists them. `tolerances` loosen the golden
+ * comparison where PyTorch's own result is the less accurate one. Each entry says why; none hides a runtime bug
+ * (those are fixed, not declared). The kinds many OpInfos share live in deviation_kinds.ts.
  */
 
 import type { DType } from '../src/runtime/index.ts';
@@ -247,6 +247,8 @@ const DECLARED: Readonly<Record<string, Declared>> = {
   cdist: NO_HALF_DISTANCE,
   'linalg.vector_norm': HALF_NORM,
   norm: HALF_NORM,
+  // torch.dist is norm(self - other, p).
+  dist: HALF_NORM,
   // torch.norm's Python forms reduce with aten's norm (HALF_NORM); 'fro' over two dims is sqrt(sum(x * x)) in
   // 1.13, and its CPU sqrt has no float16 kernel.
   'norm.fro': {

@@ -121,7 +121,7 @@ export interface GoldenTolerance extends Tolerance {
   readonly reason: string;
 }
 
-/** Which golden comparisons are expected to differ from PyTorch, and why (listed in the README's deviations). */
+/** Which golden comparisons are expected to differ from PyTorch, and why (listed in docs/deviations.md). */
 export interface GoldenDeviation {
   readonly reason: string;
   /** Only these dtypes (all when absent). */

@@ -1,5 +1,5 @@
 /**
- * References for the distances (cosine_similarity, pairwise_distance, pdist, cdist) and normalize: float64 over
+ * References for the distances (cosine_similarity, pairwise_distance, pdist, cdist, dist) and normalize: float64 over
  * logical values, from the definitions in PyTorch's docs.
  */
 import { DTYPE_GROUPS, type DType } from '../../src/runtime/index.ts';
@@ -121,4 +121,19 @@ export function normalizeRef(s: RefSample): RefTensor {
     re: x.re.map((v, i) => v / denom(i)),
     im: x.im ? x.im.map((v, i) => v / denom(i)) : null,
   };
+}
+
+/** torch.dist: the p-norm (legacy torch.norm) of every element of x1 - x2, the difference in the inputs' dtype. */
+export function distRef(s: RefSample): RefTensor {
+  const [x1, x2] = [s.input, s.args[0] as RefTensor];
+  const p = Number(s.args[1] ?? s.kwargs.p ?? 2);
+  const shape = broadcastShape([x1.shape, x2.shape]);
+  const part = realDType(x1.dtype);
+  const magnitudes = Array.from({ length: numelOf(shape) }, (_, o) => {
+    const [i, j] = [at(x1, unravel(o, shape)), at(x2, unravel(o, shape))];
+    const re = castValue(x1.re[i] - x2.re[j], part);
+    const im = x1.im ? castValue(x1.im[i] - (x2.im?.[j] ?? 0), part) : 0;
+    return Math.hypot(re, im);
+  });
+  return { shape: [], dtype: part, re: Float64Array.of(pNorm(magnitudes, p)), im: null };
 }

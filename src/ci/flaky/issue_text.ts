@@ -106,7 +106,7 @@ export function issueText(
     '',
     reproSection(key, stats, aggregate),
     '',
-    // The dashboards' test search (README, "Dashboards") shows the key's outcome per commit.
+    // The dashboards' test search (docs/dashboards.md) shows the key's outcome per commit.
     `Flake history: ${o.dashboardUrl.replace(/\/+$/, '')}/#/search?q=${encodeURIComponent(key)}`,
     '',
     `${REENABLE_LINE} The bot closes it itself once rerun-disabled runs show enough passes and no failure. To disable it on some platforms only, edit this description and add a line such as \`Platforms: linux, webgpu\`.`,

@@ -17,7 +17,7 @@ export interface Expected {
 }
 
 /**
- * 0.1%: the 1-element add's count repeats to within 0.001% run to run (README, "Perf"), so a few dozen
+ * 0.1%: the 1-element add's count repeats to within 0.001% run to run (docs/perf.md), so a few dozen
  * instructions per call (~0.3% of it) are well outside. Scenarios with more noise get their own margin.
  */
 export const DEFAULT_MARGIN = 0.001;

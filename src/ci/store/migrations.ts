@@ -63,7 +63,7 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX perf_by_key ON perf(scenario, metric, commit_sha, platform, node_version);`,
   // 4: the dashboards' grid counts results per (run, device, status); a covering index answers that from the
-  // index alone (1.2M results: 0.66 s -> see README, "Dashboards").
+  // index alone (1.2M results: 0.66 s -> see docs/store.md, "History at scale").
   `CREATE INDEX results_by_run_device_status ON results(run_id, device, status);`,
   // 5: runs that survive being killed. A run records who writes it (pid and host) and a heartbeat, so a reader
   // can tell a run still going from one whose process died (read as 'aborted', see liveness.ts). run_plans

@@ -7,7 +7,7 @@
  *   it, so exactly one process creates the tables and the others see them;
  * - every SQLite failure becomes a coded error (db_errors.ts).
  *
- * Durability (README, "Results store"): WAL with synchronous=NORMAL. A commit is durable against a crash of
+ * Durability (docs/store.md): WAL with synchronous=NORMAL. A commit is durable against a crash of
  * the process (kill -9) at once, and against a power loss from the next checkpoint on; a power loss can drop the
  * last commits, never damage the file. A run's start (its row and plan) is checkpointed into the main file at
  * once (store.ts), so a -wal lost later still leaves the run known and resumable.

@@ -1,5 +1,5 @@
 /**
- * OpInfos for the distances: nn.functional.cosine_similarity, pairwise_distance, pdist and cdist (references in
+ * OpInfos for the distances: nn.functional.cosine_similarity, pairwise_distance, pdist, cdist and dist (references in
  * refs/distance.ts). Gradient samples keep distances away from 0, where the norms are not differentiable (as
  * PyTorch's OpInfos do: random values never coincide).
  */
@@ -8,7 +8,7 @@ import { claims, errorCase, f32, gen } from '../../../families/shape.ts';
 import { sample } from '../../../families/unary.ts';
 import { opInfo } from '../../../info.ts';
 import { maker } from '../../../make.ts';
-import { cdistRef, cosineRef, pairwiseRef, pdistRef, realDType } from '../../../refs/distance.ts';
+import { cdistRef, cosineRef, distRef, pairwiseRef, pdistRef, realDType } from '../../../refs/distance.ts';
 import type { ErrorInput, OpInfo, SampleContext, SampleInput } from '../../../types.ts';
 
 const COSINE_DTYPES: readonly DType[] = ['bfloat16', 'float32', 'float64'];
@@ -215,6 +215,48 @@ function cdistErrors(ctx: SampleContext): ErrorInput[] {
 
 const inputDType = (s: SampleInput) => (s.input as Tensor).dtype;
 
+/** torch.dist: norm(self - other, p) over every element, the inputs broadcast; complex inputs give a real norm. */
+function distSamples(ctx: SampleContext): SampleInput[] {
+  const make = maker(ctx);
+  const inf = Number.POSITIVE_INFINITY;
+  return [
+    sample(make([3, 4]), [make([3, 4])], {}, { name: '[3, 4], p=2' }),
+    sample(make([3, 4]), [make([3, 4])], { p: 1 }, { name: 'p=1' }),
+    sample(make([2, 3]), [make([2, 3]), 3.5], {}, { name: 'p 3.5 (positional)' }),
+    sample(make([2, 3]), [make([2, 3])], { p: inf }, { name: 'p=inf' }),
+    sample(make([2, 3]), [make([2, 3])], { p: -inf }, { name: 'p=-inf' }),
+    // PyTorch 1.13's dist backward returns no gradient for p=0 (its backward raises): no gradient sample.
+    ...(ctx.requiresGrad
+      ? []
+      : [sample(make([2, 3]), [make([2, 3])], { p: 0 }, { name: 'p=0 (nonzero count)' })]),
+    sample(make([4]), [make([2, 4])], {}, { name: 'broadcast [4] - [2, 4]' }),
+    sample(make([]), [make([])], { p: 3 }, { name: '0-dim' }),
+    ...(ctx.requiresGrad ? [] : [sample(make([0, 3]), [make([0, 3])], {}, { name: 'zero-size' })]),
+  ];
+}
+
+function distErrors(ctx: SampleContext): ErrorInput[] {
+  const f = f32(ctx);
+  // Integer inputs reach norm's dtype check on cpu (the dtypes oracle sees int64 refused); bool ones stop at the
+  // subtraction first, on every device.
+  return [
+    errorCase(
+      f([2, 3]),
+      [f([2, 4])],
+      {},
+      SHAPE,
+      /The size of tensor a \(3\) must match the size of tensor b \(4\)/,
+    ),
+    errorCase(
+      f([2, 3]).to('bool'),
+      [f([2, 3]).to('bool')],
+      {},
+      DTYPE,
+      /Subtraction, the `-` operator, with two bool/,
+    ),
+  ];
+}
+
 export const NN_DISTANCE_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.cosine_similarity',
@@ -258,5 +300,14 @@ export const NN_DISTANCE_OPINFOS: readonly OpInfo[] = [
     errorInputs: cdistErrors,
     ref: cdistRef,
     resultDType: inputDType,
+  }),
+  opInfo({
+    name: 'dist',
+    family: 'reduction',
+    dtypes: DTYPE_GROUPS.floatingAndComplex,
+    sampleInputs: distSamples,
+    errorInputs: distErrors,
+    ref: distRef,
+    resultDType: (s) => realDType(inputDType(s)),
   }),
 ];

@@ -1,8 +1,9 @@
 /**
  * Distances and normalisation, written in differentiable runtime ops (autograd records the decomposition):
- * cosine_similarity, pairwise_distance, pdist, cdist, and the Python-only torch.nn.functional.normalize. Each keeps
- * PyTorch 1.13's checks, their order and its arithmetic (pairwise_distance adds eps to the difference before the
- * norm; cosine_similarity divides each input by its clamped norm before the dot product).
+ * cosine_similarity, pairwise_distance, pdist, cdist, torch.dist, and the Python-only
+ * torch.nn.functional.normalize. Each keeps PyTorch 1.13's checks, their order and its arithmetic
+ * (pairwise_distance adds eps to the difference before the norm; cosine_similarity divides each input by its
+ * clamped norm before the dot product).
  *
  * pdist and cdist compute every distance from the differences, for every compute_mode: PyTorch's matrix-product
  * shortcut (|a|^2 + |b|^2 - 2 a.b) is a speed trade that loses digits to cancellation, not a different result.
@@ -21,7 +22,7 @@ import {
   ShapeMismatchError,
   type Tensor,
 } from '../../../core/index.ts';
-import { type ApiDecl, operatorTable } from '../../../dispatch/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../../../dispatch/index.ts';
 import { callTensor as t } from '../../op_helpers.ts';
 import { defineOp } from '../../structured.ts';
 
@@ -30,6 +31,7 @@ export const NN_DISTANCE_API = {
   pairwise_distance: 'function',
   pdist: 'function',
   cdist: 'function',
+  dist: 'function, method',
   normalize: 'function',
 } as const satisfies ApiDecl;
 
@@ -205,6 +207,21 @@ export function registerNnDistance(): void {
       'cdist(Tensor x1, Tensor x2, float p=2., str? compute_mode="use_mm_for_euclid_dist_if_necessary") -> Tensor',
     tags: decomposed,
     composite: (a) => cdist(a.x1 as Tensor, a.x2 as Tensor, a.p as number, a.compute_mode as string | null),
+  });
+  // at::dist is at::norm(self - other, p); dist.out is 1.13's generated out= form (the result copied into out).
+  const dist = (a: BoundArgs) => t('norm', [t('sub', [a.self as Tensor, a.other as Tensor]), a.p as Scalar]);
+  defineOp({
+    schema: 'dist(Tensor self, Tensor other, Scalar p=2) -> Tensor',
+    tags: decomposed,
+    composite: dist,
+  });
+  defineOp({
+    schema: 'dist.out(Tensor self, Tensor other, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)',
+    tags: decomposed,
+    composite: (a) => {
+      const r = dist(a);
+      return t('copy_', [t('resize_', [a.out as Tensor, r.shape]), r]);
+    },
   });
   defineOp({
     schema:
