@@ -1,6 +1,7 @@
 /**
- * Tensor creation: the factories (empty, zeros, ones, full, eye, the *_like forms, arange, linspace, logspace),
+ * Tensor creation: the factories (empty, zeros, ones, full, eye, the *_like forms, arange, linspace),
  * fill_, and the range writer randperm shares.
  */
-export { type FACTORY_API, fillTensor, registerFactories } from './factories.ts';
+export { fillTensor } from './create.ts';
+export { type FACTORY_API, registerFactories } from './factories.ts';
 export { writeSequence } from './sequence_write.ts';
