@@ -290,7 +290,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     }),
   ),
   {
-    file: 'src/runtime/ops/factories/factories.ts',
+    file: 'src/runtime/ops/factories/create.ts',
     operator: 'drop-guard',
     original: "if (info.kind === 'int' && !Number.isFinite(s.toNumber()))",
     reason:
@@ -369,7 +369,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'within 55 steps (measured over that range in steps of 0.001): the bound is never reached',
   },
   {
-    file: 'src/runtime/ops/factories/factories.ts',
+    file: 'src/runtime/ops/factories/ranges.ts',
     operator: 'swap-comparison',
     original: 'const fits = (v: bigint) => v >= -(2n ** 31n) && v < 2n ** 31n;',
     reason:

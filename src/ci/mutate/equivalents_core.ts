@@ -74,41 +74,41 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'after it only viewD and newStrides are read',
   },
   {
-    file: 'src/runtime/ops/factories/factories.ts',
+    file: 'src/runtime/ops/factories/ranges.ts',
     operator: 'swap-comparison',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
     original: 'expected: st > 0 ? `>= ${s}` : `<= ${s}`,',
     reason:
-      'st === 0 (and -0) threw above (the st === 0 check of arange, factories.ts) and NaN never reaches the throw: st is never 0 here',
+      'st === 0 (and -0) threw above (the st === 0 check of arange, ranges.ts) and NaN never reaches the throw: st is never 0 here',
   },
   {
-    file: 'src/runtime/ops/factories/factories.ts',
+    file: 'src/runtime/ops/factories/ranges.ts',
     operator: 'swap-comparison',
     original: 'if ((st > 0n && e < s) || (st < 0n && e > s)) {',
     mutated: 'st >= 0n && e < s',
     reason:
-      'st === 0n threw just above (the st === 0n check of arangeInt64, factories.ts): st >= 0n is st > 0n here',
+      'st === 0n threw just above (the st === 0n check of arangeInt64, ranges.ts): st >= 0n is st > 0n here',
   },
   {
-    file: 'src/runtime/ops/factories/factories.ts',
+    file: 'src/runtime/ops/factories/ranges.ts',
     operator: 'swap-comparison',
     original: 'if ((st > 0n && e < s) || (st < 0n && e > s)) {',
     mutated: 'st <= 0n && e > s',
     reason:
-      'st === 0n threw just above (the st === 0n check of arangeInt64, factories.ts): st <= 0n is st < 0n here',
+      'st === 0n threw just above (the st === 0n check of arangeInt64, ranges.ts): st <= 0n is st < 0n here',
   },
   {
-    file: 'src/runtime/ops/factories/factories.ts',
+    file: 'src/runtime/ops/factories/ranges.ts',
     operator: 'swap-comparison',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
     original: 'expected: st > 0n ? `>= ${s}` : `<= ${s}`,',
-    reason: 'st === 0n threw above (the st === 0n check of arangeInt64, factories.ts): st is never 0n here',
+    reason: 'st === 0n threw above (the st === 0n check of arangeInt64, ranges.ts): st is never 0n here',
   },
   {
-    file: 'src/runtime/ops/factories/factories.ts',
+    file: 'src/runtime/ops/factories/ranges.ts',
     operator: 'swap-comparison',
     original: 'const sgn = st > 0n ? 1n : -1n;',
-    reason: 'st === 0n threw above (the st === 0n check of arangeInt64, factories.ts): st is never 0n here',
+    reason: 'st === 0n threw above (the st === 0n check of arangeInt64, ranges.ts): st is never 0n here',
   },
   {
     file: 'src/runtime/ops/factories/sequence_write.ts',

@@ -13,7 +13,7 @@ import {
   Tensor,
   toScalar,
 } from '../core/index.ts';
-import type { ArgType, Argument, Schema } from './schema.ts';
+import type { ArgType, Argument, Schema } from './schema_types.ts';
 
 export type BoundArgs = Record<string, unknown>;
 

@@ -200,13 +200,6 @@ function typesCompete(overloads: readonly OperatorEntry[]): boolean {
   return c;
 }
 
-/**
- * The perf gate's self-test knob: OPGATE_PERF_INJECT_DISPATCH=n adds a loop of n steps to every callOp (a
- * deliberate regression `opgate perf check` must flag). Read once at load; 0 (no loop) in normal use.
- */
-const INJECTED_STEPS = Number(process.env.OPGATE_PERF_INJECT_DISPATCH ?? 0) | 0;
-let injectedSink = 0;
-
 /** `callOp` is public: a name that is no string, args that are no array or kwargs that are no object are typed. */
 function badCall(name: unknown, args: unknown, kwargs: unknown): never {
   if (typeof name !== 'string')
@@ -236,7 +229,6 @@ export function callOp(
   args: readonly unknown[] = [],
   kwargs: Readonly<Record<string, unknown>> = {},
 ): unknown {
-  for (let i = 0; i < INJECTED_STEPS; i++) injectedSink = (injectedSink + i) | 0;
   const [op, bound] = bindCall(name, args, kwargs);
   return op.tensorOptions ? callFactory(op, bound, name, kwargs) : callEntry(op, bound);
 }

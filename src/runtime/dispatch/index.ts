@@ -14,18 +14,9 @@ export {
   withExcludedKeys,
   withIncludedKeys,
 } from './keys.ts';
-export {
-  type AliasInfo,
-  type ArgType,
-  type Argument,
-  type BaseType,
-  formatSchema,
-  formatType,
-  parseSchema,
-  parseType,
-  type Return,
-  type Schema,
-} from './schema.ts';
+export { parseSchema, parseType } from './schema.ts';
+export { formatSchema, formatType } from './schema_format.ts';
+export type { AliasInfo, ArgType, Argument, BaseType, Return, Schema } from './schema_types.ts';
 export { type Kernel, OperatorEntry, OperatorTable, type OpTags, operatorTable } from './table.ts';
 export {
   type ApiDecl,

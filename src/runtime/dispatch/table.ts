@@ -5,7 +5,8 @@
 import { UnknownOpError } from '../core/index.ts';
 import type { BoundArgs } from './binding.ts';
 import { type DispatchKey, type DispatchKeySet, KEY_NAMES } from './keys.ts';
-import { parseSchema, type Schema } from './schema.ts';
+import { parseSchema } from './schema.ts';
+import type { Schema } from './schema_types.ts';
 import { type ApiDecl, type OpSurface, surfaceOf } from './variants.ts';
 
 export type Kernel = (ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry) => unknown;
