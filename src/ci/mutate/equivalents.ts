@@ -389,7 +389,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     }),
   ),
   {
-    file: 'src/runtime/ops/shape/views.ts',
+    file: 'src/runtime/ops/shape/views_index.ts',
     operator: 'swap-comparison',
     original: 'for (let i = 0; i < size.length; i++) if (size[i] > 0) span +=',
     mutated: 'i <= size.length',

@@ -426,7 +426,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
     reason: 'the new case ndim = 2: wrapDim(-2, 2) is in range, returns 0 (unused) and throws nothing',
   },
   {
-    file: 'src/runtime/ops/shape/views.ts',
+    file: 'src/runtime/ops/shape/views_index.ts',
     operator: 'swap-comparison',
     original: 'if (size[i] > 0) span += (size[i] - 1) * stride[i];',
     mutated: 'size[i] >= 0',
@@ -435,7 +435,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'span is not used again',
   },
   {
-    file: 'src/runtime/ops/shape/views.ts',
+    file: 'src/runtime/ops/shape/views_index.ts',
     operator: 'swap-comparison',
     original: 'if (off >= 0) {',
     mutated: 'off > 0',

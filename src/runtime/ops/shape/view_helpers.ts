@@ -3,6 +3,11 @@
  * indexing, copy and the split family in views_split.ts).
  */
 import { IndexOutOfRangeError, InvalidArgumentError, Tensor, wrapDim } from '../../core/index.ts';
+import type { BoundArgs } from '../../dispatch/index.ts';
+
+/** The view ops' tags, and their `self` argument. */
+export const tags = { family: 'view', isView: true } as const;
+export const self = (a: BoundArgs) => a.self as Tensor;
 
 export function makeView(
   base: Tensor,
