@@ -137,7 +137,11 @@ function cosineErrors(ctx: SampleContext): ErrorInput[] {
   ];
 }
 
-function pairwiseErrors(ctx: SampleContext): ErrorInput[] {
+/**
+ * The errors of x1 - x2, which pairwise_distance and dist both start with: shapes that do not broadcast, and two
+ * bool inputs (integer ones reach dist's norm only on cpu: the dtypes oracle sees int64 refused).
+ */
+function subtractionErrors(ctx: SampleContext): ErrorInput[] {
   const f = f32(ctx);
   return [
     errorCase(
@@ -235,28 +239,6 @@ function distSamples(ctx: SampleContext): SampleInput[] {
   ];
 }
 
-function distErrors(ctx: SampleContext): ErrorInput[] {
-  const f = f32(ctx);
-  // Integer inputs reach norm's dtype check on cpu (the dtypes oracle sees int64 refused); bool ones stop at the
-  // subtraction first, on every device.
-  return [
-    errorCase(
-      f([2, 3]),
-      [f([2, 4])],
-      {},
-      SHAPE,
-      /The size of tensor a \(3\) must match the size of tensor b \(4\)/,
-    ),
-    errorCase(
-      f([2, 3]).to('bool'),
-      [f([2, 3]).to('bool')],
-      {},
-      DTYPE,
-      /Subtraction, the `-` operator, with two bool/,
-    ),
-  ];
-}
-
 export const NN_DISTANCE_OPINFOS: readonly OpInfo[] = [
   opInfo({
     name: 'nn.functional.cosine_similarity',
@@ -278,7 +260,7 @@ export const NN_DISTANCE_OPINFOS: readonly OpInfo[] = [
     family: 'reduction',
     dtypes: PAIRWISE_DTYPES,
     sampleInputs: pairwiseSamples,
-    errorInputs: pairwiseErrors,
+    errorInputs: subtractionErrors,
     ref: pairwiseRef,
     resultDType: (s) => realDType(inputDType(s)),
   }),
@@ -306,7 +288,7 @@ export const NN_DISTANCE_OPINFOS: readonly OpInfo[] = [
     family: 'reduction',
     dtypes: DTYPE_GROUPS.floatingAndComplex,
     sampleInputs: distSamples,
-    errorInputs: distErrors,
+    errorInputs: subtractionErrors,
     ref: distRef,
     resultDType: (s) => realDType(inputDType(s)),
   }),
