@@ -103,15 +103,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     original: 'if (outSize > 0) start[outSize - 1] = inSize - pool;',
     reason: 'at outSize = 0 the mutant writes start[-1] of an empty Int32Array, which a typed array ignores',
   },
-  {
-    file: 'src/runtime/ops/nn/pool/cpu.ts',
-    operator: 'swap-comparison',
-    original: 'if (t0 >= t1 || h0 >= h1 || w0 >= w1) {',
-    reason:
-      'a window never starts at its end: the ceil-mode correction keeps each window start inside the input, ' +
-      'padding at most half the kernel keeps its end past 0, and empty inputs are refused, so t0 < t1, h0 < h1 ' +
-      'and w0 < w1 always hold and `>=` and `>` agree',
-  },
+
   {
     file: 'src/runtime/ops/nn/pool/windows.ts',
     operator: 'swap-comparison',

@@ -272,9 +272,9 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // storage: only the reference oracle's out= views in the middle of a larger storage show it.
     name: 'max-pool-out-indices-offset-dropped',
     operator: 'drop-offset',
-    file: 'src/runtime/ops/nn/pool/cpu.ts',
-    find: 'const ib = indices.storageOffset + n * inN + c * inC;',
-    replace: 'const ib = n * inN + c * inC;',
+    file: 'src/runtime/ops/nn/pool/windows.ts',
+    find: 'const ib = indices.storageOffset + n * oi.sn + c * oi.sc;',
+    replace: 'const ib = n * oi.sn + c * oi.sc;',
     instances: ['test_reference_max_pool2d_with_indices_cpu_float64_contiguous_eager'],
     killers: ['reference'],
   },

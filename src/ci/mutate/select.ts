@@ -315,7 +315,7 @@ export class Selector {
       seed,
     );
     // Then the ops of the op files that import this one (a kernel or helper file names no op itself).
-    // ... and the ops reaching it through the dispatcher (F.max_pool2d -> max_pool2d_with_indices -> nn/pool/cpu.ts).
+    // ... and the ops reaching it through the dispatcher (F.max_pool2d -> max_pool2d_with_indices -> nn/pool/windows.ts).
     const users = new Set(
       [...this.importers.opsUsing(file), ...opsServedBy(file, this.root)].filter(
         (op) => candidates.has(op) && !near.includes(op),

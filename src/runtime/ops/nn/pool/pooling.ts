@@ -21,8 +21,22 @@ import { defineOut, notImplementedFor, callTensor as t } from '../../op_helpers.
 import { defineOuts } from '../../out_define.ts';
 import { isChannelsLast } from '../../shape/index.ts';
 import { defineOp } from '../../structured.ts';
-import { avgPoolCpu, frameOf, frameStrides, maxPoolCpu } from './cpu.ts';
-import { type PoolGeometry, type PoolKind, poolGeometry, poolLists } from './geometry.ts';
+import {
+  frameOf,
+  frameStrides,
+  type PoolGeometry,
+  type PoolKind,
+  poolGeometry,
+  poolLists,
+} from './geometry.ts';
+import {
+  avgPoolCpu,
+  type Divide,
+  maxPoolBackward,
+  maxPoolCpu,
+  scatterToPlanes,
+  slidingWindows,
+} from './windows.ts';
 
 const tags = { family: 'nn' } as const;
 const prod = (v: readonly number[]) => v.reduce((p, n) => p * n, 1);
@@ -106,14 +120,30 @@ function outputSpec(o: KernelOp, a: BoundArgs) {
   return { g, shape, strides: outputStrides(x, shape, o.nd) };
 }
 
+/**
+ * avg_pool's divisor: divisor_override, or the window's size counting the padding inside input + padding
+ * (count_include_pad) or not; a window with no element inside the input is 0, and int64 divides with truncation,
+ * as C++.
+ */
+const avgDivide =
+  (includePad: boolean, divisor: number | null, int: boolean): Divide =>
+  (sum, kd, kh, kw, ed, eh, ew) => {
+    if (kd * kh * kw === 0) return 0;
+    const q = sum / (divisor ?? (includePad ? ed * eh * ew : kd * kh * kw));
+    return int ? Math.trunc(q) : q;
+  };
+
 /** Fills `out` (and `indices`) on their device: the cpu loop nest or one webgpu thread per output element. */
 function fill(o: KernelOp, a: BoundArgs, g: PoolGeometry, out: Tensor, indices: Tensor | null): void {
   const x = a.self as Tensor;
   const includePad = a.count_include_pad as boolean;
   const divisor = (a.divisor_override as number | null) ?? null;
   if (out.device === 'cpu') {
-    if (indices) maxPoolCpu(x, g, out, indices);
-    else avgPoolCpu(x, g, out, includePad, divisor);
+    const w = g.input.map((n, i) =>
+      slidingWindows(n, g.output[i], g.kernel[i], g.stride[i], g.padding[i], g.dilation[i]),
+    );
+    if (indices) maxPoolCpu(x, g.nd, out, indices, () => w);
+    else avgPoolCpu(x, g.nd, out, w, (v) => v, avgDivide(includePad, divisor, x.dtype === 'int64'));
     return;
   }
   if (out.device !== 'webgpu') return;
@@ -143,32 +173,6 @@ function run(o: KernelOp, a: BoundArgs, device: 'cpu' | 'meta' | 'webgpu'): Tens
   const indices = o.kind === 'max' ? Tensor.empty(shape, 'int64', device, strides) : null;
   fill(o, a, g, out, indices);
   return indices ? [out, indices] : [out];
-}
-
-/**
- * `src` ([planes, per]) added into zeros of the input's shape at each plane's flat `index` ([planes or 1, per]);
- * `spare` extra columns take the elements that land nowhere and are cut off.
- */
-export function scatterToPlanes(src: Tensor, index: Tensor, inShape: Shape, nd: number, spare = 0): Tensor {
-  const [planes, per] = src.shape;
-  const plane = prod(inShape.slice(inShape.length - nd));
-  const ix = t('expand', [index, [planes, per]]);
-  const zeros = t('zeros', [[planes, plane + spare]], { dtype: src.dtype, device: src.device });
-  let flat = t('scatter', [zeros, 1, ix, src], { reduce: 'add' });
-  if (spare) flat = t('narrow', [flat, 1, 0, plane]);
-  return t('reshape', [flat, [...inShape]]);
-}
-
-/** max pooling's gradient: each output's gradient added to the input element its maximum came from. */
-export function maxPoolBackward(grad: Tensor, indices: Tensor, inShape: Shape, nd: number): Tensor {
-  const planes = prod(inShape.slice(0, inShape.length - nd));
-  const per = prod(grad.shape.slice(grad.ndim - nd));
-  return scatterToPlanes(
-    t('reshape', [grad, [planes, per]]),
-    t('reshape', [indices, [planes, per]]),
-    inShape,
-    nd,
-  );
 }
 
 /**

@@ -16,7 +16,7 @@ import { type ApiDecl, type BoundArgs, operatorTable } from '../../../dispatch/i
 import { defineOut, indexReader, notImplementedFor, callTensor as t } from '../../op_helpers.ts';
 import { defineOp } from '../../structured.ts';
 import { indexValues } from '../embedding/index.ts';
-import { frameStrides } from './cpu.ts';
+import { frameStrides } from './geometry.ts';
 
 const decomposed = { family: 'nn', decomposed: true } as const;
 const prod = (v: readonly number[]) => v.reduce((p, n) => p * n, 1);

@@ -1,7 +1,8 @@
 /**
- * The cpu loops shared by the adaptive and fractional poolings: every plane (batch x channel) of a 1-, 2- or
- * 3-d input is cut into windows given per spatial axis (a start and a size per output position), read through
- * the input's strides and written through the outputs' strides. Fewer than 3 spatial dims are padded in front
+ * The one cpu window walker of every pooling (max / avg, adaptive, fractional): every plane (batch x channel) of
+ * a 1-, 2- or 3-d input is cut into windows given per spatial axis (a start, a count and a step per output
+ * position: slidingWindows for max_pool / avg_pool, adaptiveWindows, fractional's samples), read through the
+ * input's strides and written through the outputs' strides. Fewer than 3 spatial dims are padded in front
  * with size-1, stride-0 axes, so one blocked loop serves pool1d, pool2d and pool3d. Indices are flat within the
  * plane, as aten's (d * H + h) * W + w. The gradients are written in runtime ops (differentiable, for gradgrad).
  */
@@ -9,10 +10,46 @@ import { numberReader, numberWriter } from '../../../backends/cpu/index.ts';
 import type { Tensor } from '../../../core/index.ts';
 import { callTensor as t } from '../../op_helpers.ts';
 
-/** Where each output position's window starts along one axis, and how many elements it has. */
+const prod = (v: readonly number[]) => v.reduce((a, b) => a * b, 1);
+
+/**
+ * Where each output position's window starts along one axis, how many elements it reads, `step` apart (max_pool's
+ * dilation; 1 by default), and, for avg_pool's count_include_pad, its extent including the padding (the size by
+ * default).
+ */
 export interface AxisWindows {
   readonly start: Int32Array;
   readonly size: Int32Array;
+  readonly step?: number;
+  readonly extent?: Int32Array;
+}
+
+/**
+ * max_pool / avg_pool's windows along one axis: output i's taps are i * stride - padding + j * dilation
+ * (j < kernel) inside the input, so its first tap is the first of those >= 0 (an empty window keeps that start,
+ * which max_pool reports as its index); its extent is the window clipped to the input plus the padding.
+ */
+export function slidingWindows(
+  inSize: number,
+  outSize: number,
+  kernel: number,
+  stride: number,
+  padding: number,
+  dilation: number,
+): AxisWindows {
+  const start = new Int32Array(outSize);
+  const size = new Int32Array(outSize);
+  const extent = new Int32Array(outSize);
+  for (let i = 0; i < outSize; i++) {
+    const raw = i * stride - padding;
+    const end = Math.min(raw + (kernel - 1) * dilation + 1, inSize);
+    let first = raw;
+    while (first < 0) first += dilation;
+    start[i] = first;
+    size[i] = end > first ? Math.ceil((end - first) / dilation) : 0;
+    extent[i] = Math.min(raw + kernel, inSize + padding) - raw;
+  }
+  return { start, size, step: dilation, extent };
 }
 
 /** Adaptive windows: output i covers [floor(i * in / out), ceil((i + 1) * in / out)). */
@@ -88,17 +125,18 @@ export function maxPoolCpu(
       const base = x.storageOffset + n * g.sn + c * g.sc;
       const vb = values.storageOffset + n * ov.sn + c * ov.sc;
       const ib = indices.storageOffset + n * oi.sn + c * oi.sc;
+      const [ed, eh, ew] = [wd.step ?? 1, wh.step ?? 1, ww.step ?? 1];
       for (let od = 0; od < wd.start.length; od++)
         for (let oh = 0; oh < wh.start.length; oh++)
           for (let ow = 0; ow < ww.start.length; ow++) {
             const [d0, h0, w0] = [wd.start[od], wh.start[oh], ww.start[ow]];
-            const [d1, h1, w1] = [d0 + wd.size[od], h0 + wh.size[oh], w0 + ww.size[ow]];
+            const [d1, h1, w1] = [d0 + wd.size[od] * ed, h0 + wh.size[oh] * eh, w0 + ww.size[ow] * ew];
             let best = Number.NEGATIVE_INFINITY;
             let at = (d0 * H + h0) * W + w0;
-            for (let d = d0; d < d1; d++)
-              for (let h = h0; h < h1; h++) {
+            for (let d = d0; d < d1; d += ed)
+              for (let h = h0; h < h1; h += eh) {
                 const row = base + d * sD + h * sH;
-                for (let w = w0; w < w1; w++) {
+                for (let w = w0; w < w1; w += ew) {
                   const v = read(xs, row + w * sW);
                   if (v > best || Number.isNaN(v)) {
                     best = v;
@@ -116,8 +154,22 @@ export function maxPoolCpu(
 export type Accumulate = (v: number) => number;
 
 /**
- * Mean over each window: summed and divided by the window's extent per axis as aten does, each step rounded by
- * `acc` to aten's accumulation type.
+ * How a window's sum becomes its average, from the window's element count and extent per axis. By default
+ * adaptive pooling's: divided by each axis's count in turn, each step rounded by `acc`.
+ */
+export type Divide = (
+  sum: number,
+  kd: number,
+  kh: number,
+  kw: number,
+  ed: number,
+  eh: number,
+  ew: number,
+) => number;
+
+/**
+ * The average of each window: its elements summed (each step rounded by `acc` to aten's accumulation type), then
+ * `divide`d.
  */
 export function avgPoolCpu(
   x: Tensor,
@@ -125,6 +177,7 @@ export function avgPoolCpu(
   out: Tensor,
   windows: readonly AxisWindows[],
   acc: Accumulate,
+  divide: Divide = (sum, kd, kh, kw) => acc(acc(acc(sum / kd) / kh) / kw),
 ): void {
   const g = planes(x, k);
   const o = planes(out, k);
@@ -149,30 +202,52 @@ export function avgPoolCpu(
                 const row = base + d * sD + h * sH;
                 for (let w = w0; w < w0 + kw; w++) sum = acc(sum + read(xs, row + w * sW));
               }
-            const mean = acc(acc(acc(sum / kd) / kh) / kw);
+            const extent = (a: AxisWindows, i: number, n: number) => (a.extent ? a.extent[i] : n);
+            const mean = divide(sum, kd, kh, kw, extent(wd, od, kd), extent(wh, oh, kh), extent(ww, ow, kw));
             write(os, ob + od * o.stride[0] + oh * o.stride[1] + ow * o.stride[2], mean);
           }
     }
 }
 
 /**
- * The gradient of a max pooling (adaptive or fractional) in runtime ops: each output's gradient added at the
- * index its maximum came from, per plane. Differentiable in grad (its derivative gathers), so gradgrad works.
+ * `src` ([planes, per]) added into zeros of the input's shape at each plane's flat `index` ([planes or 1, per]);
+ * `spare` extra columns take the elements that land nowhere and are cut off.
+ */
+export function scatterToPlanes(
+  src: Tensor,
+  index: Tensor,
+  inShape: readonly number[],
+  nd: number,
+  spare = 0,
+): Tensor {
+  const [planes, per] = src.shape;
+  const plane = prod(inShape.slice(inShape.length - nd));
+  const ix = t('expand', [index, [planes, per]]);
+  const zeros = t('zeros', [[planes, plane + spare]], { dtype: src.dtype, device: src.device });
+  let flat = t('scatter', [zeros, 1, ix, src], { reduce: 'add' });
+  if (spare) flat = t('narrow', [flat, 1, 0, plane]);
+  return t('reshape', [flat, [...inShape]]);
+}
+
+/**
+ * Every max pooling's gradient (max_pool, adaptive, fractional) in runtime ops: each output's gradient added to
+ * the input element its maximum came from, per plane. Differentiable in grad (its derivative gathers), so
+ * gradgrad works. Sizes are spelled out: an empty batch leaves -1 undetermined.
  */
 export function maxPoolBackward(
   grad: Tensor,
   indices: Tensor,
-  inputShape: readonly number[],
-  k: number,
+  inShape: readonly number[],
+  nd: number,
 ): Tensor {
-  const lead = inputShape.slice(0, inputShape.length - k);
-  const planeSize = inputShape.slice(lead.length).reduce((a, b) => a * b, 1);
-  // Sizes spelled out: an empty batch leaves -1 undetermined.
-  const outPlane = grad.shape.slice(lead.length).reduce((a, b) => a * b, 1);
-  const g = t('reshape', [grad, [...lead, outPlane]]);
-  const at = t('reshape', [indices, [...lead, outPlane]]);
-  const zeros = t('zeros', [[...lead, planeSize]], { dtype: grad.dtype, device: grad.device });
-  return t('reshape', [t('scatter', [zeros, -1, at, g], { reduce: 'add' }), inputShape]);
+  const planes = prod(inShape.slice(0, inShape.length - nd));
+  const per = prod(grad.shape.slice(grad.ndim - nd));
+  return scatterToPlanes(
+    t('reshape', [grad, [planes, per]]),
+    t('reshape', [indices, [planes, per]]),
+    inShape,
+    nd,
+  );
 }
 
 /** Weights [out, in] of one axis: 1 / window size inside each output's window. */
