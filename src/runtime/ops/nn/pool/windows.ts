@@ -46,7 +46,7 @@ export function slidingWindows(
     let first = raw;
     while (first < 0) first += dilation;
     start[i] = first;
-    size[i] = end > first ? Math.ceil((end - first) / dilation) : 0;
+    size[i] = Math.max(Math.ceil((end - first) / dilation), 0);
     extent[i] = Math.min(raw + kernel, inSize + padding) - raw;
   }
   return { start, size, step: dilation, extent };
