@@ -9,6 +9,7 @@
 import { DTypeUnsupportedError, type Tensor } from '../../core/index.ts';
 import { gridFor, launch, Params } from './launch.ts';
 import { blockOf } from './memory.ts';
+import { registerBlock } from './tile.ts';
 
 const TX = 16;
 const TY = 8;
@@ -78,20 +79,18 @@ function source(transposed: boolean, hasBias: boolean, bindings: number[]): stri
     .join('\n      ');
   const pos = (v: string) =>
     `let y2 = ${v} % ${P(W.osz + 2)}; let y1 = (${v} / ${P(W.osz + 2)}) % ${P(W.osz + 1)}; let y0 = ${v} / (${P(W.osz + 2)} * ${P(W.osz + 1)});`;
-  const accs: string[] = [];
-  const fma: string[] = [];
-  const stores: string[] = [];
   const [rm, rn] = [TM / TY, TN / TX];
-  for (let i = 0; i < rm; i++) fma.push(`      let a${i} = As[lid.y + ${i * TY}u][q];`);
-  for (let j = 0; j < rn; j++) fma.push(`      let b${j} = Bs[q][lid.x + ${j * TX}u];`);
-  for (let i = 0; i < rm; i++)
-    for (let j = 0; j < rn; j++) {
-      accs.push(`  var acc${i}_${j} = 0.0;`);
-      fma.push(`      acc${i}_${j} = acc${i}_${j} + a${i} * b${j};`);
-      const r = `(row0 + ${i * TY} + i32(lid.y))`;
-      const l = `(col0 + ${j * TX} + i32(lid.x))`;
-      stores.push(`  store(${r}, ${l}, acc${i}_${j}, valid);`);
-    }
+  const block = registerBlock({
+    rm,
+    rn,
+    tx: TX,
+    ty: TY,
+    tk: TK,
+    type: 'f32',
+    zero: '0.0',
+    store: (i, j, acc) =>
+      `  store((row0 + ${i * TY} + i32(lid.y)), (col0 + ${j * TX} + i32(lid.x)), ${acc}, valid);`,
+  });
   const bias = hasBias ? ` + ${bb}[${P(W.b)} + (g * rows + r) * ${P(W.b + 1)}]` : '';
   return `@group(0) @binding(0) var<storage, read> P: array<u32>;
 ${decls.join('\n')}
@@ -123,7 +122,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
   let row0 = tr * ${TM};
   let col0 = tc * ${TN};
   let li = i32(lid.y) * ${TX} + i32(lid.x);
-${accs.join('\n')}
+${block.accs}
   let tiles = (K + ${TK - 1}) / ${TK};
   for (var t = 0; t < tiles; t++) {
     let kk0 = t * ${TK};
@@ -150,13 +149,9 @@ ${accs.join('\n')}
       }
       Bs[e / ${TN}][e % ${TN}] = v;
     }
-    workgroupBarrier();
-    for (var q = 0u; q < ${TK}u; q++) {
-${fma.join('\n')}
-    }
-    workgroupBarrier();
+${block.step}
   }
-${stores.join('\n')}
+${block.stores}
 }`;
 }
 

@@ -9,6 +9,7 @@
 import type { Tensor } from '../../core/index.ts';
 import { gridFor, launch, Params } from './launch.ts';
 import { blockOf, wgslStorage } from './memory.ts';
+import { registerBlock } from './tile.ts';
 import { computeValue, loadExpr, storeStmt } from './wgsl.ts';
 
 /** A tensor seen as a batch of matrices: batch strides (over the output's batch dims), row and column strides. */
@@ -67,24 +68,20 @@ function kernelSource(
   if (bindB === 2) decls.push(`@group(0) @binding(3) var<storage, read> B2: array<${wgslStorage(b.dtype)}>;`);
   const p = (i: number, k: number) => `P[${base(i) + k}]`;
   const threads = TX * TY;
-  const accs: string[] = [];
-  const fma: string[] = [];
-  const stores: string[] = [];
-  for (let i = 0; i < rm; i++) {
-    fma.push(`      let a${i} = As[lid.y + ${i * TY}u][q];`);
-  }
-  for (let j = 0; j < rn; j++) fma.push(`      let b${j} = Bs[q][lid.x + ${j * TX}u];`);
-  for (let i = 0; i < rm; i++) {
-    for (let j = 0; j < rn; j++) {
-      accs.push(`  var acc${i}_${j}: ${vt} = ${zero};`);
-      fma.push(`      acc${i}_${j} = acc${i}_${j} + a${i} * b${j};`);
+  const block = registerBlock({
+    rm,
+    rn,
+    tx: TX,
+    ty: TY,
+    tk: TK,
+    type: vt,
+    zero,
+    store: (i, j, acc) => {
       const row = `(row0 + lid.y + ${i * TY}u)`;
       const col = `(col0 + lid.x + ${j * TX}u)`;
-      stores.push(
-        `  if (valid && ${row} < n && ${col} < m) { ${storeStmt('B0', `off0 + ${row} * ${p(0, 1)} + ${col} * ${p(0, 2)}`, out.dtype, `acc${i}_${j}`, vt)} }`,
-      );
-    }
-  }
+      return `  if (valid && ${row} < n && ${col} < m) { ${storeStmt('B0', `off0 + ${row} * ${p(0, 1)} + ${col} * ${p(0, 2)}`, out.dtype, acc, vt)} }`;
+    },
+  });
   return `@group(0) @binding(0) var<storage, read> P: array<u32>;
 ${decls.join('\n')}
 var<workgroup> As: array<array<${vt}, ${TK}>, ${tm}>;
@@ -104,7 +101,7 @@ ${decomp.join('\n')}
   let row0 = tr * ${tm}u;
   let col0 = tc * ${tn}u;
   let li = lid.y * ${TX}u + lid.x;
-${accs.join('\n')}
+${block.accs}
   let tiles = (k + ${TK - 1}u) / ${TK}u;
   for (var t = 0u; t < tiles; t++) {
     let k0 = t * ${TK}u;
@@ -122,13 +119,9 @@ ${accs.join('\n')}
       if (k0 + r < k && col0 + c < m) { v = ${loadExpr(`B${bindB}`, `off2 + (k0 + r) * ${p(2, 1)} + (col0 + c) * ${p(2, 2)}`, b.dtype, vt)}; }
       Bs[r][c] = v;
     }
-    workgroupBarrier();
-    for (var q = 0u; q < ${TK}u; q++) {
-${fma.join('\n')}
-    }
-    workgroupBarrier();
+${block.step}
   }
-${stores.join('\n')}
+${block.stores}
 }`;
 }
 
