@@ -296,17 +296,24 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     reason:
       'new TypedArray(n) with a number argument throws nothing but RangeError: the rethrow is dead code',
   },
-  {
-    file: 'src/runtime/backends/webgpu/matmul.ts',
-    operator: 'swap-comparison',
+  ...[
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
-    original: 'for (let j = 0; j < rn; j++) fma.push(`      let b${j} = Bs[q]',
-    mutated: 'j <= rn',
-    reason:
-      'the extra pass only declares one more WGSL `let` (b<rn>) that no statement reads: a read of workgroup ' +
-      'memory has no side effect (WGSL clamps an index past the array), so the kernel computes and stores the ' +
-      'same values',
-  },
+    ['for (let i = 0; i < o.rm; i++) fma.push(`      let a${i} = As[lid.y', 'i <= o.rm', 'a'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a line that builds a template
+    ['for (let j = 0; j < o.rn; j++) fma.push(`      let b${j} = Bs[q]', 'j <= o.rn', 'b'],
+  ].map(
+    ([original, mutated, v]): Equivalent => ({
+      file: 'src/runtime/backends/webgpu/tile.ts',
+      operator: 'swap-comparison',
+      original,
+      mutated,
+      reason:
+        `the extra pass only declares one more WGSL \`let\` (${v}<r>) that no statement reads: a read of ` +
+        'workgroup memory has no side effect (WGSL clamps an index past the array), so matmul and convolution ' +
+        'compute and store the same values',
+    }),
+  ),
+
   {
     file: 'src/runtime/ops/linalg/linalg.ts',
     operator: 'swap-comparison',
