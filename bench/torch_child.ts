@@ -53,7 +53,9 @@ export async function startTorch(python: string, helloTimeoutMs = 120_000): Prom
     if (w) w(reply);
   });
   proc.on('error', (e) => fail(new Error(`${python}: ${e.message}`)));
-  proc.on('exit', (code) =>
+  // 'close', not 'exit': it comes after stdout's last line was read, so a child that prints its reason and exits
+  // ('torch not importable') is not reported as a bare exit under load.
+  proc.on('close', (code) =>
     fail(new Error(`torch child exited (code ${code})${stderr ? `: ${stderr.trim().slice(-500)}` : ''}`)),
   );
   const next = (timeoutMs?: number) =>
