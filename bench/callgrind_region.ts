@@ -4,8 +4,10 @@
  * Setup and a fixed warm-up (so the JIT has settled) run outside the region; the region is one call of
  * `Reflect.apply`, whose builtin callgrind toggles collection on (`--toggle-collect=Builtins_ReflectApply`).
  * Nothing inside the scenarios calls Reflect.apply, so the toggle happens exactly twice.
+ * OPGATE_PERF_INJECT registers the perf gate's deliberate regressions first (perf_inject.ts; its tests only).
  */
 import { setNumThreads } from '../src/runtime/index.ts';
+import { applyPerfInjections } from './perf_inject.ts';
 import { SCENARIOS, scenario } from './scenarios.ts';
 
 // Counts are of one thread: worker threads run outside the toggled region, and the pool's size is the machine's.
@@ -17,6 +19,7 @@ if (name === '--list') {
   process.exit(0);
 }
 const s = scenario(name);
+applyPerfInjections();
 const step = s.setup();
 const iterations = Number(n);
 // Warm-up: the same number of calls whatever `iterations` is, so K and 2K runs compile the same code.

@@ -57,6 +57,14 @@ export { type InstanceRecord, PLAN_KEY, type PlanEntry, type RunPlan } from './r
 export { defineMatrixTests, type MatrixFaults } from './run/define.ts';
 export { type PlannedRun, planRun, type RunRequest } from './run/plan.ts';
 export {
+  ENV_TEMPLATE_SLICE,
+  sliceOf,
+  stratifiedSlice,
+  TEMPLATE_SLICES,
+  type TemplateSlice,
+  templateSlice,
+} from './run/slice.ts';
+export {
   estimator,
   loadDurations,
   makeUnits,

@@ -28,10 +28,11 @@ describe('opgate CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opgate-cli-'));
     const db = join(dir, 'r.db');
     const junit = join(dir, 'junit.xml');
+    // One op, every oracle and device (every template file a user's run starts), two dtypes.
     const r = opgate([
       'run',
       '--op',
-      'add,neg',
+      'add',
       '--dtype',
       'float32,int64',
       '--db',

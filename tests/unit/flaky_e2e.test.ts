@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listDisabled } from '../../src/ci/index.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { FakeGitHub } from './fake_github.ts';
+import { opgateBatch } from './run_helpers.ts';
 
 const bin = resolve(import.meta.dirname, '../../bin/opgate.mjs');
 const FLAKY = 'test_reference_tanh_cpu_float32_contiguous_eager';
@@ -40,6 +41,19 @@ async function opgate(args: string[], extra: NodeJS.ProcessEnv = {}) {
   const status = await new Promise<number | null>((r) => child.on('close', r));
   expect(`${stdout}${stderr}`).not.toContain(TOKEN);
   return { status, stdout, stderr };
+}
+
+/**
+ * Consecutive bot commands (no `opgate run` among them) in one child process, in order: what they report and do
+ * to the fake GitHub is the same as one process each, for one start-up.
+ */
+async function bot(commands: string[][]) {
+  const out = await opgateBatch(
+    commands.map((args) => ({ args, cwd: process.cwd() })),
+    { env },
+  );
+  for (const o of out) expect(`${o.stdout}${o.stderr}`).not.toContain(TOKEN);
+  return out.map((o) => ({ status: o.code, stdout: o.stdout, stderr: o.stderr }));
 }
 
 function statusOf(
@@ -80,20 +94,21 @@ test('flaky -> DISABLED issue -> skipped -> rerun-disabled passes -> closed -> r
   expect(statusOf(db, FLAKY)).toMatchObject({ status: 'flaky', attempts: 2 });
   expect(statusOf(db, FLAKY).message).toMatch(/injected flaky failure .* on attempt 1/);
   expect(statusOf(db, BROKEN)).toMatchObject({ status: 'fail', attempts: 3 });
-  const list = JSON.parse((await opgate(['flaky', 'list', '--db', db, '--json'])).stdout);
-  expect(JSON.stringify(list)).toContain(FLAKY);
-
-  // 2. The bot files one DISABLED issue for the flaky instance, none for the broken one.
-  const filed = await opgate(['flaky', 'file-issues', '--db', db, '--repo', REPO]);
+  // 2. The bot files one DISABLED issue for the flaky instance, none for the broken one; 3. sync then reads the
+  // open issue back into the disabled list (and disabled-tests.json).
+  const exported = join(dir, 'disabled-tests.json');
+  const [listed, filed, synced] = await bot([
+    ['flaky', 'list', '--db', db, '--json'],
+    ['flaky', 'file-issues', '--db', db, '--repo', REPO],
+    ['flaky', 'sync', '--db', db, '--repo', REPO, '--export', exported],
+  ]);
+  expect(JSON.stringify(JSON.parse(listed.stdout))).toContain(FLAKY);
   expect(filed.status, filed.stderr).toBe(0);
   const titles = gh.issues.map((i) => i.title);
   expect(titles).toEqual([`DISABLED ${FLAKY}`]);
   expect(titles.join()).not.toContain(BROKEN);
   expect(`${filed.stdout}`).toMatch(/broken/i);
-
-  // 3. Sync reads the open issue back into the disabled list (and disabled-tests.json).
-  const exported = join(dir, 'disabled-tests.json');
-  expect((await opgate(['flaky', 'sync', '--db', db, '--repo', REPO, '--export', exported])).status).toBe(0);
+  expect(synced.status, synced.stderr).toBe(0);
   expect(Object.keys(JSON.parse(readFileSync(exported, 'utf8')))).toEqual([FLAKY]);
 
   // 4. The next normal run skips it, with the issue's link (the fixture is gone: the "fix" landed).
@@ -106,11 +121,15 @@ test('flaky -> DISABLED issue -> skipped -> rerun-disabled passes -> closed -> r
   expect(statusOf(db, FLAKY)).toMatchObject({ status: 'pass', rerunPasses: 150 });
 
   // 6. close-fixed closes the issue with the evidence; sync then re-enables the test.
-  expect((await opgate(['flaky', 'close-fixed', '--db', db, '--repo', REPO])).status).toBe(0);
+  const [closed, resynced] = await bot([
+    ['flaky', 'close-fixed', '--db', db, '--repo', REPO],
+    ['flaky', 'sync', '--db', db, '--repo', REPO],
+  ]);
+  expect(closed.status, closed.stderr).toBe(0);
+  expect(resynced.status, resynced.stderr).toBe(0);
   const issue = gh.issue(REPO, 1)!;
   expect(issue.state).toBe('closed');
   expect(issue.comments.at(-1)?.body).toMatch(/150/);
-  await opgate(['flaky', 'sync', '--db', db, '--repo', REPO]);
   const s = new ResultsStore(db);
   expect(listDisabled(s)).toEqual([]);
   s.close();

@@ -12,6 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { type Mutant, NAMED_MUTANTS, runMutants } from '../../src/ci/mutate/index.ts';
 import { mutantsOf, mutationRuns } from '../../src/ci/store/mutation.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
+import { opgateBatch } from './run_helpers.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const bin = join(ROOT, 'bin/opgate.mjs');
@@ -98,20 +99,25 @@ describe('opgate mutate', () => {
     expect(by.get('hangs')!.reason).toMatch(/no progress for 8 s/);
   }, 120_000);
 
-  test('the PR gate: --changed with no runtime change has nothing to mutate and passes; --list shows a sample; bad flags are coded errors', () => {
+  test('the PR gate: --changed with no runtime change has nothing to mutate and passes; --list shows a sample; bad flags are coded errors', async () => {
     const db = join(tmp(), 'm.db');
-    const none = opgate(['mutate', '--changed', 'HEAD..HEAD', '--min-score', '0.9', '--json', '--db', db]);
-    expect(none.status, none.stderr).toBe(0);
+    // What each command reports, not the process boundary: one process runs the four (tests/unit/cli_batch.mjs).
+    const [none, list, bad, op] = await opgateBatch(
+      [
+        ['mutate', '--changed', 'HEAD..HEAD', '--min-score', '0.9', '--json', '--db', db],
+        ['mutate', '--sample', '10', '--seed', '2', '--list'],
+        ['mutate', '--min-score', '1.5', '--db', db],
+        ['mutate', '--operator', 'nope', '--list'],
+      ].map((args) => ({ args, cwd: ROOT })),
+    );
+    expect(none.code, none.stderr).toBe(0);
     expect(JSON.parse(none.stdout)).toMatchObject({ mutants: 0, score: 1 });
-    const list = opgate(['mutate', '--sample', '10', '--seed', '2', '--list']);
-    expect(list.status, list.stderr).toBe(0);
+    expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^10 mutants$/m);
     expect(new Set([...list.stdout.matchAll(/^\w{12} \S+:\d+ ([\w-]+)/gm)].map((m) => m[1])).size).toBe(10);
-    const bad = opgate(['mutate', '--min-score', '1.5', '--db', db]);
-    expect(bad.status).toBe(2);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--min-score: got '1.5'.*E_INVALID_ARGUMENT/);
-    const op = opgate(['mutate', '--operator', 'nope', '--list']);
-    expect(op.status).toBe(2);
+    expect(op.code).toBe(2);
     expect(op.stderr).toMatch(/no operator 'nope'/);
   }, 120_000);
 });

@@ -76,8 +76,14 @@ describe('shard planning', () => {
       s.close();
       return r;
     };
+    // One op on one device, two oracles (two template files): the shards of any selection partition it the same
+    // way, and the whole tier's partition is shown above without running it.
     const run = async (extra: string[], db: string) => {
-      const r = await opgate(['run', '--op', 'neg,exp', '--device', 'cpu', '--db', db, '--json', ...extra]);
+      const r = await opgate([
+        'run',
+        ...['--op', 'neg', '--device', 'cpu', '--oracle', 'reference,dtypes'],
+        ...['--db', db, '--json', ...extra],
+      ]);
       expect(r.code, r.stderr).toBe(0);
       return ids(db);
     };

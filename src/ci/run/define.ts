@@ -4,7 +4,8 @@
  * run); the worker fills the instance's InstanceRecord (checks, failing sample, rerun counts, the numerics
  * fingerprint's max ulp) in task meta.
  * The template files under tests/templates call this with the oracle's name and, for the flaky-machinery
- * tests, the fault injection they own.
+ * tests, the fault injection they own. Under plain vitest (`npm test`) they run the stratified slice of the pull
+ * tier (slice.ts); OPGATE_TEMPLATE_SLICE=full runs the whole tier.
  */
 import { type Layout, type OpInfo, type Oracle, opDb } from '../../../op_db/index.ts';
 import { runOracle } from '../../oracles/index.ts';
@@ -14,6 +15,7 @@ import { CiError } from '../errors.ts';
 import { type MatrixInstance, matrixInstance, ruleMessage } from '../matrix.ts';
 import { foldMaxUlp, type InstanceRecord, PLAN_KEY, type PlanEntry, type RunPlan } from './channel.ts';
 import { oraclePlan } from './plan.ts';
+import { templateSlice } from './slice.ts';
 
 /** Fault injection for tests of the run machinery (tests/templates/fixtures.ts); none in a real run. */
 export interface MatrixFaults {
@@ -33,12 +35,16 @@ function plannedInstance(oracle: Oracle, [op, device, dtype, layout]: PlanEntry)
   return matrixInstance(info, oracle, device as DeviceType, dtype as DType, layout as Layout);
 }
 
-/** Defines `oracle`'s tests of the provided plan, or of the pull tier when vitest runs without `opgate run`. */
+/**
+ * Defines `oracle`'s tests of the provided plan (`opgate run`: all of what it selected), or, when vitest runs
+ * without `opgate run` (`npm test`), of the pull tier's template slice: stratified unless
+ * OPGATE_TEMPLATE_SLICE=full (slice.ts).
+ */
 export async function defineMatrixTests(oracle: Oracle, faults: MatrixFaults = {}): Promise<void> {
   // Loaded here, not at the top: this module is part of ci's face, which processes outside vitest import too.
   const { inject, test } = await import('vitest');
   faults.collect?.(oracle);
-  const plan: RunPlan = inject(PLAN_KEY) ?? oraclePlan('pull', oracle);
+  const plan: RunPlan = inject(PLAN_KEY) ?? oraclePlan('pull', oracle, templateSlice());
   const entries = plan.oracles[oracle] ?? [];
   if (entries.length === 0) test.skip(`no ${oracle} instances selected`, () => {});
   for (const entry of entries) {

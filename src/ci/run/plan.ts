@@ -11,6 +11,7 @@ import { type ShardRequest, shardOf } from '../shard/select.ts';
 import { type Affected, affectedBy, changedFiles, isAffected } from '../td/index.ts';
 import type { PlanEntry, RunPlan } from './channel.ts';
 import { PACKAGE_ROOT } from './root.ts';
+import { sliceOf, type TemplateSlice } from './slice.ts';
 
 /** What a caller asks a run to run (the CLI's `opgate run` flags, already parsed). */
 export interface RunRequest {
@@ -117,9 +118,9 @@ export function toRunPlan(
 }
 
 /**
- * `npm test` (vitest without `opgate run`) provides no plan: each template file plans its oracle's slice of
- * the tier itself, with no quarantine, as it always has.
+ * `npm test` (vitest without `opgate run`) provides no plan: each template file plans its oracle's instances of
+ * the tier itself, with no quarantine: the stratified slice (slice.ts) unless `slice` is full.
  */
-export function oraclePlan(tier: Tier, oracle: Oracle): RunPlan {
-  return toRunPlan(expandMatrix(tier, { oracle: [oracle] }), [], 0);
+export function oraclePlan(tier: Tier, oracle: Oracle, slice: TemplateSlice = 'full'): RunPlan {
+  return toRunPlan(sliceOf(expandMatrix(tier, { oracle: [oracle] }), slice), [], 0);
 }

@@ -13,12 +13,6 @@ import { type SimdOpName, simdKernel, simdRow } from './wasm/pointwise.ts';
 /** Rows of at least this many elements try the SIMD kernel (below it, the copies cost more than they save). */
 const SIMD_MIN = 16;
 
-/**
- * The perf gate's self-test knob: OPGATE_PERF_INJECT_KERNEL=n runs every pointwise row n times (n = 2 is a 2x
- * slower add kernel, which `opgate perf check` must flag; tests/unit/perf.test.ts). Unset, it is 1.
- */
-const KERNEL_RUNS = Math.max(1, Number(process.env.OPGATE_PERF_INJECT_KERNEL ?? 1) | 0);
-
 export interface PointwiseCall {
   /** The scalar function; compiled loops are cached by its identity. */
   readonly fn: ScalarFn;
@@ -48,7 +42,7 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
   const scalars = call.scalars as unknown[];
   if (out.numel === 1) {
     // One element (the eager-overhead case): no strides to broadcast, no iteration plan.
-    for (let r = 0; r < KERNEL_RUNS; r++) loop(1, arrays, offsets, ZERO_STRIDES, scalars);
+    loop(1, arrays, offsets, ZERO_STRIDES, scalars);
     return;
   }
   const strides = all.map((t, k) => {
@@ -61,10 +55,8 @@ export function runPointwise(call: PointwiseCall, out: Tensor, inputs: readonly 
       ? simdKernel(call.simd, out.dtype)
       : null;
   forEachRow(out.shape, strides, offsets, (n, offs, st) => {
-    for (let r = 0; r < KERNEL_RUNS; r++) {
-      if (simd && n >= SIMD_MIN && simdRow(simd, out.dtype, n, arrays, offs, st)) continue;
-      loop(n, arrays, offs, st, scalars);
-    }
+    if (simd && n >= SIMD_MIN && simdRow(simd, out.dtype, n, arrays, offs, st)) return;
+    loop(n, arrays, offs, st, scalars);
   });
 }
 
