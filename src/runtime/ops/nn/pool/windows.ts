@@ -150,6 +150,9 @@ export function maxPoolCpu(
     }
 }
 
+/** A window's extent including the padding (its count where the axis has no padded extent). */
+const extentOf = (a: AxisWindows, i: number, n: number) => (a.extent ? a.extent[i] : n);
+
 /** Rounds to the dtype aten accumulates in. */
 export type Accumulate = (v: number) => number;
 
@@ -202,8 +205,15 @@ export function avgPoolCpu(
                 const row = base + d * sD + h * sH;
                 for (let w = w0; w < w0 + kw; w++) sum = acc(sum + read(xs, row + w * sW));
               }
-            const extent = (a: AxisWindows, i: number, n: number) => (a.extent ? a.extent[i] : n);
-            const mean = divide(sum, kd, kh, kw, extent(wd, od, kd), extent(wh, oh, kh), extent(ww, ow, kw));
+            const mean = divide(
+              sum,
+              kd,
+              kh,
+              kw,
+              extentOf(wd, od, kd),
+              extentOf(wh, oh, kh),
+              extentOf(ww, ow, kw),
+            );
             write(os, ob + od * o.stride[0] + oh * o.stride[1] + ow * o.stride[2], mean);
           }
     }
