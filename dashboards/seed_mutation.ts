@@ -131,7 +131,7 @@ function catalogue(xss: string): SeedMutant[] {
       op: 'add',
     },
     {
-      file: `${R}ops/pointwise/rounding.ts`,
+      file: `${R}ops/pointwise/rounding/rounding.ts`,
       line: 22,
       operator: 'round-toward-zero',
       original: '  floor_divide: (x, y) => Math.floor(x / y),',

@@ -34,7 +34,7 @@ import {
   NN_RESAMPLE_ATEN_OPINFOS,
   NN_RESAMPLE_OPINFOS,
 } from './ops/nn/resample/index.ts';
-import { BINARY_OPINFOS, UNARY_OPINFOS } from './ops/pointwise/index.ts';
+import { POINTWISE_OPINFOS } from './ops/pointwise/index.ts';
 import { RANDOM_OPINFOS } from './ops/random/index.ts';
 import { REDUCTION_OPINFOS } from './ops/reductions/index.ts';
 import { SCATTER_VIEW_OPINFOS, SHAPE_OPINFOS, VIEW_OPINFOS } from './ops/shape/index.ts';
@@ -43,7 +43,7 @@ import type { OpInfo } from './types.ts';
 
 export const opDb: readonly OpInfo[] = (
   [
-    ...UNARY_OPINFOS,
+    ...POINTWISE_OPINFOS,
     ...ACTIVATION_OPINFOS,
     ...NN_ACTIVATION_OPINFOS,
     ...RANDOM_OPINFOS,
@@ -71,7 +71,6 @@ export const opDb: readonly OpInfo[] = (
     ...NN_LOSS_ATEN_OPINFOS,
     ...NN_CTC_LOSS_OPINFOS,
     ...NN_CTC_LOSS_BACKWARD_OPINFOS,
-    ...BINARY_OPINFOS,
     ...VIEW_OPINFOS,
     ...FACTORY_OPINFOS,
     ...REDUCTION_OPINFOS,

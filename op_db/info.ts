@@ -37,7 +37,7 @@ function declaringFile(): string | undefined {
   Error.stackTraceLimit = 30;
   const stack = new Error().stack ?? '';
   Error.stackTraceLimit = limit;
-  return /op_db[\\/]ops[\\/][\w.]+\.ts/.exec(stack)?.[0].replace(/\\/g, '/');
+  return /op_db[\\/]ops[\\/](?:\w+[\\/])*[\w.]+\.ts/.exec(stack)?.[0].replace(/\\/g, '/');
 }
 
 export function opInfo(spec: OpInfoSpec): OpInfo {

@@ -91,7 +91,7 @@ describe('Selector', () => {
 
   test("a helper's line runs the ops defined where its function is used first (floorDivFloat: div)", () => {
     const sel = s.select({
-      file: 'src/runtime/ops/pointwise/binary_math.ts',
+      file: 'src/runtime/ops/pointwise/arith/scalar_math.ts',
       id: '0e6026923331',
       line: 52,
       operator: 'remove-correction',

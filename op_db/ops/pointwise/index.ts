@@ -1,6 +1,5 @@
 /**
- * OpInfos of the pointwise rows (unary, binary, ternary) and clamp.
+ * OpInfos of the pointwise ops by sub-family (arith, exp_log, trig, rounding, special, bitwise, compare), the same
+ * folders as the runtime's rows.
  */
-export { BINARY_OPINFOS } from './binary.ts';
-export { TERNARY_OPINFOS } from './ternary.ts';
-export { UNARY_OPINFOS } from './unary.ts';
+export { POINTWISE_OPINFOS, TERNARY_OPINFOS } from './rows.ts';

@@ -50,13 +50,13 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       "the extra iteration reads pad[-2] and pad[-1], undefined: both '> 0' tests are false, so it narrows nothing",
   },
   {
-    file: 'src/runtime/ops/pointwise/binary_math.ts',
+    file: 'src/runtime/ops/pointwise/arith/scalar_math.ts',
     operator: 'swap-comparison',
     original: 'return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;',
     reason: 'a <= 0n differs from a < 0n only at a = 0n, where a % b === 0n already made the && false',
   },
   {
-    file: 'src/runtime/ops/pointwise/zero_divisor.ts',
+    file: 'src/runtime/ops/pointwise/arith/zero_divisor.ts',
     operator: 'swap-comparison',
     original: 'return lo >= tlo && hi <= thi;',
     reason:
@@ -65,7 +65,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'of the dtype, so both paths raise on exactly the zero divisors',
   },
   {
-    file: 'src/runtime/ops/pointwise/zero_divisor.ts',
+    file: 'src/runtime/ops/pointwise/arith/zero_divisor.ts',
     operator: 'drop-guard',
     original: 'if ((BigInt(data[i]) & mask) === 0n) throw zeroDivisionError(op);',
     reason:
@@ -186,7 +186,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'tile has ni = min(TILE, sizes[0] - i0) = 0 rows: every row kernel loops over its n elements, so it does nothing',
   },
   {
-    file: 'src/runtime/ops/pointwise/round_decimals.ts',
+    file: 'src/runtime/ops/pointwise/rounding/round_decimals.ts',
     operator: 'swap-comparison',
     original: 'return decimals > 0',
     mutated: 'return decimals >= 0',
@@ -263,13 +263,13 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'and bool: on webgpu x is always float32 here, so the throw is dead code',
   },
   ...[
-    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0) throw zeroDiv('div');"],
-    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0) throw zeroDiv('remainder');"],
-    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0n) throw zeroDiv('remainder');"],
-    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0) throw zeroDiv('fmod');"],
-    ['src/runtime/ops/pointwise/binary.ts', "if (b === 0n) throw zeroDiv('fmod');"],
-    ['src/runtime/ops/pointwise/binary_math.ts', "if (b === 0) throw zeroDiv('div');"],
-    ['src/runtime/ops/pointwise/binary_math.ts', "if (b === 0n) throw zeroDiv('div');"],
+    ['src/runtime/ops/pointwise/arith/binary.ts', "if (b === 0) throw zeroDiv('div');"],
+    ['src/runtime/ops/pointwise/arith/binary.ts', "if (b === 0) throw zeroDiv('remainder');"],
+    ['src/runtime/ops/pointwise/arith/binary.ts', "if (b === 0n) throw zeroDiv('remainder');"],
+    ['src/runtime/ops/pointwise/arith/binary.ts', "if (b === 0) throw zeroDiv('fmod');"],
+    ['src/runtime/ops/pointwise/arith/binary.ts', "if (b === 0n) throw zeroDiv('fmod');"],
+    ['src/runtime/ops/pointwise/arith/scalar_math.ts', "if (b === 0) throw zeroDiv('div');"],
+    ['src/runtime/ops/pointwise/arith/scalar_math.ts', "if (b === 0n) throw zeroDiv('div');"],
   ].map(
     ([file, original]): Equivalent => ({
       file,
@@ -334,7 +334,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   },
   ...['(a > b ? a : b)', '(a < b ? a : b)'].map(
     (original): Equivalent => ({
-      file: 'src/runtime/ops/pointwise/binary.ts',
+      file: 'src/runtime/ops/pointwise/arith/binary.ts',
       operator: 'swap-comparison',
       original: `big: (a: bigint, b: bigint) => ${original}`,
       reason: 'the two choices differ only when a === b, and two equal bigints are the same value',
@@ -377,7 +377,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   },
   ...['a > b ? a : b;', 'a < b ? a : b;'].map(
     (original): Equivalent => ({
-      file: 'src/runtime/ops/pointwise/binary_math.ts',
+      file: 'src/runtime/ops/pointwise/arith/scalar_math.ts',
       operator: 'swap-comparison',
       original: `Number.isNaN(a) || Number.isNaN(b) ? Number.NaN : ${original}`,
       reason:

@@ -168,7 +168,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       '10, so both compute a * tanh(10)',
   },
   {
-    file: 'src/runtime/ops/pointwise/binary.ts',
+    file: 'src/runtime/ops/pointwise/arith/binary.ts',
     operator: 'swap-comparison',
     original: 'return r !== 0n && r < 0n !== b < 0n ? r + b : r;',
     reason:
@@ -176,7 +176,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'b = 0n, which threw on the line before',
   },
   {
-    file: 'src/runtime/ops/pointwise/binary_math.ts',
+    file: 'src/runtime/ops/pointwise/arith/scalar_math.ts',
     operator: 'swap-comparison',
     original: 'return r !== 0 && r < 0 !== b < 0 ? r + b : r;',
     reason:
@@ -184,7 +184,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'NaN and both return NaN (r, or r + b)',
   },
   {
-    file: 'src/runtime/ops/pointwise/binary_math.ts',
+    file: 'src/runtime/ops/pointwise/arith/scalar_math.ts',
     operator: 'swap-comparison',
     original: 'if (mod !== 0 && b < 0 !== mod < 0) div -= 1;',
     reason:
@@ -204,7 +204,7 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
     reason: 'the two choices differ only when x === hi, and two equal bigints are the same value',
   },
   {
-    file: 'src/runtime/ops/pointwise/clamp.ts',
+    file: 'src/runtime/ops/pointwise/arith/clamp.ts',
     operator: 'swap-comparison',
     original: 'return given.length > 0 && given.every(',
     mutated: 'given.length >= 0',
@@ -214,13 +214,13 @@ export const CORE_EQUIVALENTS: readonly Equivalent[] = [
       'path does at clamp.ts:73',
   },
   {
-    file: 'src/runtime/ops/pointwise/unary.ts',
+    file: 'src/runtime/ops/pointwise/arith/unary.ts',
     operator: 'swap-comparison',
     original: 'big: (x: bigint) => (x < 0n ? -x : x),',
     reason: 'the only new case, x = 0n, gives -0n, which is 0n (bigints have no negative zero)',
   },
   {
-    file: 'src/runtime/ops/pointwise/unary.ts',
+    file: 'src/runtime/ops/nn/activation/rectifiers.ts',
     operator: 'swap-comparison',
     original: 'big: (x: bigint) => (x > 0n ? x : 0n),',
     reason: 'the only new case, x = 0n, returns x, which is 0n',

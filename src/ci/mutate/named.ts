@@ -148,7 +148,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // The golden oracle compares the sign of float64 zeros with PyTorch's: relu(-0) is -0 (clamp_min keeps x).
     name: 'relu-loses-negative-zero',
     operator: 'swap-comparison',
-    file: 'src/runtime/ops/pointwise/unary.ts',
+    file: 'src/runtime/ops/nn/activation/rectifiers.ts',
     find: 'num: (x: number) => (x < 0 ? 0 : x),',
     replace: 'num: (x: number) => (x <= 0 ? 0 : x),',
     instances: ['test_golden_nn_functional_relu_cpu_float64_contiguous_eager'],
@@ -178,7 +178,7 @@ export const NAMED_MUTANTS: readonly NamedMutant[] = [
     // int64 beyond 2^53: the float64 reference rounds like the bug; PyTorch's recorded values (golden) do not.
     name: 'int64-add-through-float64',
     operator: 'narrow-accumulator',
-    file: 'src/runtime/ops/pointwise/binary.ts',
+    file: 'src/runtime/ops/pointwise/arith/binary.ts',
     find: 'big: (a: bigint, b: bigint, alpha: bigint) => a + alpha * b,',
     replace: 'big: (a: bigint, b: bigint, alpha: bigint) => BigInt(Number(a) + Number(alpha * b)),',
     instances: ['test_golden_add_cpu_int64_contiguous_eager'],

@@ -429,7 +429,8 @@ class Importers {
 
   /**
    * For an op helper no op file imports by name (pointwise/define.ts: ops/index.ts hands it every row), that
-   * defines no op itself: the ops its sibling files define (its family's).
+   * defines no op itself: the ops its family defines, in its folder and the sub-family folders below it
+   * (pointwise/define.ts: the rows of pointwise/arith/, trig/, ...). At the ops root only the files beside it.
    */
   opsBeside(file: string): string[] {
     if (
@@ -438,9 +439,10 @@ class Importers {
     )
       return [];
     const dir = file.slice(0, file.lastIndexOf('/') + 1);
+    const deep = dir !== 'src/runtime/ops/';
     const ops = new Set<string>();
     for (const [f, text] of this.texts)
-      if (f !== file && f.startsWith(dir) && !f.slice(dir.length).includes('/'))
+      if (f !== file && f.startsWith(dir) && (deep || !f.slice(dir.length).includes('/')))
         for (const n of servedBy(text)) ops.add(n);
     return [...ops];
   }

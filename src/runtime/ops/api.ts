@@ -26,17 +26,13 @@ import type { BATCH_NORM_API, NORM_API } from './nn/norm/index.ts';
 import type { PAD_API } from './nn/pad/index.ts';
 import type { ADAPTIVE_POOL_API, POOLING_API, POOLING_KERNEL_API, UNPOOL_API } from './nn/pool/index.ts';
 import type { GRID_SAMPLE_API, PIXEL_SHUFFLE_API } from './nn/resample/index.ts';
-import type { BINARY_ROWS, CLAMP_API, RowsApi, TERNARY_ROWS, UNARY_ROWS } from './pointwise/index.ts';
+import type { CLAMP_API, POINTWISE_ROWS, RowsApi } from './pointwise/index.ts';
 import type { RANDOM_API } from './random/index.ts';
 import type { REDUCTION_API } from './reductions/index.ts';
 import type { COPY_API, SCATTER_VIEW_API, SHAPE_API, SPLIT_API, VIEW_API } from './shape/index.ts';
 import type { SORTING_API } from './sort_search/index.ts';
 
-type PointwiseRows =
-  | (typeof UNARY_ROWS)[number]
-  | (typeof BINARY_ROWS)[number]
-  | (typeof TERNARY_ROWS)[number]
-  | (typeof ACTIVATION_ROWS)[number];
+type PointwiseRows = (typeof POINTWISE_ROWS)[number] | (typeof ACTIVATION_ROWS)[number];
 
 export type OpApi = RowsApi<PointwiseRows> &
   typeof CLAMP_API &

@@ -1,7 +1,7 @@
 /**
  * Registers every op into the operator table (once, at import). Each family file exports a `register*`
  * function or a table of rows; adding a pointwise op is one row (with its variants and derivative) in
- * pointwise/unary.ts or binary.ts.
+ * its pointwise sub-family (pointwise/<arith|exp_log|trig|rounding|special|bitwise|compare>/).
  */
 
 import { registerFactories } from './factories/index.ts';
@@ -38,14 +38,7 @@ import {
   registerPixelShuffle,
   registerUpsampleOps,
 } from './nn/resample/index.ts';
-import {
-  BINARY_ROWS,
-  definePointwise,
-  registerClamp,
-  registerRoundDecimals,
-  TERNARY_ROWS,
-  UNARY_ROWS,
-} from './pointwise/index.ts';
+import { definePointwise, POINTWISE_ROWS, registerClamp, registerRoundDecimals } from './pointwise/index.ts';
 import { registerRandom } from './random/index.ts';
 import { registerReductions } from './reductions/index.ts';
 import { registerCopies, registerScatterViews, registerShapeOps, registerViews } from './shape/index.ts';
@@ -56,9 +49,7 @@ let registered = false;
 export function registerAllOps(): void {
   if (registered) return;
   registered = true;
-  for (const row of UNARY_ROWS) definePointwise(row);
-  for (const row of BINARY_ROWS) definePointwise(row);
-  for (const row of TERNARY_ROWS) definePointwise(row);
+  for (const row of POINTWISE_ROWS) definePointwise(row);
   for (const row of ACTIVATION_ROWS) definePointwise(row);
   registerClamp();
   registerRoundDecimals();
@@ -108,11 +99,10 @@ export { fillTensor } from './factories/index.ts';
 export { outAliasing } from './out_write.ts';
 export type { PointwiseRow, PromotionKind } from './pointwise/index.ts';
 export {
-  BINARY_ROWS,
   POINTWISE_OVERLOADS,
+  POINTWISE_ROWS,
   type PointwiseInfo,
   pointwisePlan,
-  UNARY_ROWS,
   wgslExpr,
 } from './pointwise/index.ts';
 export { makeView, selectDim, sliceDim } from './shape/index.ts';

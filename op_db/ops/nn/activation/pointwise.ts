@@ -19,6 +19,7 @@ import { ACTIVATION_REFS, type Kw } from '../../../refs/activations.ts';
 import { elementwise } from '../../../refs/pointwise.ts';
 import { pointwiseResultDType } from '../../../refs/promotion.ts';
 import type { ErrorInput, OpInfo, SampleContext, SampleInput } from '../../../types.ts';
+import { RECTIFIER_OPINFOS } from './rectifiers.ts';
 
 const FLOATS = DTYPE_GROUPS.floating;
 const SIGNED_INTS: readonly DType[] = ['int8', 'int16', 'int32', 'int64'];
@@ -117,6 +118,7 @@ const intOr = (ctx: SampleContext, ints: readonly Kw[], floats: readonly Kw[]) =
   DTYPE_INFO[ctx.dtype].kind === 'int' ? ints : floats;
 
 export const ACTIVATION_OPINFOS: readonly OpInfo[] = [
+  ...RECTIFIER_OPINFOS,
   activation({
     op: 'elu',
     dtypes: FLOATS,

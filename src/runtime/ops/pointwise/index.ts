@@ -1,9 +1,9 @@
 /**
- * Pointwise ops as table rows (unary, binary, ternary: scalar functions, WGSL, promotion, variants, derivative),
- * definePointwise that registers a row, and the pointwise ops that are not rows (clamp, round with decimals).
+ * Pointwise ops as table rows (scalar functions, WGSL, promotion, variants, derivative), by sub-family: arith,
+ * exp_log, trig, rounding, special, bitwise, compare. definePointwise registers a row; clamp and round with
+ * decimals are the pointwise ops that are not rows.
  */
-export { BINARY_ROWS } from './binary.ts';
-export { type CLAMP_API, registerClamp } from './clamp.ts';
+export { type CLAMP_API, registerClamp } from './arith/index.ts';
 export {
   definePointwise,
   POINTWISE_OVERLOADS,
@@ -11,8 +11,8 @@ export {
   pointwisePlan,
   wgslExpr,
 } from './define.ts';
-export { registerRoundDecimals } from './round_decimals.ts';
+export { registerRoundDecimals } from './rounding/index.ts';
 export type { PointwiseRow, PromotionKind, RowsApi } from './row.ts';
-export { TERNARY_ROWS } from './ternary.ts';
-export { UNARY_ROWS } from './unary.ts';
+export { floatOp } from './row_helpers.ts';
+export { POINTWISE_ROWS } from './rows.ts';
 export { clampBigInt, clampNumber, erf } from './unary_math.ts';

@@ -14,6 +14,7 @@ import {
 } from '../../../core/index.ts';
 import type { PointwiseRow } from '../../pointwise/index.ts';
 import { clampBigInt, clampNumber, erf } from '../../pointwise/index.ts';
+import { RECTIFIER_ROWS } from './rectifiers.ts';
 
 const { add, mul, neg, op, sub } = gradOps;
 const self = (c: GradContext) => arg(c, 'self');
@@ -124,6 +125,7 @@ const HARDTANH = {
 } as const satisfies PointwiseRow;
 
 export const ACTIVATION_ROWS = [
+  ...RECTIFIER_ROWS,
   {
     ...floatRow,
     name: 'elu',

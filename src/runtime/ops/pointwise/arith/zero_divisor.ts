@@ -5,8 +5,14 @@
  * computing into a temporary and copying.
  */
 
-import { forEachLine } from '../../backends/cpu/index.ts';
-import { DTYPE_INFO, type DType, integralRange, type Tensor, ZeroDivisionError } from '../../core/index.ts';
+import { forEachLine } from '../../../backends/cpu/index.ts';
+import {
+  DTYPE_INFO,
+  type DType,
+  integralRange,
+  type Tensor,
+  ZeroDivisionError,
+} from '../../../core/index.ts';
 
 export const zeroDivisionError = (op: string) =>
   new ZeroDivisionError('integer division by zero', {

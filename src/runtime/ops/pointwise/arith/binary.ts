@@ -1,11 +1,11 @@
 /**
- * Binary pointwise rows (add, sub, mul, div, pow, ...) with their derivatives; the comparison, logical and bitwise
- * rows are in binary_bool.ts, the scalar functions and argument checks in binary_math.ts.
+ * Binary arithmetic rows (add, sub, mul, div, remainder, fmod, maximum, minimum, copysign) with their derivatives;
+ * the scalar functions and argument checks are in scalar_math.ts.
  */
 
-import { arg, binaryGrad, type GradContext, gradOps } from '../../autograd/index.ts';
-import { DTYPE_INFO, Scalar, type Tensor, ZeroDivisionError } from '../../core/index.ts';
-import { bitwiseRows, comparisonRows, logicalRows } from './binary_bool.ts';
+import { arg, binaryGrad, type GradContext, gradOps } from '../../../autograd/index.ts';
+import { Scalar, type Tensor } from '../../../core/index.ts';
+import type { PointwiseRow } from '../row.ts';
 import {
   cdiv,
   checkAlpha,
@@ -16,17 +16,14 @@ import {
   floorDivNum,
   fmaxNaN,
   fminNaN,
-  intPowBig,
-  intPowNum,
   remainderFloat,
   SUB_TWO_BOOLS,
   truncDivBig,
   zeroDiv,
-} from './binary_math.ts';
-import type { PointwiseRow } from './row.ts';
+} from './scalar_math.ts';
 import { checkIntegerDivisor } from './zero_divisor.ts';
 
-const { div, mul, neg, op, sumToSize, zerosLike } = gradOps;
+const { div, mul, neg, op, zerosLike } = gradOps;
 /**
  * A binary formula's gradients, annotated: the rows' `as const` types feed Tensor's method names, so a formula
  * whose result type tsc had to infer from Tensor's members would be a circular type.
@@ -67,31 +64,6 @@ const SUB = {
     return [ar - sr, ai - si];
   },
 } as const satisfies PointwiseRow;
-const POW = {
-  name: 'pow',
-  wgsl: { f32: 'fpow(a, b)', i32: 'ipow(a, b)', nan: 'own' },
-  schema: 'pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor',
-  inplaceOverload: 'Tensor',
-  outOverload: 'Tensor_Tensor_out',
-  arity: 2,
-  promotion: 'default',
-  // C pow, as ATen: 1 ** NaN and NaN ** 0 are 1, (-1) ** ±inf is 1 (JS's ** gives NaN for these).
-  num: (a: number, b: number) =>
-    b === 0 || a === 1 || (a === -1 && (b === Number.POSITIVE_INFINITY || b === Number.NEGATIVE_INFINITY))
-      ? 1
-      : a ** b,
-  int: intPowNum,
-  big: intPowBig,
-  complex: (ar: number, ai: number, br: number, bi: number) => {
-    if (ar === 0 && ai === 0) return br === 0 && bi === 0 ? [1, 0] : [0, 0];
-    const logr = Math.log(Math.hypot(ar, ai));
-    const th = Math.atan2(ai, ar);
-    const mag = Math.exp(br * logr - bi * th);
-    const ang = bi * logr + br * th;
-    return [mag * Math.cos(ang), mag * Math.sin(ang)];
-  },
-  kinds: ['int', 'float', 'complex'],
-} as const satisfies PointwiseRow;
 const DIV_TRUE: PointwiseRow = {
   name: 'div',
   wgsl: { f32: 'a / b' },
@@ -127,7 +99,7 @@ const DIV_FLOOR: PointwiseRow = {
   kinds: ['int', 'float'], // "div_floor_cpu" is not implemented for Bool
 };
 
-export const BINARY_ROWS = [
+export const ARITH_BINARY_ROWS = [
   {
     ...ADD,
     select: (args) => checkAlpha(args, ADD),
@@ -221,44 +193,6 @@ export const BINARY_ROWS = [
     ),
   },
   {
-    ...POW,
-    select: (args): PointwiseRow => {
-      // pow.Tensor_Scalar refuses a negative Python int exponent for an integral base; tensor exponents don't.
-      const self = args.self as Tensor;
-      const e = args.exponent as Tensor;
-      const exp =
-        e.isWrappedNumber && e.dtype === 'int64' ? (e.storage.data as BigInt64Array)[e.storageOffset] : 0n;
-      if (exp < 0n && (self.dtype === 'bool' || DTYPE_INFO[self.dtype].kind === 'int')) {
-        throw new ZeroDivisionError('Integers to negative integer powers are not allowed.', {
-          op: 'pow',
-          arg: 'exponent',
-          got: exp,
-          expected: 'a non-negative integer exponent for an integral base',
-        });
-      }
-      return POW;
-    },
-    derivative: {
-      name: 'PowBackward1',
-      saves: ['self', 'exponent', 'result'],
-      formula: (c): Grads => {
-        const [self, e] = [arg(c, 'self'), arg(c, 'exponent')];
-        const gs = mul(c.grad, mul(e, op('pow', self, op('sub', e, 1))));
-        // d/de self^e = self^e * log(self), taken as 0 where self == 0 and e >= 0 (PyTorch's masking).
-        const ge = mul(
-          c.grad,
-          op(
-            'where',
-            op('logical_and', op('eq', self, 0), op('ge', e, 0)),
-            0,
-            mul(c.result, op('log', self)),
-          ),
-        );
-        return [sumToSize(gs, c.shapes.self), c.shapes.exponent ? sumToSize(ge, c.shapes.exponent) : null];
-      },
-    },
-  },
-  {
     name: 'maximum',
     wgsl: { f32: 'nan_max(a, b)', i32: 'max(a, b)' },
     schema: 'maximum(Tensor self, Tensor other) -> Tensor',
@@ -283,33 +217,6 @@ export const BINARY_ROWS = [
     derivative: binaryGrad(['self', 'other'], (c): Grads => minMax(c, 'lt')),
   },
   {
-    name: 'atan2',
-    wgsl: { f32: 'atan2_f(a, b)', nan: 'own' },
-    schema: 'atan2(Tensor self, Tensor other) -> Tensor',
-    arity: 2,
-    promotion: 'intToFloat',
-    num: Math.atan2,
-    kinds: ['float'],
-    derivative: binaryGrad(['self', 'other'], (c): Grads => {
-      const [y, x] = [arg(c, 'self'), arg(c, 'other')];
-      const r2 = op('add', op('square', y), op('square', x));
-      return [mul(c.grad, div(x, r2)), mul(c.grad, neg(div(y, r2)))];
-    }),
-  },
-  {
-    name: 'hypot',
-    wgsl: { f32: 'hypot_f(a, b)', nan: 'own' },
-    schema: 'hypot(Tensor self, Tensor other) -> Tensor',
-    arity: 2,
-    promotion: 'default',
-    num: Math.hypot,
-    kinds: ['float'],
-    derivative: binaryGrad(
-      ['self', 'other', 'result'],
-      (c): Grads => [mul(c.grad, div(arg(c, 'self'), c.result)), mul(c.grad, div(arg(c, 'other'), c.result))],
-    ),
-  },
-  {
     name: 'copysign',
     wgsl: { f32: 'copysign_f(a, b)', nan: 'own' },
     arity: 2,
@@ -321,9 +228,6 @@ export const BINARY_ROWS = [
       return [op('where', op('eq', self, 0), 0, mul(c.grad, div(c.result, self))), zerosLike(c.grad)];
     }),
   },
-  ...comparisonRows(),
-  ...logicalRows(),
-  ...bitwiseRows(),
 ] as const satisfies readonly PointwiseRow[];
 
 /** alpha: a Scalar, or a 0-dim tensor bound to the Scalar parameter (kept a tensor, so meta works too). */

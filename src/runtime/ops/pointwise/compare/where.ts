@@ -3,9 +3,9 @@
  * type-promotes where). clamp is not a row: its Scalar? bounds take part in promotion and may be None, so it
  * is defined in clamp.ts.
  */
-import { arg, gradOps } from '../../autograd/index.ts';
-import { DTYPE_INFO, DTypeUnsupportedError, type Tensor } from '../../core/index.ts';
-import type { PointwiseRow } from './row.ts';
+import { arg, gradOps } from '../../../autograd/index.ts';
+import { DTYPE_INFO, DTypeUnsupportedError, type Tensor } from '../../../core/index.ts';
+import type { PointwiseRow } from '../row.ts';
 
 const { op, sumToSize } = gradOps;
 

@@ -1,48 +1,31 @@
-/** The bool-valued and bitwise binary rows: comparisons, logical ops (non-differentiable), bitwise ops. */
-import type { PointwiseRow } from './row.ts';
+/** Logical and bitwise rows: logical_not/and/or/xor (bool results, non-differentiable), bitwise_not/and/or/xor. */
+import type { PointwiseRow } from '../row.ts';
 
 const BITWISE_OPS: Readonly<Record<string, string>> = { bitwise_and: '&', bitwise_or: '|', bitwise_xor: '^' };
 
-export function comparisonRows() {
-  const OPS: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
-  const row = <N extends string>(
-    name: N,
-    num: (a: number, b: number) => boolean,
-    complex?: (ar: number, ai: number, br: number, bi: number) => boolean,
-  ) =>
-    ({
-      name,
-      // NaN compares false (ne: true) — said explicitly, as GLSL backends may not.
-      wgsl: {
-        f32:
-          name === 'ne' ? 'a != b || is_nan(a) || is_nan(b)' : `a ${OPS[name]} b && !is_nan(a) && !is_nan(b)`,
-        i32: `a ${OPS[name]} b`,
-      },
-      arity: 2,
-      promotion: 'alwaysBool',
-      outOverload: 'Tensor_out',
-      num,
-      big: num as unknown as (a: bigint, b: bigint) => boolean,
-      complex,
-      derivative: { nondifferentiable: 'comparison: bool result' },
-    }) satisfies PointwiseRow;
-  return [
-    row(
-      'eq',
-      (a, b) => a === b,
-      (ar, ai, br, bi) => ar === br && ai === bi,
-    ),
-    row(
-      'ne',
-      (a, b) => a !== b,
-      (ar, ai, br, bi) => ar !== br || ai !== bi,
-    ),
-    row('lt', (a, b) => a < b),
-    row('le', (a, b) => a <= b),
-    row('gt', (a, b) => a > b),
-    row('ge', (a, b) => a >= b),
-  ];
-}
+const UNARY = [
+  {
+    name: 'logical_not',
+    arity: 1,
+    promotion: 'alwaysBool',
+    num: (x: number) => x === 0,
+    big: (x: bigint) => x === 0n,
+    complex: (re: number, im: number) => re === 0 && im === 0,
+    wgsl: { f32: 'a == 0.0 && !is_nan(a)', i32: 'a == 0' },
+    derivative: { nondifferentiable: 'logical op: bool result' },
+  },
+  {
+    name: 'bitwise_not',
+    arity: 1,
+    promotion: 'default',
+    num: (x: number) => ~x,
+    bool: (x: number) => (x === 0 ? 1 : 0),
+    big: (x: bigint) => ~x,
+    kinds: ['bool', 'int'],
+    wgsl: { i32: '~a', bool: '1 - a' },
+    derivative: { nondifferentiable: 'bitwise op: integer/bool domain' },
+  },
+] as const satisfies readonly PointwiseRow[];
 
 export function logicalRows() {
   const truthy = (x: number) => x !== 0; // NaN is true, ±0 false, like C++ bool()
@@ -106,3 +89,9 @@ export function bitwiseRows() {
     ),
   ];
 }
+
+export const BITWISE_ROWS = [
+  ...UNARY,
+  ...logicalRows(),
+  ...bitwiseRows(),
+] as const satisfies readonly PointwiseRow[];

@@ -8,8 +8,8 @@ import {
   Scalar,
   type Tensor,
   ZeroDivisionError,
-} from '../../core/index.ts';
-import type { PointwiseRow } from './row.ts';
+} from '../../../core/index.ts';
+import type { PointwiseRow } from '../row.ts';
 
 export const zeroDiv = (op: string) =>
   new ZeroDivisionError('integer division by zero', {
@@ -51,39 +51,6 @@ export function floorDivFloat(a: number, b: number): number {
   let floordiv = Math.floor(div);
   if (div - floordiv > 0.5) floordiv += 1;
   return floordiv;
-}
-/** Integer pow with a negative exponent: 1 and -1 stay exact, anything else truncates to 0 (like c10 powi). */
-export function intPowNum(a: number, b: number): number {
-  if (b < 0) {
-    if (a === 1) return 1;
-    if (a === -1) return b % 2 === 0 ? 1 : -1;
-    return 0;
-  }
-  let r = 1;
-  let base = a;
-  let e = b;
-  while (e > 0) {
-    if (e & 1) r = Math.imul(r, base);
-    base = Math.imul(base, base);
-    e = Math.floor(e / 2);
-  }
-  return r;
-}
-export function intPowBig(a: bigint, b: bigint): bigint {
-  if (b < 0n) {
-    if (a === 1n) return 1n;
-    if (a === -1n) return b % 2n === 0n ? 1n : -1n;
-    return 0n;
-  }
-  let r = 1n;
-  let base = a;
-  let e = b;
-  while (e > 0n) {
-    if (e & 1n) r = BigInt.asIntN(64, r * base);
-    base = BigInt.asIntN(64, base * base);
-    e >>= 1n;
-  }
-  return r;
 }
 export function cmul(ar: number, ai: number, br: number, bi: number): [number, number] {
   return [ar * br - ai * bi, ar * bi + ai * br];

@@ -4,8 +4,8 @@
  * kernel (with its own dtype coverage and NaN behaviour) for min-only, max-only and both.
  */
 
-import { runPointwise, type ScalarFn } from '../../backends/cpu/index.ts';
-import { computeValue, runPointwiseGPU, type WgslValue } from '../../backends/webgpu/index.ts';
+import { runPointwise, type ScalarFn } from '../../../backends/cpu/index.ts';
+import { computeValue, runPointwiseGPU, type WgslValue } from '../../../backends/webgpu/index.ts';
 import {
   broadcastAll,
   DTYPE_INFO,
@@ -20,8 +20,8 @@ import {
   resultType,
   type Scalar,
   Tensor,
-} from '../../core/index.ts';
-import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
+} from '../../../core/index.ts';
+import { type ApiDecl, type BoundArgs, operatorTable } from '../../../dispatch/index.ts';
 import {
   asScalar,
   defineOut,
@@ -29,8 +29,8 @@ import {
   notImplementedFor,
   scalarKindOf,
   scalarTo,
-} from '../op_helpers.ts';
-import { defineStructured, type OutSpec } from '../structured.ts';
+} from '../../op_helpers.ts';
+import { defineStructured, type OutSpec } from '../../structured.ts';
 import {
   clampBigInt as bigBoth,
   clampLowerBigInt as bigLower,
@@ -38,7 +38,7 @@ import {
   clampNumber as both,
   clampLower as lower,
   clampUpper as upper,
-} from './unary_math.ts';
+} from '../unary_math.ts';
 
 type Bound = Scalar | Tensor | null;
 

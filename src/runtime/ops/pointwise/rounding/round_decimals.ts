@@ -4,9 +4,9 @@
  * product and quotient rounded to the dtype, as ATen's scalar_t arithmetic does). Floating dtypes only, like
  * PyTorch 1.13 ("round_cpu" is not implemented for integers).
  */
-import { DTYPE_INFO, DTypeUnsupportedError, float, type Tensor } from '../../core/index.ts';
-import { callOp } from '../../dispatch/index.ts';
-import { defineOp } from '../structured.ts';
+import { DTYPE_INFO, DTypeUnsupportedError, float, type Tensor } from '../../../core/index.ts';
+import { callOp } from '../../../dispatch/index.ts';
+import { defineOp } from '../../structured.ts';
 
 function roundDecimals(x: Tensor, decimals: number): Tensor {
   if (DTYPE_INFO[x.dtype].kind !== 'float')

@@ -1,0 +1,2 @@
+/** OpInfos of the logical and bitwise ops. */
+export { BITWISE_OPINFOS } from './bitwise.ts';

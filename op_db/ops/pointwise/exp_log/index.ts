@@ -1,0 +1,2 @@
+/** OpInfos of exponentials, logarithms, roots and pow. */
+export { EXP_LOG_OPINFOS } from './exp_log.ts';

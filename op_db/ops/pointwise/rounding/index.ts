@@ -1,0 +1,2 @@
+/** OpInfos of rounding. */
+export { ROUNDING_OPINFOS } from './rounding.ts';

@@ -1,0 +1,2 @@
+/** OpInfos of the special functions. */
+export { SPECIAL_OPINFOS } from './special.ts';

@@ -1,0 +1,2 @@
+/** OpInfos of the trigonometric functions. */
+export { TRIG_OPINFOS } from './trig.ts';

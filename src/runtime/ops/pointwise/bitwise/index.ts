@@ -1,0 +1,2 @@
+/** Logical and bitwise ops. */
+export { BITWISE_ROWS } from './bitwise.ts';

@@ -1,0 +1,2 @@
+/** Special functions (torch.special). */
+export { SPECIAL_ROWS } from './special.ts';

@@ -1,0 +1,2 @@
+/** Trigonometric and hyperbolic functions. */
+export { TRIG_ROWS } from './trig.ts';
