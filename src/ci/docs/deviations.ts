@@ -151,19 +151,19 @@ export function renderDeviations(db: readonly OpInfo[]): string {
   const lines = [
     '# Deliberate deviations from PyTorch 1.13',
     '',
-    GENERATED_NOTE('op_db (op_db/deviations.ts, op_db/deviation_kinds.ts and the OpInfos)'),
+    GENERATED_NOTE('op_db (op_db/deviations*.ts, op_db/deviation_kinds.ts and the OpInfos)'),
     '',
     'The golden oracle compares every op with results recorded from real PyTorch 1.13 ' +
       '([the golden oracle](matrix.md#the-golden-oracle-real-pytorch-113-as-the-spec)). Where the runtime ' +
-      'knowingly differs, the difference is data in `op_db/deviations.ts` (the kinds many ops share are in ' +
-      '`op_db/deviation_kinds.ts`): the matching golden comparisons are expected to differ, and a declared ' +
+      'knowingly differs, the difference is data in `op_db/deviations.ts` (nn ops in `op_db/deviations_nn.ts`, ' +
+      'output layouts in `op_db/deviations_layout.ts`, the kinds many ops share in `op_db/deviation_kinds.ts`): the matching golden comparisons are expected to differ, and a declared ' +
       'deviation that stops differing on all of its samples fails, like an unexpected pass. Each entry says why; ' +
       'none hides a runtime bug (those are fixed, not declared).',
     '',
     `Now: ${ops.length} OpInfos, ${count} declared deviations. A deviation applies on every device the golden ` +
       'oracle runs (cpu, and webgpu for the dtypes it claims), to the dtypes, samples (by a part of the sample ' +
       "name) and layouts its row names; 'all' where it names none. To add one, declare it in " +
-      '`op_db/deviations.ts` and run `npx opgate docs`.',
+      '`op_db/deviations.ts` (`deviations_nn.ts` for an nn op) and run `npx opgate docs`.',
     '',
     '## Declared deviations',
     ...deviationSections(db),

@@ -1,3 +1,4 @@
+/** OpInfos of nn.functional.silu, relu and softplus (their runtime rows: src/runtime/ops/nn/activation/rectifiers.ts). */
 import { FLOATS, REAL_NUMERIC, unaryOpInfo as unary } from '../../../families/pointwise.ts';
 import { unarySamples } from '../../../families/unary.ts';
 import { elementwise } from '../../../refs/pointwise.ts';

@@ -1,3 +1,4 @@
+/** OpInfos of the logical and bitwise ops. */
 import { ALL, binaryOpInfo as binary, INT_BOOL, unaryOpInfo as unary } from '../../../families/pointwise.ts';
 import { elementwise } from '../../../refs/pointwise.ts';
 import type { OpInfo } from '../../../types.ts';

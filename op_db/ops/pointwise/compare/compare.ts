@@ -1,3 +1,4 @@
+/** OpInfos of the comparisons and the predicates isnan, isinf, isfinite. */
 import {
   ALL,
   binaryOpInfo as binary,

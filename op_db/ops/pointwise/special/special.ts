@@ -1,3 +1,4 @@
+/** OpInfos of the special functions: sigmoid (special.expit), erf. */
 import { floatSpec as float_, NO_COMPLEX, unaryOpInfo as unary } from '../../../families/pointwise.ts';
 import { erfRef } from '../../../refs/special.ts';
 import type { OpInfo } from '../../../types.ts';

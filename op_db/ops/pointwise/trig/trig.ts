@@ -1,3 +1,4 @@
+/** OpInfos of the trigonometric and hyperbolic functions, deg2rad, atan2 and hypot. */
 import {
   ALL,
   binaryOpInfo as binary,

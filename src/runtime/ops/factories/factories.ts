@@ -1,3 +1,4 @@
+/** The factory ops' registration (empty, zeros, ones, full, arange, linspace, eye, *_like, fill_) and their Python API. */
 import {
   type DType,
   getDefaultDType,
