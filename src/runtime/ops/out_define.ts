@@ -5,7 +5,7 @@
  * dtype, overlaps with every input), each out keeps its geometry until the kernel succeeded (pendingOut), and an
  * out that is also read (an input's storage) is written through a temporary.
  */
-import { CPP_TYPE_NAMES, type DType, ResultTypeError, Tensor } from '../core/index.ts';
+import { CPP_TYPE_NAMES, type DType, ResultTypeError, type Tensor } from '../core/index.ts';
 import {
   type BoundArgs,
   DispatchKey,
@@ -13,15 +13,14 @@ import {
   type OpTags,
   operatorTable,
 } from '../dispatch/index.ts';
-import { pendingOut, writeThroughOut } from './out_write.ts';
+import { type OutSpec, pendingOut, writeThroughOut } from './out_write.ts';
 import {
+  assertInputsDontOverlap,
   assertNoInternalOverlap,
-  assertNoPartialOverlap,
   checkOutDType,
   commonDevice,
-  type OutSpec,
   readsOutStorage,
-} from './structured.ts';
+} from './write_checks.ts';
 
 /** How an out= tensor's dtype is checked against the op's result dtype. */
 export type OutRule =
@@ -50,8 +49,13 @@ export function checkOut(rule: OutRule, op: string, result: DType, out: DType): 
 /** The kernel body of an out= overload: fills `out`. */
 export type OutImpl = (args: BoundArgs, out: Tensor, op: string) => void;
 
-/** Fills the outs (in schema order) for a call's arguments. */
-export type OutsImpl = (args: BoundArgs, outs: readonly Tensor[], op: string) => void;
+/** Fills the outs (in schema order) for a call's arguments; `specs` are the meta function's, one per out. */
+export type OutsImpl = (
+  args: BoundArgs,
+  outs: readonly Tensor[],
+  op: string,
+  specs: readonly OutSpec[],
+) => void;
 
 /**
  * Registers an out= overload with every written (kwarg-only `Tensor(x!)`) argument of `schema`, from the meta
@@ -67,42 +71,47 @@ export function defineOuts(
   rule: OutRule = 'exact',
 ): OperatorEntry {
   const e = operatorTable.def(schema, tags);
-  const names = e.schema.args.filter((a) => a.kwargOnly && a.type.alias?.isWrite).map((a) => a.name);
+  // Plain loops: add.out and every structured op's out= overload run through here (the eager hot path).
   const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
-    const outs = names.map((n) => args[n] as Tensor);
     const device = commonDevice(op, args);
     const name = op.schema.name;
     const specs = meta(args, name);
-    specs.forEach((s, i) => {
-      checkOut(rule, name, s.dtype, outs[i].dtype);
-    });
-    const pending = outs.map((o, i) => pendingOut(o, specs[i].shape, specs[i].strides));
-    for (const { target } of pending) {
-      assertNoInternalOverlap(target, name);
-      for (const a of op.schema.args) {
-        const v = args[a.name];
-        if (names.includes(a.name)) continue;
-        if (v instanceof Tensor) assertNoPartialOverlap(target, v, name, a.name);
-        else if (Array.isArray(v))
-          for (const x of v) if (x instanceof Tensor) assertNoPartialOverlap(target, x, name, a.name);
-      }
+    const outs: Tensor[] = [];
+    const pending: ReturnType<typeof pendingOut>[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const out = args[names[i]] as Tensor;
+      checkOut(rule, name, specs[i].dtype, out.dtype);
+      outs.push(out);
     }
-    if (device !== 'meta') {
-      // Each aliased out is written through its own temporary; the impl fills all of them in one call.
-      const into: Tensor[] = [];
-      const fill = (k: number) => {
-        if (k === pending.length) impl(args, into, name);
-        else
-          writeThroughOut(pending[k].target, readsOutStorage(op, args, pending[k].target, names[k]), (t) => {
-            into.push(t);
-            fill(k + 1);
-          });
-      };
-      fill(0);
+    for (let i = 0; i < names.length; i++) {
+      const p = pendingOut(outs[i], specs[i].shape, specs[i].strides);
+      assertNoInternalOverlap(p.target, name);
+      assertInputsDontOverlap(op, args, p.target, names);
+      pending.push(p);
     }
+    if (device !== 'meta') fill(op, args, pending, 0, [], (into) => impl(args, into, name, specs));
     for (const p of pending) p.commit();
     for (const o of outs) o.bumpVersion();
     return names.length === 1 ? outs[0] : outs;
+  };
+  const names = e.schema.args.filter((a) => a.kwargOnly && a.type.alias?.isWrite).map((a) => a.name);
+  /** Each out that an input reads is written through its own temporary; the impl fills all of them in one call. */
+  const fill = (
+    op: OperatorEntry,
+    args: BoundArgs,
+    pending: readonly ReturnType<typeof pendingOut>[],
+    k: number,
+    into: Tensor[],
+    run: (into: readonly Tensor[]) => void,
+  ): void => {
+    if (k === pending.length) {
+      run(into);
+      return;
+    }
+    writeThroughOut(pending[k].target, readsOutStorage(op, args, pending[k].target, names[k]), (t) => {
+      into.push(t);
+      fill(op, args, pending, k + 1, into, run);
+    });
   };
   e.kernels.set(DispatchKey.CPU, kernel);
   e.kernels.set(DispatchKey.Meta, kernel);

@@ -8,7 +8,7 @@
 
 import { copyInto } from '../backends/cpu/index.ts';
 import { copyGPU } from '../backends/webgpu/index.ts';
-import { contiguousStrides, sameShape, storageSpan, Tensor } from '../core/index.ts';
+import { contiguousStrides, type DType, sameShape, storageSpan, Tensor } from '../core/index.ts';
 
 /** An out= tensor as it will be once resized (`target`, which kernels fill), and the resize itself (`commit`). */
 export interface PendingOut {
@@ -69,4 +69,13 @@ export function writeThroughOut(out: Tensor, aliased: boolean, write: (t: Tensor
 export function copyOn(dst: Tensor, src: Tensor): void {
   if (dst.device === 'webgpu') copyGPU(dst, src);
   else copyInto(dst, src);
+}
+
+/** What an op's meta function works out for one output: its geometry and dtype. */
+export interface OutSpec {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  readonly strides?: readonly number[];
+  /** Whatever the meta function worked out that the impl needs too (e.g. a pointwise plan): computed once. */
+  readonly plan?: unknown;
 }

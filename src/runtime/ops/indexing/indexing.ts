@@ -22,7 +22,7 @@ import {
   wrapDim,
 } from '../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
-import { asScalar, checkIndexLines, defineOut, indexReader, nonEmptyShape, scalarTo } from '../op_helpers.ts';
+import { asScalar, checkIndexLines, indexReader, nonEmptyShape, scalarTo } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 import { hostElement, registerScatter } from './scatter.ts';
 
@@ -266,48 +266,30 @@ export function registerIndexing(): void {
   defineStructured({
     schema: 'gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor',
     tags,
-    out: false,
+    out: true,
+    outRule: 'exact',
     meta: gatherMeta,
     impl: { cpu: gatherImpl, webgpu: gatherWebGPU },
   });
-  defineOut(
-    'gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    gatherMeta,
-    { cpu: gatherImpl, webgpu: gatherWebGPU },
-    'exact',
-  );
   defineStructured({
     schema: 'index_select(Tensor self, int dim, Tensor index) -> Tensor',
     tags,
-    out: false,
+    out: true,
+    outRule: sameScalarType,
     meta: indexSelectMeta,
     impl: { cpu: indexSelectImpl, webgpu: indexSelectWebGPU },
   });
-  defineOut(
-    'index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    indexSelectMeta,
-    { cpu: indexSelectImpl, webgpu: indexSelectWebGPU },
-    sameScalarType,
-  );
   for (const overload of ['Scalar', 'Tensor']) {
     const valueType = overload === 'Scalar' ? 'Scalar' : 'Tensor';
     defineStructured({
       schema: `masked_fill.${overload}(Tensor self, Tensor mask, ${valueType} value) -> Tensor`,
       tags,
       inplace: true,
-      out: false,
+      out: true,
+      outOverload: `${overload}_out`,
       meta: maskedFillMeta,
       impl: { cpu: maskedFillImpl, webgpu: maskedFillWebGPU },
     });
-    defineOut(
-      `masked_fill.${overload}_out(Tensor self, Tensor mask, ${valueType} value, *, Tensor(a!) out) -> Tensor(a!)`,
-      tags,
-      maskedFillMeta,
-      { cpu: maskedFillImpl, webgpu: maskedFillWebGPU },
-      'cast',
-    );
   }
   registerScatter();
   operatorTable.declare(INDEXING_API);

@@ -18,7 +18,7 @@ import {
   type Tensor,
 } from '../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../dispatch/index.ts';
-import { defineOut, notImplementedFor } from '../op_helpers.ts';
+import { notImplementedFor } from '../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../structured.ts';
 import { gemm, type HalfOrder, type MatrixView } from './gemm.ts';
 import { productOrder, shouldFold } from './product_order.ts';
@@ -297,17 +297,11 @@ export function registerLinalg(): void {
     defineStructured({
       schema: `${name}(${params}) -> Tensor`,
       tags,
-      out: false,
+      out: true,
+      outRule: name === 'dot' ? dotOutRule : 'exact',
       meta,
       impl: { cpu, webgpu: cpu },
     });
-    defineOut(
-      `${name}.out(${params}, *, Tensor(a!) out) -> Tensor(a!)`,
-      tags,
-      meta,
-      { cpu, webgpu: cpu },
-      name === 'dot' ? dotOutRule : 'exact',
-    );
   }
   operatorTable.declare(LINALG_API);
 }

@@ -17,7 +17,7 @@ import {
 } from '../../core/index.ts';
 import { type BoundArgs, DispatchKey, type OperatorEntry, operatorTable } from '../../dispatch/index.ts';
 import { pendingOut, writeThroughOut } from '../out_write.ts';
-import { commonDevice, readsOutStorage } from '../structured.ts';
+import { commonDevice, readsOutStorage } from '../write_checks.ts';
 
 export interface ResultSpec {
   readonly shape: readonly number[];

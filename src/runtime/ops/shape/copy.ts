@@ -17,7 +17,8 @@ import {
   Tensor,
 } from '../../core/index.ts';
 import { type ApiDecl, operatorTable } from '../../dispatch/index.ts';
-import { assertNoInternalOverlap, assertNoPartialOverlap, defineOp } from '../structured.ts';
+import { defineOp } from '../structured.ts';
+import { assertNoInternalOverlap, assertNoPartialOverlap } from '../write_checks.ts';
 import { makeView } from './views.ts';
 
 function stridesFor(t: Tensor, memoryFormat: string | null): readonly number[] {

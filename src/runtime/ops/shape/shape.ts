@@ -258,16 +258,8 @@ export function registerShapeOps(): void {
   defineStructured({
     schema: 'cat(Tensor[] tensors, int dim=0) -> Tensor',
     tags,
-    out: false,
-    meta: catMeta,
-    impl: { cpu: catImpl, webgpu: catImpl },
-  });
-  defineOut(
-    'cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    catMeta,
-    { cpu: catImpl, webgpu: catImpl },
-    (op, result, out) => {
+    out: true,
+    outRule: (op, result, out) => {
       if (!canCast(result, out)) {
         throw new ResultTypeError(
           `torch.cat(): input types can't be cast to the desired output type ${DTYPE_INFO[out].torchName}`,
@@ -275,7 +267,9 @@ export function registerShapeOps(): void {
         );
       }
     },
-  );
+    meta: catMeta,
+    impl: { cpu: catImpl, webgpu: catImpl },
+  });
   defineOp({
     schema: 'stack(Tensor[] tensors, int dim=0) -> Tensor',
     tags,
@@ -289,31 +283,19 @@ export function registerShapeOps(): void {
   defineStructured({
     schema: 'flip(Tensor self, int[] dims) -> Tensor',
     tags,
-    out: false,
+    out: true,
+    outRule: 'exact',
     meta: flipMeta,
     impl: { cpu: flipImpl, webgpu: flipImpl },
   });
-  defineOut(
-    'flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    flipMeta,
-    { cpu: flipImpl, webgpu: flipImpl },
-    'exact',
-  );
   defineStructured({
     schema: 'roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor',
     tags,
-    out: false,
+    out: true,
+    outRule: 'exact',
     meta: rollMeta,
     impl: { cpu: rollImpl, webgpu: rollImpl },
   });
-  defineOut(
-    'roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    rollMeta,
-    { cpu: rollImpl, webgpu: rollImpl },
-    'exact',
-  );
   for (const [name, lower] of [
     ['tril', true],
     ['triu', false],

@@ -20,7 +20,8 @@ import {
 } from '../../core/index.ts';
 import { type ApiDecl, type BoundArgs, type OperatorEntry, operatorTable } from '../../dispatch/index.ts';
 import { notImplementedFor, preserveStrides } from '../op_helpers.ts';
-import { commonDevice, defineOp } from '../structured.ts';
+import { defineOp } from '../structured.ts';
+import { commonDevice } from '../write_checks.ts';
 import { introsort, type Less, topkOrder } from './sort_order.ts';
 
 const tags = { family: 'sorting' };

@@ -19,7 +19,7 @@ import {
   type Tensor,
 } from '../../../core/index.ts';
 import { type BoundArgs, operatorTable } from '../../../dispatch/index.ts';
-import { defineOut, notImplementedFor, type OutImpl, callTensor as t, zeroWriter } from '../../op_helpers.ts';
+import { notImplementedFor, type OutImpl, callTensor as t, zeroWriter } from '../../op_helpers.ts';
 import { defineOp, defineStructured, type OutSpec } from '../../structured.ts';
 import { type Blocks, col2imGPU, im2colGPU } from './unfold_gpu.ts';
 
@@ -208,7 +208,6 @@ function defineBlocks(
   impl: { cpu: OutImpl; webgpu: OutImpl },
 ): void {
   const tags = { family: 'shape' } as const;
-  defineStructured({ schema, tags, meta, impl });
   const sameType = (op: string, result: DType, out: DType) => {
     if (out !== result)
       throw new ResultTypeError(
@@ -216,13 +215,7 @@ function defineBlocks(
         { op, arg: 'out', got: out, expected: result },
       );
   };
-  defineOut(
-    schema.replace('(', '.out(').replace(') -> Tensor', ', *, Tensor(a!) out) -> Tensor(a!)'),
-    tags,
-    meta,
-    impl,
-    sameType,
-  );
+  defineStructured({ schema, tags, meta, impl, out: true, outRule: sameType });
 }
 
 export function registerUnfold(): void {

@@ -171,16 +171,8 @@ function defineGatherPad(kind: GatherKind, k: number): void {
     cpu: (a: BoundArgs, out: Tensor) => gatherCpu(out, checkDType(a.self as Tensor), kind, dimsOf(a)),
     webgpu: (a: BoundArgs, out: Tensor) => padGPU(out, checkDType(a.self as Tensor), kind, dimsOf(a)),
   };
-  defineStructured({ schema, tags, meta, impl });
-  // Structured kernels: out must have the result's dtype.
-  if (!circular)
-    defineOut(
-      schema.replace('(', '.out(').replace(') -> Tensor', ', *, Tensor(a!) out) -> Tensor(a!)'),
-      tags,
-      meta,
-      impl,
-      'exact',
-    );
+  // Structured kernels: out must have the result's dtype (circular pad has no out= overload).
+  defineStructured({ schema, tags, meta, impl, out: !circular, outRule: 'exact' });
   defineDerivative(name, {
     ...(!circular && { name: nodeName(name) }),
     saves: [],

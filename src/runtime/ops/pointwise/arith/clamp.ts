@@ -22,14 +22,7 @@ import {
   Tensor,
 } from '../../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../../dispatch/index.ts';
-import {
-  asScalar,
-  defineOut,
-  gpuOperands,
-  notImplementedFor,
-  scalarKindOf,
-  scalarTo,
-} from '../../op_helpers.ts';
+import { asScalar, gpuOperands, notImplementedFor, scalarKindOf, scalarTo } from '../../op_helpers.ts';
 import { defineStructured, type OutSpec } from '../../structured.ts';
 import {
   clampBigInt as bigBoth,
@@ -278,31 +271,20 @@ export function registerClamp(): void {
     schema: 'clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor',
     tags,
     inplace: true,
-    out: false,
+    out: true,
+    outRule: iteratorOutRule,
     meta: scalarMeta,
     impl: { cpu: scalarImpl, webgpu: scalarWebGPU },
   });
-  defineOut(
-    'clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    scalarMeta,
-    { cpu: scalarImpl, webgpu: scalarWebGPU },
-    iteratorOutRule,
-  );
   defineStructured({
     schema: 'clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor',
     tags,
     inplace: true,
-    out: false,
+    out: true,
+    outRule: 'cast',
+    outOverload: 'Tensor_out',
     meta: tensorMeta,
     impl: { cpu: tensorImpl, webgpu: tensorWebGPU },
   });
-  defineOut(
-    'clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)',
-    tags,
-    tensorMeta,
-    { cpu: tensorImpl, webgpu: tensorWebGPU },
-    'cast',
-  );
   operatorTable.declare(CLAMP_API);
 }
