@@ -238,15 +238,6 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       'of the same elements',
   },
   {
-    file: 'src/runtime/backends/webgpu/pool.ts',
-    operator: 'swap-comparison',
-    original: 'if (t0 >= t1 || h0 >= h1 || w0 >= w1) {',
-    reason:
-      'an empty window cannot happen: the op checks kernel >= 1, stride >= 1, pad <= kernel / 2 and the ' +
-      'output-size rule before the kernel runs, so in every dimension the window start is below the input size ' +
-      'and its clipped end above it (t0 < t1, h0 < h1, w0 < w1 always; `>=` and `>` agree)',
-  },
-  {
     file: 'src/runtime/ops/nn/pad/checks.ts',
     operator: 'drop-guard',
     original: 'if (negative !== undefined)',

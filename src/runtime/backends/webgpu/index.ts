@@ -1,4 +1,3 @@
-export { adaptivePoolGPU } from './adaptive_pool.ts';
 export { type AllocatorStats, CachingAllocator, sizeClass } from './allocator.ts';
 export { type Extreme, runArgReduceGPU } from './arg_reduce.ts';
 export { convGPU, type GpuConvParams } from './conv.ts';
@@ -30,7 +29,14 @@ export {
 } from './memory.ts';
 export { type PadDim, type PadMode, padGPU } from './pad.ts';
 export { copyGPU, type GpuOperand, type GpuPointwise, runPointwiseGPU } from './pointwise.ts';
-export { type GpuPool, type GpuPoolFrame, poolGPU } from './pool.ts';
+export {
+  adaptiveWindowsGPU,
+  type GpuDivide,
+  type GpuPool,
+  type GpuWindows,
+  poolGPU,
+  slidingWindowsGPU,
+} from './pool.ts';
 export { flush as flushWebGPU, queueStats } from './queue.ts';
 export { type GpuFold, type GpuReduce, runReduceGPU } from './reduce.ts';
 export type { GpuAcc, GpuLoad } from './reduce_wgsl.ts';

@@ -1,113 +1,163 @@
 /**
- * Max and average pooling on webgpu (float32): one thread per output element of the (N, C, T, H, W) frame (2-d
- * pooling has T = 1), reading the input at its own strides and offset and writing the output (and the max's
- * int64 indices) at theirs. The window rules are the cpu kernel's: a NaN wins, ties keep the first maximum, the
- * average divides by divisor_override or the window's size with or without the padding.
+ * The one webgpu pooling kernel (float32) of max_pool / avg_pool and adaptive pooling, the cpu walker's design
+ * (ops/nn/pool/windows.ts) in WGSL: one thread per output element of the (N, C, D, H, W) frame (fewer spatial
+ * dims are padded in front with size-1, stride-0 axes) finds its window along each axis through a WGSL
+ * `window` function, the window description (slidingWindowsGPU or adaptiveWindowsGPU), and walks it, reading
+ * the input at its own strides and offset and writing the output (and the max's int64 indices) at theirs. The
+ * window rules are the cpu kernel's: a NaN wins, ties keep the first maximum, indices are flat in the plane.
  */
 import type { Tensor } from '../../core/index.ts';
 import { Bindings, kernelSource, onDevice, pushOperand } from './bind.ts';
 import { gridFor, launch, Params } from './launch.ts';
 import { storeStmt } from './wgsl.ts';
 
-/** The window parameters, each as (T, H, W). */
-export interface GpuPoolFrame {
-  readonly lead: readonly number[];
-  readonly inSize: readonly number[];
-  readonly outSize: readonly number[];
-  readonly k: readonly number[];
-  readonly s: readonly number[];
-  readonly p: readonly number[];
-  readonly d: readonly number[];
+/**
+ * One window description: `wgsl` defines `window(c, n, w)`, the window of output position `c` along an axis of
+ * input size `n` whose parameter words start at `P[w]`, as vec4(first tap, end (exclusive), step between taps,
+ * extent counting the padding); `words` holds those words for the 3 axes of the frame.
+ */
+export interface GpuWindows {
+  readonly wgsl: string;
+  readonly words: readonly (readonly number[])[];
 }
 
+/** Per-axis words padded in front to 3 axes with `one` (a size-1 axis's single window covering it). */
+const pad3 = (axes: readonly (readonly number[])[], one: readonly number[]) => [
+  ...Array.from({ length: 3 - axes.length }, () => one),
+  ...axes,
+];
+
+const SLIDING = `fn window(c: i32, n: i32, w: u32) -> vec4<i32> {
+  let k = i32(P[w]); let s = i32(P[w + 1u]); let p = i32(P[w + 2u]); let d = i32(P[w + 3u]);
+  let raw = c * s - p;
+  var first = raw; loop { if (first >= 0) { break; } first += d; }
+  return vec4<i32>(first, min(raw + (k - 1) * d + 1, n), d, min(raw + k, n + p) - raw);
+}`;
+
+/**
+ * max_pool / avg_pool's windows (each argument one value per spatial dim): output c's taps are
+ * c * stride - padding + j * dilation (j < kernel) inside the input, from the first of those >= 0.
+ */
+export function slidingWindowsGPU(
+  kernel: readonly number[],
+  stride: readonly number[],
+  padding: readonly number[],
+  dilation: readonly number[],
+): GpuWindows {
+  const axes = kernel.map((k, a) => [k, stride[a], padding[a], dilation[a]]);
+  return { wgsl: SLIDING, words: pad3(axes, [1, 1, 0, 1]) };
+}
+
+const ADAPTIVE = `fn window(c: i32, n: i32, w: u32) -> vec4<i32> {
+  let m = i32(P[w]); let first = (c * n) / m; let end = ((c + 1) * n + m - 1) / m;
+  return vec4<i32>(first, end, 1, end - first);
+}`;
+
+/** Adaptive windows: output c of `outSize` covers [floor(c * in / out), ceil((c + 1) * in / out)). */
+export function adaptiveWindowsGPU(outSize: readonly number[]): GpuWindows {
+  return {
+    wgsl: ADAPTIVE,
+    words: pad3(
+      outSize.map((m) => [m]),
+      [1],
+    ),
+  };
+}
+
+/**
+ * How avg turns a window's sum into its mean: adaptive pooling divides by each axis's count in turn (aten's
+ * rounding), avg_pool by divisor_override (0: none) or the window's size with (count_include_pad) or without
+ * the padding.
+ */
+export type GpuDivide = 'per-axis' | { readonly includePad: boolean; readonly divisor: number };
+
 export interface GpuPool {
-  readonly kind: 'max' | 'avg';
   readonly input: Tensor;
-  /** Strides of input, output and indices as (N, C, T, H, W). */
-  readonly strides: { readonly input: number[]; readonly out: number[]; readonly indices?: number[] };
+  /** The number of spatial dims (1 to 3), the last ones of input and outputs. */
+  readonly nd: number;
   readonly out: Tensor;
-  readonly indices?: Tensor;
-  readonly frame: GpuPoolFrame;
-  readonly includePad?: boolean;
-  /** 0: none. */
-  readonly divisor?: number;
+  /** Max pooling writes the values and these indices; without them the pooling is an average. */
+  readonly indices?: Tensor | null;
+  readonly windows: GpuWindows;
+  readonly divide?: GpuDivide;
+}
+
+/** A tensor's sizes and strides as (N, C, D, H, W): N = 1 (stride 0) when unbatched, front spatial axes size 1. */
+function frame(t: Tensor, nd: number): { shape: number[]; strides: number[] } {
+  const lead = t.ndim - nd;
+  const fill = (v: readonly number[], n: number, one: number) => [
+    lead === 2 ? v[0] : n,
+    v[lead - 1],
+    ...Array(3 - nd).fill(one),
+    ...v.slice(lead),
+  ];
+  return { shape: fill(t.shape, 1, 1), strides: fill(t.strides, 0, 0) };
 }
 
 export function poolGPU(g: GpuPool): void {
-  const f = g.frame;
   const numel = g.out.numel;
   if (numel === 0) return;
-  const input = onDevice(g.input);
+  const x = onDevice(g.input);
+  const [o, i] = [frame(g.out, g.nd), frame(x, g.nd)];
   const p = new Params().u32(numel);
-  for (const n of [...f.lead, ...f.outSize]) p.u32(n);
-  const xs = g.strides.input;
-  const bases = [
-    pushOperand(p, g.out.storageOffset, g.strides.out),
-    pushOperand(p, input.storageOffset, [xs[0], xs[1], 0, 0, 0]),
-  ];
-  if (g.indices) bases.push(pushOperand(p, g.indices.storageOffset, g.strides.indices!));
+  for (const n of o.shape) p.u32(n);
+  const operands = [g.out, x, ...(g.indices ? [g.indices] : [])];
+  const bases = operands.map((t, k) => {
+    const s = k === 1 ? [...i.strides.slice(0, 2), 0, 0, 0] : frame(t, g.nd).strides;
+    return pushOperand(p, t.storageOffset, s);
+  });
   const G = p.length;
-  for (const v of [...f.inSize, ...f.k, ...f.s, ...f.p, ...f.d, ...xs.slice(2)]) p.u32(v);
-  p.u32(g.includePad ? 1 : 0).i32(g.divisor ?? 0);
+  for (const v of [...i.shape.slice(2), ...i.strides.slice(2)]) p.u32(v);
+  const wordsAt = g.windows.words.map((w) => {
+    const base = p.length;
+    for (const v of w) p.u32(v);
+    return base;
+  });
+  const divide = g.divide ?? 'per-axis';
+  if (divide !== 'per-axis') p.u32(divide.includePad ? 1 : 0).i32(divide.divisor);
   const b = g.indices ? new Bindings(g.out.storage, g.indices.storage) : new Bindings(g.out.storage);
-  const O = b.of(g.out.storage);
-  const I = g.indices ? b.of(g.indices.storage) : '';
-  const X = b.of(input.storage);
+  const [O, X] = [b.of(g.out.storage), b.of(x.storage)];
   const offsets = bases
     .map((base, k) => {
       const terms = [0, 1, 2, 3, 4].map((d) => `c${d} * P[${base + 1 + d}]`).join(' + ');
       return `  let o${k} = P[${base}] + ${terms};`;
     })
     .join('\n');
-  const q = (i: number) => `i32(P[${G + i}])`;
   const head = `  var r = idx;
   let c4 = r % P[5]; r = r / P[5]; let c3 = r % P[4]; r = r / P[4]; let c2 = r % P[3]; r = r / P[3];
   let c1 = r % P[2]; let c0 = r / P[2];
 ${offsets}
-  let iT = ${q(0)}; let iH = ${q(1)}; let iW = ${q(2)};
-  let kT = ${q(3)}; let kH = ${q(4)}; let kW = ${q(5)};
-  let sT = ${q(6)}; let sH = ${q(7)}; let sW = ${q(8)};
-  let pT = ${q(9)}; let pH = ${q(10)}; let pW = ${q(11)};
-  let dT = ${q(12)}; let dH = ${q(13)}; let dW = ${q(14)};
-  let xT = P[${G + 15}]; let xH = P[${G + 16}]; let xW = P[${G + 17}];`;
-  const body = g.kind === 'max' ? maxBody(head, O, I, X) : avgBody(head, O, X, G);
-  launch({ code: kernelSource(b, body), buffers: b.buffers(), params: p.array(), grid: gridFor(numel) });
-}
-
-function maxBody(head: string, O: string, I: string, X: string): string {
-  return `${head}
-  var t0 = i32(c2) * sT - pT; let t1 = min(t0 + (kT - 1) * dT + 1, iT); loop { if (t0 >= 0) { break; } t0 += dT; }
-  var h0 = i32(c3) * sH - pH; let h1 = min(h0 + (kH - 1) * dH + 1, iH); loop { if (h0 >= 0) { break; } h0 += dH; }
-  var w0 = i32(c4) * sW - pW; let w1 = min(w0 + (kW - 1) * dW + 1, iW); loop { if (w0 >= 0) { break; } w0 += dW; }
-  var best = -f_inf();
-  var at = (t0 * iH + h0) * iW + w0;
-  for (var z = t0; z < t1; z += dT) {
-    for (var y = h0; y < h1; y += dH) {
-      for (var v = w0; v < w1; v += dW) {
-        let val = ${X}[o1 + u32(z) * xT + u32(y) * xH + u32(v) * xW];
-        if (val > best || is_nan(val)) { best = val; at = (z * iH + y) * iW + v; }
+  let n0 = i32(P[${G}]); let n1 = i32(P[${G + 1}]); let n2 = i32(P[${G + 2}]);
+  let s0 = P[${G + 3}]; let s1 = P[${G + 4}]; let s2 = P[${G + 5}];
+  let wd = window(i32(c2), n0, ${wordsAt[0]}u);
+  let wh = window(i32(c3), n1, ${wordsAt[1]}u);
+  let ww = window(i32(c4), n2, ${wordsAt[2]}u);`;
+  const walk = (visit: string) => `
+  for (var z = wd.x; z < wd.y; z += wd.z) {
+    for (var y = wh.x; y < wh.y; y += wh.z) {
+      for (var v = ww.x; v < ww.y; v += ww.z) {
+        let val = ${X}[o1 + u32(z) * s0 + u32(y) * s1 + u32(v) * s2];
+        ${visit}
       }
     }
-  }
+  }`;
+  const body = g.indices
+    ? `${head}
+  var best = -f_inf();
+  var at = (wd.x * n1 + wh.x) * n2 + ww.x;${walk('if (val > best || is_nan(val)) { best = val; at = (z * n1 + y) * n2 + v; }')}
   ${O}[o0] = best;
-  ${storeStmt(I, 'o2', 'int64', 'at', 'i32')}`;
+  ${storeStmt(b.of(g.indices.storage), 'o2', 'int64', 'at', 'i32')}`
+    : `${head}
+  var sum = 0.0;${walk('sum += val;')}
+  ${O}[o0] = ${divide === 'per-axis' ? 'sum / f32(wd.y - wd.x) / f32(wh.y - wh.x) / f32(ww.y - ww.x)' : 'sum / divisor(wd, wh, ww)'};`;
+  const fns = divide === 'per-axis' ? g.windows.wgsl : `${g.windows.wgsl}\n${divisorFn(p.length - 2)}`;
+  launch({ code: kernelSource(b, body, fns), buffers: b.buffers(), params: p.array(), grid: gridFor(numel) });
 }
 
-function avgBody(head: string, O: string, X: string, G: number): string {
-  return `${head}
-  let ta = i32(c2) * sT - pT; let tb = min(ta + kT, iT + pT); let t0 = max(ta, 0); let t1 = min(tb, iT);
-  let ha = i32(c3) * sH - pH; let hb = min(ha + kH, iH + pH); let h0 = max(ha, 0); let h1 = min(hb, iH);
-  let wa = i32(c4) * sW - pW; let wb = min(wa + kW, iW + pW); let w0 = max(wa, 0); let w1 = min(wb, iW);
-  if (t0 >= t1 || h0 >= h1 || w0 >= w1) { ${O}[o0] = 0.0; return; }
-  var sum = 0.0;
-  for (var z = t0; z < t1; z++) {
-    for (var y = h0; y < h1; y++) {
-      for (var v = w0; v < w1; v++) { sum += ${X}[o1 + u32(z) * xT + u32(y) * xH + u32(v) * xW]; }
-    }
-  }
-  let divisor = bitcast<i32>(P[${G + 19}]);
-  var div = f32((tb - ta) * (hb - ha) * (wb - wa));
-  if (P[${G + 18}] == 0u) { div = f32((t1 - t0) * (h1 - h0) * (w1 - w0)); }
-  if (divisor != 0) { div = f32(divisor); }
-  ${O}[o0] = sum / div;`;
-}
+/** avg_pool's divisor from the three axes' windows and the words (count_include_pad, divisor_override) at w. */
+const divisorFn = (w: number) => `fn divisor(wd: vec4<i32>, wh: vec4<i32>, ww: vec4<i32>) -> f32 {
+  let given = bitcast<i32>(P[${w + 1}]);
+  if (given != 0) { return f32(given); }
+  if (P[${w}] != 0u) { return f32(wd.w * wh.w * ww.w); }
+  return f32((wd.y - wd.x) * (wh.y - wh.x) * (ww.y - ww.x));
+}`;

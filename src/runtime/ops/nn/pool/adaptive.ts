@@ -6,7 +6,7 @@
  * ops pool a [.., 1, L] view with the 2d ones. F's Python layer is nn/pool/adaptive_python.ts.
  */
 import { defineDerivative } from '../../../autograd/index.ts';
-import { adaptivePoolGPU } from '../../../backends/webgpu/index.ts';
+import { adaptiveWindowsGPU, poolGPU } from '../../../backends/webgpu/index.ts';
 import {
   CPP_TYPE_NAMES,
   channelsLastStrides,
@@ -111,6 +111,10 @@ function accumulateAdaptive(x: Tensor, k: number): Accumulate {
 const outStrides = (x: Tensor, shape: readonly number[], k: number) =>
   channelsLastOut(x, k) ? channelsLastStrides(shape) : contiguousStrides(shape);
 
+/** The webgpu pooling over adaptive windows into out's spatial sizes: max with indices, else the average. */
+const adaptivePoolGPU = (x: Tensor, k: number, out: Tensor, indices?: Tensor) =>
+  poolGPU({ input: x, nd: k, out, indices, windows: adaptiveWindowsGPU(out.shape.slice(out.ndim - k)) });
+
 const windowsOf = (x: Tensor, size: readonly number[], k: number) =>
   size.map((o, a) => adaptiveWindows(x.shape[x.ndim - k + a], o));
 
@@ -119,7 +123,7 @@ function avgPool(a: BoundArgs, k: number, op: string, run: Run): Tensor {
   const size = a.output_size as number[];
   const out = poolOutput(x, checkPool('avg', x, size, k, op), k);
   if (run === 'cpu') avgPoolCpu(x, k, out, windowsOf(x, size, k), accumulateAdaptive(x, k));
-  else if (run === 'webgpu') adaptivePoolGPU(x, k, out, null);
+  else if (run === 'webgpu') adaptivePoolGPU(x, k, out);
   return out;
 }
 
@@ -214,7 +218,7 @@ function registerAvg(k: 2 | 3): void {
           const x = a.self as Tensor;
           avgPoolCpu(x, k, out, windowsOf(x, a.output_size as number[], k), accumulateAdaptive(x, k));
         },
-        webgpu: (a, out) => adaptivePoolGPU(a.self as Tensor, k, out, null),
+        webgpu: (a, out) => adaptivePoolGPU(a.self as Tensor, k, out),
       },
       outDType,
     );

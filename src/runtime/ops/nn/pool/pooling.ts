@@ -6,7 +6,7 @@
  * runtime ops (scatter-adds into the input planes, so gradgrad works: their derivative is a gather).
  */
 import { defineDerivative } from '../../../autograd/index.ts';
-import { poolGPU } from '../../../backends/webgpu/index.ts';
+import { poolGPU, slidingWindowsGPU } from '../../../backends/webgpu/index.ts';
 import {
   channelsLastStrides,
   contiguousStrides,
@@ -21,14 +21,7 @@ import { defineOut, notImplementedFor, callTensor as t } from '../../op_helpers.
 import { defineOuts } from '../../out_define.ts';
 import { isChannelsLast } from '../../shape/index.ts';
 import { defineOp } from '../../structured.ts';
-import {
-  frameOf,
-  frameStrides,
-  type PoolGeometry,
-  type PoolKind,
-  poolGeometry,
-  poolLists,
-} from './geometry.ts';
+import { frameOf, type PoolGeometry, type PoolKind, poolGeometry, poolLists } from './geometry.ts';
 import {
   avgPoolCpu,
   type Divide,
@@ -150,18 +143,12 @@ function fill(o: KernelOp, a: BoundArgs, g: PoolGeometry, out: Tensor, indices: 
   if (x.dtype !== 'float32')
     throw notImplementedFor(`${o.name} on webgpu`, x.dtype, o.name, 'self', 'float32');
   poolGPU({
-    kind: o.kind,
     input: x,
+    nd: g.nd,
     out,
-    ...(indices && { indices }),
-    frame: frameOf(g),
-    strides: {
-      input: frameStrides(x, o.nd),
-      out: frameStrides(out, o.nd),
-      ...(indices && { indices: frameStrides(indices, o.nd) }),
-    },
-    includePad,
-    divisor: divisor ?? 0,
+    indices,
+    windows: slidingWindowsGPU(g.kernel, g.stride, g.padding, g.dilation),
+    divide: { includePad, divisor: divisor ?? 0 },
   });
 }
 
