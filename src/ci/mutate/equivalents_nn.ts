@@ -180,15 +180,6 @@ export const NN_EQUIVALENTS: readonly Equivalent[] = [
     reason: 'the extra pass reads shape[ndim], undefined, never === 0: the empty-dim check cannot fire',
   },
   {
-    file: 'src/runtime/ops/nn/pool/pooling.ts',
-    operator: 'swap-comparison',
-    original: 'for (let at = 0; at < f.outSize[0]; at++)',
-    reason:
-      'the outermost loop: its extra pass runs after all O * K entries are written, so every m[i] / w[i] it sets ' +
-      'is past the end of the exactly sized map (BigInt64Array, BigInt of an integer: no throw) and weight ' +
-      '(Float64Array): dropped',
-  },
-  {
     file: 'src/runtime/ops/nn/resample/upsample_kernel.ts',
     operator: 'swap-comparison',
     original: 'for (let e = 0; e < planeSize; e++) {',

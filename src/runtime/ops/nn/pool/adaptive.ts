@@ -115,8 +115,11 @@ const outStrides = (x: Tensor, shape: readonly number[], k: number) =>
 const adaptivePoolGPU = (x: Tensor, k: number, out: Tensor, indices?: Tensor) =>
   poolGPU({ input: x, nd: k, out, indices, windows: adaptiveWindowsGPU(out.shape.slice(out.ndim - k)) });
 
-const windowsOf = (x: Tensor, size: readonly number[], k: number) =>
-  size.map((o, a) => adaptiveWindows(x.shape[x.ndim - k + a], o));
+/** The windows of each spatial axis, from the input's shape to output_size. */
+const shapeWindows = (shape: readonly number[], size: readonly number[], k: number) =>
+  size.slice(size.length - k).map((o, a) => adaptiveWindows(shape[shape.length - k + a], o));
+
+const windowsOf = (x: Tensor, size: readonly number[], k: number) => shapeWindows(x.shape, size, k);
 
 function avgPool(a: BoundArgs, k: number, op: string, run: Run): Tensor {
   const x = a.self as Tensor;
@@ -202,7 +205,7 @@ function registerAvg(k: 2 | 3): void {
   });
   defineDerivative(`_adaptive_avg_pool${k}d`, {
     saves: [],
-    formula: (c) => [avgPoolBackward(c.grad, c.shapes.self, k)],
+    formula: (c) => [avgPoolBackward(c.grad, c.shapes.self, shapeWindows(c.shapes.self, c.grad.shape, k))],
   });
   for (const name of [`_adaptive_avg_pool${k}d`, `adaptive_avg_pool${k}d`])
     defineOut(

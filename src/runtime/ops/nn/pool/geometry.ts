@@ -239,33 +239,6 @@ export function check1dInput(op: string, ndim: number): void {
     );
 }
 
-/**
- * A pooling's window parameters padded to (N, C, T, H, W), as the webgpu kernel and avg_pool's gradient read
- * them (2-d pooling has T = 1).
- */
-export interface Frame {
-  readonly lead: number[];
-  readonly inSize: number[];
-  readonly outSize: number[];
-  readonly k: number[];
-  readonly s: number[];
-  readonly p: number[];
-  readonly d: number[];
-}
-
-export function frameOf(g: PoolGeometry): Frame {
-  const pad3 = (v: readonly number[], fill: number) => [...new Array(3 - v.length).fill(fill), ...v];
-  return {
-    lead: g.lead.length === 2 ? [...g.lead] : [1, ...g.lead],
-    inSize: pad3(g.input, 1),
-    outSize: pad3(g.output, 1),
-    k: pad3(g.kernel, 1),
-    s: pad3(g.stride, 1),
-    p: pad3(g.padding, 0),
-    d: pad3(g.dilation, 1),
-  };
-}
-
 /** Strides of a tensor with nd spatial dims, as (N, C, T, H, W). */
 export function frameStrides(x: Tensor, nd: number): number[] {
   const lead = x.ndim - nd;

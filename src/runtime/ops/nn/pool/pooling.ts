@@ -2,8 +2,9 @@
  * Max and average pooling over 2 or 3 spatial dims: aten's max_pool2d_with_indices / max_pool3d_with_indices
  * (values and int64 flat indices into each input plane) and avg_pool2d / avg_pool3d (with .out), one N-d cpu kernel
  * each that reads the input through its strides and writes every output element once, meta kernels (shape, dtype,
- * and the output layout PyTorch picks: channels_last stays channels_last in 2-d), and derivatives written in
- * runtime ops (scatter-adds into the input planes, so gradgrad works: their derivative is a gather).
+ * and the output layout PyTorch picks: channels_last stays channels_last in 2-d), one webgpu kernel (the pooling
+ * kernel of webgpu/pool.ts over sliding windows), and derivatives written in runtime ops (windows.ts's, shared with
+ * adaptive and fractional pooling; differentiable, so gradgrad works).
  */
 import { defineDerivative } from '../../../autograd/index.ts';
 import { poolGPU, slidingWindowsGPU } from '../../../backends/webgpu/index.ts';
@@ -17,22 +18,21 @@ import {
   Tensor,
 } from '../../../core/index.ts';
 import { type ApiDecl, type BoundArgs, operatorTable } from '../../../dispatch/index.ts';
-import { defineOut, notImplementedFor, callTensor as t } from '../../op_helpers.ts';
+import { defineOut, notImplementedFor } from '../../op_helpers.ts';
 import { defineOuts } from '../../out_define.ts';
 import { isChannelsLast } from '../../shape/index.ts';
 import { defineOp } from '../../structured.ts';
-import { frameOf, type PoolGeometry, type PoolKind, poolGeometry, poolLists } from './geometry.ts';
+import { type PoolGeometry, type PoolKind, poolGeometry, poolLists } from './geometry.ts';
 import {
+  avgPoolBackward,
   avgPoolCpu,
   type Divide,
   maxPoolBackward,
   maxPoolCpu,
-  scatterToPlanes,
   slidingWindows,
 } from './windows.ts';
 
 const tags = { family: 'nn' } as const;
-const prod = (v: readonly number[]) => v.reduce((p, n) => p * n, 1);
 
 /** The geometry of a bound call of one of the four kernel ops. */
 export function geometryOf(op: string, kind: PoolKind, nd: number, shape: Shape, a: BoundArgs, cl = false) {
@@ -126,15 +126,19 @@ const avgDivide =
     return int ? Math.trunc(q) : q;
   };
 
+/** The windows of each spatial axis (the cpu kernels' and avg_pool's gradient's). */
+const windowsOf = (g: PoolGeometry) =>
+  g.input.map((n, i) =>
+    slidingWindows(n, g.output[i], g.kernel[i], g.stride[i], g.padding[i], g.dilation[i]),
+  );
+
 /** Fills `out` (and `indices`) on their device: the cpu loop nest or one webgpu thread per output element. */
 function fill(o: KernelOp, a: BoundArgs, g: PoolGeometry, out: Tensor, indices: Tensor | null): void {
   const x = a.self as Tensor;
   const includePad = a.count_include_pad as boolean;
   const divisor = (a.divisor_override as number | null) ?? null;
   if (out.device === 'cpu') {
-    const w = g.input.map((n, i) =>
-      slidingWindows(n, g.output[i], g.kernel[i], g.stride[i], g.padding[i], g.dilation[i]),
-    );
+    const w = windowsOf(g);
     if (indices) maxPoolCpu(x, g.nd, out, indices, () => w);
     else avgPoolCpu(x, g.nd, out, w, (v) => v, avgDivide(includePad, divisor, x.dtype === 'int64'));
     return;
@@ -160,51 +164,6 @@ function run(o: KernelOp, a: BoundArgs, device: 'cpu' | 'meta' | 'webgpu'): Tens
   const indices = o.kind === 'max' ? Tensor.empty(shape, 'int64', device, strides) : null;
   fill(o, a, g, out, indices);
   return indices ? [out, indices] : [out];
-}
-
-/**
- * avg_pool's gradient: each output's gradient over its divisor, added to every input element of its window. The
- * (window element -> input position) map depends on shapes only, so it is built on the host; window elements in
- * the padding go to a spare column that is cut off.
- */
-function avgPoolBackward(grad: Tensor, o: KernelOp, a: BoundArgs, inShape: Shape): Tensor {
-  const g = geometryOf(shortName(o), 'avg', o.nd, inShape, a);
-  const f = frameOf(g);
-  const [T, H, W] = f.inSize;
-  const plane = T * H * W;
-  const K = prod(f.k);
-  const O = prod(f.outSize);
-  const map = Tensor.empty([O * K], 'int64', 'cpu');
-  const weight = Tensor.empty([O, K], 'float64', 'cpu');
-  const m = map.storage.data as BigInt64Array;
-  const w = weight.storage.data as Float64Array;
-  const includePad = a.count_include_pad as boolean;
-  const divisor = (a.divisor_override as number | null) ?? null;
-  let i = 0;
-  for (let at = 0; at < f.outSize[0]; at++)
-    for (let bh = 0; bh < f.outSize[1]; bh++)
-      for (let cw = 0; cw < f.outSize[2]; cw++) {
-        const start = [at, bh, cw].map((q, j) => q * f.s[j] - f.p[j]);
-        const end = start.map((s0, j) => Math.min(s0 + f.k[j], f.inSize[j] + f.p[j]));
-        const lo = start.map((s0) => Math.max(s0, 0));
-        const hi = end.map((e0, j) => Math.min(e0, f.inSize[j]));
-        const div =
-          divisor ??
-          (includePad ? prod(end.map((e0, j) => e0 - start[j])) : prod(hi.map((h, j) => h - lo[j])));
-        for (let z = start[0]; z < start[0] + f.k[0]; z++)
-          for (let y = start[1]; y < start[1] + f.k[1]; y++)
-            for (let v = start[2]; v < start[2] + f.k[2]; v++, i++) {
-              const inside = z >= lo[0] && z < hi[0] && y >= lo[1] && y < hi[1] && v >= lo[2] && v < hi[2];
-              m[i] = BigInt(inside ? (z * H + y) * W + v : plane);
-              w[i] = inside ? 1 / div : 0;
-            }
-      }
-  const planes = prod(g.lead);
-  const weights = t('to', [weight, grad.device, grad.dtype]);
-  const perOutput = t('unsqueeze', [t('reshape', [grad, [planes, O]]), 2]);
-  const src = t('reshape', [t('mul', [perOutput, weights]), [planes, O * K]]);
-  const index = t('reshape', [t('to', [map, grad.device]), [1, O * K]]);
-  return scatterToPlanes(src, index, inShape, o.nd, 1);
 }
 
 export const POOLING_KERNEL_API = {
@@ -262,7 +221,12 @@ export function registerPoolingKernels(): void {
       defineDerivative(o.name, {
         name: node,
         saves: [],
-        formula: (c) => [avgPoolBackward(c.grad, o, c.args, c.shapes.self)],
+        formula: (c) => {
+          const g = geometryOf(shortName(o), 'avg', o.nd, c.shapes.self, c.args);
+          const divisor = (c.args.divisor_override as number | null) ?? null;
+          const divide = avgDivide(c.args.count_include_pad as boolean, divisor, false);
+          return [avgPoolBackward(c.grad, c.shapes.self, windowsOf(g), divide)];
+        },
       });
       defineOut(
         `${o.name}.out(${params}, *, Tensor(a!) out) -> Tensor(a!)`,

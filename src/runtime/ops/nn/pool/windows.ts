@@ -4,10 +4,12 @@
  * position: slidingWindows for max_pool / avg_pool, adaptiveWindows, fractional's samples), read through the
  * input's strides and written through the outputs' strides. Fewer than 3 spatial dims are padded in front
  * with size-1, stride-0 axes, so one blocked loop serves pool1d, pool2d and pool3d. Indices are flat within the
- * plane, as aten's (d * H + h) * W + w. The gradients are written in runtime ops (differentiable, for gradgrad).
+ * plane, as aten's (d * H + h) * W + w. The gradients are written in runtime ops (differentiable, for gradgrad):
+ * one for every max pooling, one for every average pooling (separable over the same per-axis windows). The
+ * webgpu kernel (backends/webgpu/pool.ts) is this walker in WGSL, with the same two window descriptions.
  */
 import { numberReader, numberWriter } from '../../../backends/cpu/index.ts';
-import type { Tensor } from '../../../core/index.ts';
+import { Tensor } from '../../../core/index.ts';
 import { callTensor as t } from '../../op_helpers.ts';
 
 const prod = (v: readonly number[]) => v.reduce((a, b) => a * b, 1);
@@ -220,29 +222,10 @@ export function avgPoolCpu(
 }
 
 /**
- * `src` ([planes, per]) added into zeros of the input's shape at each plane's flat `index` ([planes or 1, per]);
- * `spare` extra columns take the elements that land nowhere and are cut off.
- */
-export function scatterToPlanes(
-  src: Tensor,
-  index: Tensor,
-  inShape: readonly number[],
-  nd: number,
-  spare = 0,
-): Tensor {
-  const [planes, per] = src.shape;
-  const plane = prod(inShape.slice(inShape.length - nd));
-  const ix = t('expand', [index, [planes, per]]);
-  const zeros = t('zeros', [[planes, plane + spare]], { dtype: src.dtype, device: src.device });
-  let flat = t('scatter', [zeros, 1, ix, src], { reduce: 'add' });
-  if (spare) flat = t('narrow', [flat, 1, 0, plane]);
-  return t('reshape', [flat, [...inShape]]);
-}
-
-/**
  * Every max pooling's gradient (max_pool, adaptive, fractional) in runtime ops: each output's gradient added to
- * the input element its maximum came from, per plane. Differentiable in grad (its derivative gathers), so
- * gradgrad works. Sizes are spelled out: an empty batch leaves -1 undetermined.
+ * the input element its maximum came from, per plane (a scatter-add into [planes, plane] zeros). Differentiable
+ * in grad (its derivative gathers), so gradgrad works. Sizes are spelled out: an empty batch leaves -1
+ * undetermined.
  */
 export function maxPoolBackward(
   grad: Tensor,
@@ -252,35 +235,76 @@ export function maxPoolBackward(
 ): Tensor {
   const planes = prod(inShape.slice(0, inShape.length - nd));
   const per = prod(grad.shape.slice(grad.ndim - nd));
-  return scatterToPlanes(
-    t('reshape', [grad, [planes, per]]),
-    t('reshape', [indices, [planes, per]]),
-    inShape,
-    nd,
-  );
+  const plane = prod(inShape.slice(inShape.length - nd));
+  const zeros = t('zeros', [[planes, plane]], { dtype: grad.dtype, device: grad.device });
+  const src = t('reshape', [grad, [planes, per]]);
+  const flat = t('scatter', [zeros, 1, t('reshape', [indices, [planes, per]]), src], { reduce: 'add' });
+  return t('reshape', [flat, [...inShape]]);
 }
 
-/** Weights [out, in] of one axis: 1 / window size inside each output's window. */
-function windowWeights(inSize: number, outSize: number, like: Tensor): Tensor {
-  const { start, size } = adaptiveWindows(inSize, outSize);
-  const m = t('zeros', [[outSize, inSize]], { dtype: like.dtype });
-  const write = numberWriter(like.dtype);
-  const data = m.storage.data!;
-  for (let o = 0; o < outSize; o++)
-    for (let i = start[o]; i < start[o] + size[o]; i++) write(data, o * inSize + i, 1 / size[o]);
-  return like.device === 'cpu' ? m : t('to', [m, like.device]);
+/** A cpu tensor of `shape` holding `v`. */
+function hostTensor(v: readonly number[], shape: readonly number[], dtype: 'int64' | 'float64'): Tensor {
+  const h = Tensor.empty([...shape], dtype, 'cpu');
+  if (dtype === 'int64') (h.storage.data as BigInt64Array).set(v.map(BigInt));
+  else (h.storage.data as Float64Array).set(v);
+  return h;
+}
+
+/** Each output's mean per unit of its sum (`divide` of 1: the mean is linear in the sum), [Od, Oh, Ow]. */
+function outputWeights(windows: readonly AxisWindows[], divide: Divide): number[] {
+  const [wd, wh, ww] = pad3(windows);
+  const w: number[] = [];
+  wd.size.forEach((kd, od) => {
+    wh.size.forEach((kh, oh) => {
+      ww.size.forEach((kw, ow) => {
+        w.push(divide(1, kd, kh, kw, extentOf(wd, od, kd), extentOf(wh, oh, kh), extentOf(ww, ow, kw)));
+      });
+    });
+  });
+  return w;
 }
 
 /**
- * The gradient of adaptive average pooling: each output's gradient spread evenly over its window. The pooling is
- * separable (a window is a product of per-axis ranges), so this is one matmul per axis with that axis's weights:
- * linear in grad, and differentiable for gradgrad.
+ * Dim `d` of `g` (one entry per output position) spread onto `inSize` positions: each input position sums the
+ * outputs whose windows hold it, picked (index_select) from g, padded with a zero appended to g where fewer
+ * windows hold it than the most.
  */
-export function avgPoolBackward(grad: Tensor, inputShape: readonly number[], k: number): Tensor {
-  let g = grad;
-  for (let d = inputShape.length - k; d < inputShape.length; d++) {
-    const w = windowWeights(inputShape[d], grad.shape[d], grad);
-    g = t('movedim', [t('matmul', [t('movedim', [g, d, -1]), w]), -1, d]);
-  }
+function spreadAxis(g: Tensor, d: number, a: AxisWindows, inSize: number): Tensor {
+  const zeroAt = a.start.length;
+  const covers: number[][] = Array.from({ length: inSize }, () => []);
+  a.start.forEach((first, o) => {
+    for (let j = 0; j < a.size[o]; j++) covers[first + j * (a.step ?? 1)].push(o);
+  });
+  const width = covers.reduce((w, c) => Math.max(w, c.length), 1);
+  const pick = covers.flatMap((c) => [...c, ...new Array(width - c.length).fill(zeroAt)]);
+  const along = (n: number[]) => [...g.shape.slice(0, d), ...n, ...g.shape.slice(d + 1)];
+  const zero = () => t('zeros', [along([1])], { dtype: g.dtype, device: g.device });
+  const from = pick.includes(zeroAt) ? t('cat', [[g, zero()], d]) : g;
+  const picked = t('index_select', [from, d, t('to', [hostTensor(pick, [pick.length], 'int64'), g.device])]);
+  return width === 1 ? picked : t('sum', [t('reshape', [picked, along([inSize, width])]), [d + 1]]);
+}
+
+/**
+ * Every average pooling's gradient (avg_pool, adaptive) in runtime ops: each output's gradient times its weight
+ * (`divide` of 1 with the forward's window sizes; adaptive pooling's by default), added to every input element
+ * of its window. A window is a product of per-axis windows, so the spreading is separable: per spatial axis, one
+ * index_select of the outputs holding each input position (and a sum where windows overlap), work in proportion
+ * to the taps, and a non-finite gradient reaches only its own window. Linear in grad, and differentiable (cat,
+ * index_select and sum are), so gradgrad works.
+ */
+export function avgPoolBackward(
+  grad: Tensor,
+  inShape: readonly number[],
+  windows: readonly AxisWindows[],
+  divide: Divide = (sum, kd, kh, kw) => sum / kd / kh / kw,
+): Tensor {
+  const nd = windows.length;
+  const lead = inShape.length - nd;
+  const spatial = grad.shape.slice(lead);
+  const weights = hostTensor(outputWeights(windows, divide), spatial, 'float64');
+  let g = t('mul', [grad, t('to', [weights, grad.device, grad.dtype])]);
+  windows.forEach((a, i) => {
+    g = spreadAxis(g, lead + i, a, inShape[lead + i]);
+  });
   return g;
 }
