@@ -17,6 +17,7 @@ installAutogradMethods();
 export { fromArray, type NestedData, type TensorOptions, tensor } from './api/creation.ts';
 export { getitem, type IndexItem, type Slice, slice } from './api/indexing.ts';
 export { listOps, type OpListing, type OpVariants, opVariants } from './api/listing.ts';
+export { type OpsNamespace, ops } from './api/ops_namespace.ts';
 export { type Element, flatValues, type Nested, toHost } from './api/readback.ts';
 export {
   type BackwardOptions,
@@ -78,6 +79,7 @@ export {
   DTYPE_INFO,
   DTYPES,
   type DType,
+  DuplicateOpError,
   type ErrorCode,
   expandStrides,
   float,
@@ -93,8 +95,10 @@ export {
   OpgateError,
   OutOfMemoryError,
   promoteTypes,
+  ReservedNamespaceError,
   resultType,
   Scalar,
+  SchemaMismatchError,
   Storage,
   setDefaultDType,
   setMaxAllocationBytes,
@@ -117,7 +121,12 @@ export {
   withExcludedKeys,
   withIncludedKeys,
 } from './dispatch/index.ts';
-
+export type { AutogradContext, Backward, ImplTarget, KernelFn } from './library/index.ts';
+/**
+ * Custom ops (torch.library): `library.define('myops::f(Tensor x) -> Tensor')`, `library.impl(...)`,
+ * `library.registerAutograd(...)`, `library.registerFake(...)`.
+ */
+export * as library from './library/index.ts';
 /**
  * Every op declared a function, by its PyTorch name: `torch.add(a, b)`, `torch.var(x)`. A computed object,
  * since ES named exports are static; its type comes from the definitions' `as const` variant declarations.

@@ -144,6 +144,9 @@ describe('OpgateError', () => {
       [E.AutogradError, 'E_AUTOGRAD'],
       [E.NoAdapterError, 'E_NO_ADAPTER'],
       [E.SyncReadbackError, 'E_SYNC_READBACK'],
+      [E.DuplicateOpError, 'E_DUPLICATE_OP'],
+      [E.ReservedNamespaceError, 'E_RESERVED_NAMESPACE'],
+      [E.SchemaMismatchError, 'E_SCHEMA_MISMATCH'],
     ];
     for (const [Cls, c] of classes) {
       const err = new Cls('boom');

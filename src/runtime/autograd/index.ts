@@ -19,4 +19,5 @@ export {
   NONDIFFERENTIABLE,
   opsWithoutDerivative,
   registerAutograd,
+  setAutogradKernel,
 } from './register.ts';

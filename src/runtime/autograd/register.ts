@@ -97,6 +97,19 @@ function missing(op: string) {
   };
 }
 
+/**
+ * The Autograd kernel of an op defined after registerAutograd() (a custom op, library.ts): its derivative row, its
+ * composite run with autograd on (the gradient of its parts), or E_NOT_IMPLEMENTED when an input requires grad.
+ */
+export function setAutogradKernel(entry: OperatorEntry, how: Derivative | 'composite' | 'missing'): void {
+  const name = entry.schema.name;
+  if (how === 'missing') entry.kernels.set(DispatchKey.Autograd, missing(name));
+  else if (how === 'composite') {
+    const composite = entry.composite!;
+    entry.kernels.set(DispatchKey.Autograd, (ks, args, op) => composite(ks, args, op));
+  } else entry.kernels.set(DispatchKey.Autograd, autogradKernel(how, name));
+}
+
 export function registerAutograd(): void {
   if (registered) return;
   registered = true;

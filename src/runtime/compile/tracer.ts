@@ -144,7 +144,21 @@ function tracerKernel(ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry): u
   const st = current;
   if (!st) return redispatch(op, ks.remove(DispatchKey.Tracer), args);
   const dd = op.tags.dataDependent;
-  if (dd === true || (typeof dd === 'function' && dd(args))) return dataDependent(st, op, args);
+  if (dd === true || (typeof dd === 'function' && dd(args)))
+    return graphBreak(
+      st,
+      op,
+      args,
+      `${op.schema.name}() reads the values of a traced tensor (data-dependent)`,
+    );
+  // A custom op without a fake kernel (library.registerFake) cannot run on fakes: it runs on real values.
+  if (op.tags.library !== undefined && !op.kernels.has(DispatchKey.Meta) && !op.composite)
+    return graphBreak(
+      st,
+      op,
+      args,
+      `${op.schema.name}() has no fake (meta) kernel, so it runs eagerly: library.registerFake adds one`,
+    );
   const values: Record<string, Value> = {};
   const fakeArgs: Record<string, unknown> = { ...args };
   let anyTensor = false;
@@ -182,10 +196,11 @@ function tracerKernel(ks: DispatchKeySet, args: BoundArgs, op: OperatorEntry): u
 }
 
 /**
- * An op that reads its inputs' values (one_hot): a graph break when a traced tensor goes in — the graph so far runs
- * and its tensors become real — then the op runs on real values, its result entering later graphs as an input.
+ * An op that cannot run on fakes (one_hot reads its inputs' values; a custom op may have no fake kernel): a graph
+ * break when a traced tensor goes in — the graph so far runs and its tensors become real — then the op runs on
+ * real values, its result entering later graphs as an input.
  */
-function dataDependent(st: TraceState, op: OperatorEntry, args: BoundArgs): unknown {
+function graphBreak(st: TraceState, op: OperatorEntry, args: BoundArgs, reason: string): unknown {
   const traced = op.schema.args.some((a) => {
     const v = args[a.name];
     return (Array.isArray(v) ? v : [v]).some(
@@ -193,7 +208,6 @@ function dataDependent(st: TraceState, op: OperatorEntry, args: BoundArgs): unkn
     );
   });
   if (traced && st.onBreak) {
-    const reason = `${op.schema.name}() reads the values of a traced tensor (data-dependent)`;
     st.breaks.push(reason);
     st.onBreak(reason);
   }

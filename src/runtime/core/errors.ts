@@ -23,7 +23,10 @@ export type ErrorCode =
   | 'E_INTERNAL_OVERLAP'
   | 'E_NO_ADAPTER'
   | 'E_SYNC_READBACK'
-  | 'E_OUT_OF_MEMORY';
+  | 'E_OUT_OF_MEMORY'
+  | 'E_DUPLICATE_OP'
+  | 'E_RESERVED_NAMESPACE'
+  | 'E_SCHEMA_MISMATCH';
 
 export interface ErrorDetails {
   op?: string;
@@ -193,5 +196,26 @@ export class SyncReadbackError extends OpgateError {
 export class OutOfMemoryError extends OpgateError {
   constructor(summary: string, details?: ErrorDetails) {
     super('E_OUT_OF_MEMORY', summary, details);
+  }
+}
+
+/** A custom op defined twice, or a second kernel for the same op and device (library.define / impl). */
+export class DuplicateOpError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_DUPLICATE_OP', summary, details);
+  }
+}
+
+/** A custom op in a namespace the runtime owns (aten, prim, ...): it would shadow a built-in op. */
+export class ReservedNamespaceError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_RESERVED_NAMESPACE', summary, details);
+  }
+}
+
+/** A custom op's kernel returned what its schema does not declare (a number for a Tensor, two outputs for one). */
+export class SchemaMismatchError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_SCHEMA_MISMATCH', summary, details);
   }
 }

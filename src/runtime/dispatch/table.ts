@@ -18,6 +18,8 @@ export interface OpTags {
   readonly isView?: boolean;
   /** The composite kernel is written in differentiable ops: autograd records the decomposition. */
   readonly decomposed?: boolean;
+  /** A custom op's namespace (library.define): an op from outside the runtime's tree. */
+  readonly library?: string;
   /**
    * A torch.nn.functional Python function with no aten schema (softsign): its schema is the Python signature,
    * and schema coverage lists it in place of aten's.
@@ -63,7 +65,11 @@ export class OperatorTable {
 
   /** Registers a schema (idempotent per qualified name) and returns its entry. */
   def(schemaText: string, tags: OpTags): OperatorEntry {
-    const schema = parseSchema(schemaText);
+    return this.add(parseSchema(schemaText), tags);
+  }
+
+  /** Registers a parsed schema (a custom op's, whose name keeps its namespace: `myops::scale_shift`). */
+  add(schema: Schema, tags: OpTags): OperatorEntry {
     const existing = this.byQualified.get(schema.qualifiedName);
     if (existing) return existing;
     const entry = new OperatorEntry(schema, tags);
@@ -132,6 +138,10 @@ export class OperatorTable {
   /** The declared surfaces (function / method), by op name. */
   surfaces(): [string, OpSurface][] {
     return [...this.surfaceByName.entries()];
+  }
+
+  has(qualifiedName: string): boolean {
+    return this.byQualified.has(qualifiedName);
   }
 
   get(qualifiedName: string): OperatorEntry {

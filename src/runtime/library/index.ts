@@ -1,0 +1,14 @@
+/** Custom ops from outside the runtime's tree (torch.library's define / impl / registerAutograd / registerFake). */
+export {
+  type AutogradContext,
+  type AutogradOptions,
+  type Backward,
+  customOpNames,
+  define,
+  type ImplTarget,
+  impl,
+  type KernelFn,
+  RESERVED_NAMESPACES,
+  registerAutograd,
+  registerFake,
+} from './library.ts';
