@@ -174,12 +174,18 @@ describe('bad registrations are coded errors', () => {
     for (const how of [0, 1, 2]) code(() => callOp('myops::wrong', [x, how]), 'E_SCHEMA_MISMATCH');
   });
 
-  test('a backward that returns the wrong number of gradients', () => {
+  test('a backward that returns the wrong number of gradients, or a number for one', () => {
     library.define('myops::bad_grad(Tensor x, float k) -> Tensor');
     library.impl('myops::bad_grad', 'composite', (x: Tensor, k: number) => callOp('mul', [x, k]));
     library.registerAutograd('myops::bad_grad', (_ctx, g) => [g, g, g]);
     const x = tensor([1, 2], { dtype: 'float64', requiresGrad: true });
     const y = callOp('myops::bad_grad', [x, 2]) as Tensor;
     code(() => grad([callOp('sum', [y]) as Tensor], [x]), 'E_SCHEMA_MISMATCH');
+    // One per input, but a number where a gradient tensor belongs.
+    library.define('myops::bad_grad_type(Tensor x) -> Tensor');
+    library.impl('myops::bad_grad_type', 'composite', (x: Tensor) => callOp('mul', [x, 2]));
+    library.registerAutograd('myops::bad_grad_type', () => [2 as unknown as Tensor]);
+    const z = callOp('myops::bad_grad_type', [x]) as Tensor;
+    code(() => grad([callOp('sum', [z]) as Tensor], [x]), 'E_SCHEMA_MISMATCH');
   });
 });
