@@ -60,6 +60,15 @@ export {
 } from './instance.ts';
 export { applyLayout } from './layouts.ts';
 export { runMetadata } from './metadata.ts';
+export {
+  OPCHECKS,
+  OpcheckError,
+  type OpcheckName,
+  type OpcheckOptions,
+  type OpcheckOutcome,
+  type OpcheckSample,
+  opcheck,
+} from './opcheck.ts';
 export { outArgNames } from './out_guard.ts';
 export { runProperty } from './property.ts';
 export { aliasMethod, inplaceByKeyword, runReference } from './reference.ts';
