@@ -5,6 +5,7 @@
  * again) completes with every instance exactly once. And first use under concurrency: 20 processes opening one
  * new file at once all succeed; two shards started together on one file run exactly their parts.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,36 @@ function stored(db: string): { status: string; ids: string[] }[] {
   } finally {
     s.close();
   }
+}
+
+/**
+ * tests/unit/open_store.mjs on `db`: `ready` once it has loaded the store (or has exited), `done` when it has
+ * exited; it opens the file on SIGUSR2.
+ */
+function opener(db: string) {
+  const proc = spawn('node', [join(import.meta.dirname, 'open_store.mjs'), db], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let loaded = () => {};
+  const ready = new Promise<void>((r) => {
+    loaded = r;
+  });
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => {
+    stdout += c;
+  });
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => {
+    stderr += c;
+    if (stderr.includes('ready\n')) loaded();
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    proc.on('close', (code) => {
+      loaded();
+      resolve({ code, stdout, stderr });
+    }),
+  );
+  return { proc, ready, done };
 }
 
 describe('kills at each boundary', () => {
@@ -107,14 +138,14 @@ describe('kills at each boundary', () => {
 describe('first use and shards under concurrency', () => {
   test('20 processes opening one new file at once: all succeed, one schema', async () => {
     const db = join(tmp(), 'new.db');
-    const script = join(import.meta.dirname, 'open_store.mjs');
-    // Each process waits for the same moment, so the 20 opens race (opgate before issue 45 crashed 28 of 60
-    // such opens with "table runs already exists").
-    const at = String(Date.now() + 6_000);
-    const opened = await Promise.all(Array.from({ length: 20 }, () => opgate([db, at], { script })));
-    for (const o of opened) {
-      expect(o.code, o.stderr).toBe(0);
-      expect(o.stdout).toBe(String(SCHEMA_VERSION));
+    // Each process loads the store and waits for one signal, sent to all 20 once every one is loaded, so the 20
+    // opens race (opgate before issue 45 crashed 28 of 60 such opens with "table runs already exists").
+    const openers = Array.from({ length: 20 }, () => opener(db));
+    await Promise.all(openers.map((o) => o.ready));
+    for (const o of openers) o.proc.kill('SIGUSR2');
+    for (const { code, stdout, stderr } of await Promise.all(openers.map((o) => o.done))) {
+      expect(code, stderr).toBe(0);
+      expect(stdout).toBe(String(SCHEMA_VERSION));
     }
     expect(integrityCheck(db)).toBe('ok');
   }, 120_000);
