@@ -1,8 +1,9 @@
 /**
- * A run killed with SIGKILL at a random moment, five times over: each time the database is intact, the run
- * reads 'aborted', and what it lost is only what it reported in its last second (the child logs each result
- * before committing it, so the log is what it had finished); then `opgate run --resume` takes the run up again
- * (running nothing it already had), and the last resume completes it with every instance stored exactly once.
+ * A run killed with SIGKILL at a random moment, three times over (the run, its resume, and the resume of that):
+ * each time the database is intact, the run reads 'aborted', and what it lost is only what it reported in its
+ * last second (the child logs each result before committing it, so the log is what it had finished); then
+ * `opgate run --resume` takes the run up again (running nothing it already had), and the last resume completes
+ * it with every instance stored exactly once.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +15,13 @@ import { ResultsStore } from '../../src/ci/store/store.ts';
 import { runRowExists, sleep, spawnRun, storedIds } from './run_helpers.ts';
 
 // About 180 instances in two template files (reference on cpu, metadata on meta), a few per 100 ms: long enough to
-// be killed mid-flow five times, and two workers reporting. More oracles only add template files that each of the
-// six start-ups collects, and slow ones only lengthen the last resume: what is checked is the store's.
+// be killed mid-flow at each kill, and two workers reporting. More oracles only add template files that each of
+// the start-ups collects, and slow ones only lengthen the last resume: what is checked is the store's. Each kill
+// costs a start-up of `opgate run` (vitest and its workers): three show a fresh run, a resumed one and a resume of
+// a resume killed, and the kill points are drawn anew at every run of the suite.
 const ORACLES = ['reference', 'metadata'];
 const FILTERS = ['--op', 'add,sub', '--device', 'cpu,meta', '--oracle', ORACLES.join(',')];
-const KILLS = 5;
+const KILLS = 3;
 /** The store's promise: a result reported more than this long before a kill is in the database. */
 const MAX_LOSS_MS = 1000;
 
