@@ -75,11 +75,15 @@ describe('opgate mutate', () => {
         mutated: lines[line - 1].replace(original, 'let s = 0 + 0;'),
         instances: [],
       },
-      // Every softmax line loops forever.
+      // Every softmax call waits forever (blocked, not spinning: the watchdog sees no progress either way, and
+      // a spin would hold a core of the suite's two for the whole timeout).
       {
         ...base,
         id: 'hangs',
-        mutated: lines[line - 1].replace(original, 'let s = 0; for (;;) {}'),
+        mutated: lines[line - 1].replace(
+          original,
+          'let s = 0; Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);',
+        ),
         instances: ['test_reference_softmax_cpu_float64_contiguous_eager'],
       },
     ];
