@@ -12,6 +12,7 @@ import { perfSamples } from '../../src/ci/store/perf.ts';
 import { type ResultRow, ResultsStore } from '../../src/ci/store/store.ts';
 import { affectedBy, isAffected } from '../../src/ci/td/index.ts';
 import { opgate, opgateBatch, passRow, refId } from './run_helpers.ts';
+import { completeRunDb, rowOf } from './store_fault_helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const tmp = () => mkdtempSync(join(tmpdir(), 'opgate-shard-'));
@@ -76,18 +77,27 @@ describe('shard planning', () => {
       s.close();
       return r;
     };
-    // One op on one device, two oracles (two template files): the shards of any selection partition it the same
-    // way, and the whole tier's partition is shown above without running it.
+    // One op on one device in one dtype, two oracles (two template files): the shards of any selection partition
+    // it the same way, and the whole tier's partition is shown above without running it.
+    const FILTERS = ['--op', 'neg', '--device', 'cpu', '--dtype', 'float32', '--oracle', 'reference,dtypes'];
     const run = async (extra: string[], db: string) => {
-      const r = await opgate([
-        'run',
-        ...['--op', 'neg', '--device', 'cpu', '--oracle', 'reference,dtypes'],
-        ...['--db', db, '--json', ...extra],
-      ]);
+      const r = await opgate(['run', ...FILTERS, ...['--db', db, '--json', ...extra]]);
       expect(r.code, r.stderr).toBe(0);
       return ids(db);
     };
-    const whole = await run([], join(dir, 'all.db'));
+    // What the unsharded run runs: the selection (run_plan.test.ts checks an unsharded run's total against it).
+    // The history the shards plan by: that run finished, with uneven durations, written here rather than run.
+    const selection = expandMatrix('pull', {
+      op: ['neg'],
+      device: ['cpu'],
+      dtype: ['float32'],
+      oracle: ['reference', 'dtypes'],
+    });
+    const whole = selection.map((i) => i.id);
+    completeRunDb(join(dir, 'all.db'), {
+      commitSha: 'c0',
+      rows: selection.map((i, k) => rowOf(i, 1 + ((k * 37) % 50))),
+    });
     const md2 = join(dir, 's2.md');
     // The shards only read all.db's history: side by side, as CI's shard jobs run.
     const [a, b] = await Promise.all([
