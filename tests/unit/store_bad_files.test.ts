@@ -77,46 +77,58 @@ beforeAll(() => {
 });
 
 describe('a damaged database', () => {
-  for (const db of ['pages.db', 'wal.db', 'record.db'])
-    test(`${db}: every command is E_DB_CORRUPT in one line, exit 2, the file untouched`, async () => {
-      const before = snapshot(f(db));
-      // db repair fixes what it can (tested below): here only on damaged pages, which it refuses.
-      const cases = commands(db).filter((c) => db === 'pages.db' || c[1] !== 'repair');
-      const out = await opgateBatch(cases.map((args) => ({ args, cwd: dir })));
+  const DAMAGED = ['pages.db', 'wal.db', 'record.db'];
+  // db repair fixes what it can (tested below): here only on damaged pages, which it refuses.
+  const casesOf = (db: string) => commands(db).filter((c) => db === 'pages.db' || c[1] !== 'repair');
+  let before: Map<string, (string | null)[]>;
+  let after: Map<string, (string | null)[]>;
+  let outcomes: Map<string, Awaited<ReturnType<typeof opgateBatch>>>;
+  // Every command on every damaged file, in one process (what each reports, not the process boundary), before
+  // db repair below changes two of them.
+  beforeAll(async () => {
+    before = new Map(DAMAGED.map((db) => [db, snapshot(f(db))]));
+    const cases = DAMAGED.flatMap((db) => casesOf(db).map((args) => ({ db, args })));
+    const out = await opgateBatch(cases.map(({ args }) => ({ args, cwd: dir })));
+    outcomes = new Map(DAMAGED.map((db) => [db, out.filter((_, k) => cases[k].db === db)]));
+    after = new Map(DAMAGED.map((db) => [db, snapshot(f(db))]));
+  }, 120_000);
+
+  for (const db of DAMAGED)
+    test(`${db}: every command is E_DB_CORRUPT in one line, exit 2, the file untouched`, () => {
+      const cases = casesOf(db);
+      const out = outcomes.get(db)!;
+      expect(out).toHaveLength(cases.length);
       out.forEach((o, k) => {
         const what = `${cases[k].join(' ')}: ${o.stderr}`;
         expect(o.code, what).toBe(2);
         expect(o.stderr, what).toMatch(/^(opgate: )?[^\n]*\[E_DB_CORRUPT\]\n$/);
       });
-      expect(snapshot(f(db)), 'unchanged').toEqual(before);
+      expect(after.get(db), 'unchanged').toEqual(before.get(db));
       expect(existsSync(f(`merged-from-${db}`)), 'no target created from a damaged source').toBe(false);
-    }, 120_000);
+    });
 
   test('db check reports each damage (exit 1); db repair keeps what can be kept, the lost run stays resumable', async () => {
-    const checks = await opgateBatch(
-      ['good.db', 'pages.db', 'wal.db', 'record.db'].map((db) => ({ args: ['db', 'check', db], cwd: dir })),
+    // In order, in one process: check the four files, repair the two that can be, check those again.
+    const [good, pages, wal, record, walRepair, recordRepair, walAfter, recordAfter] = await opgateBatch(
+      [
+        ...['good.db', 'pages.db', 'wal.db', 'record.db'].map((db) => ['db', 'check', db]),
+        ...['wal.db', 'record.db'].map((db) => ['db', 'repair', db]),
+        ...['wal.db', 'record.db'].map((db) => ['db', 'check', db]),
+      ].map((args) => ({ args, cwd: dir })),
     );
-    expect(checks.map((c) => c.code)).toEqual([0, 1, 1, 1]);
-    expect(checks[1].stdout).toMatch(/damaged pages/);
-    expect(checks[2].stdout).toMatch(
-      /wal.db-wal: damaged at frame 1 of \d+: a replay would drop \d+ committed/,
-    );
-    expect(checks[3].stdout).toMatch(/damaged run 1: commit_sha/);
-    const [wal, record] = await opgateBatch(
-      ['wal.db', 'record.db'].map((db) => ({ args: ['db', 'repair', db], cwd: dir })),
-    );
-    expect(wal.code, wal.stderr).toBe(0);
-    expect(wal.stdout).toMatch(/the damaged -wal is kept as .*wal\.db-wal\.damaged-/);
-    expect(record.stdout).toMatch(/1 damaged run\(s\) and \d+ damaged result\(s\) dropped/);
+    expect([good, pages, wal, record].map((c) => c.code)).toEqual([0, 1, 1, 1]);
+    expect(pages.stdout).toMatch(/damaged pages/);
+    expect(wal.stdout).toMatch(/wal.db-wal: damaged at frame 1 of \d+: a replay would drop \d+ committed/);
+    expect(record.stdout).toMatch(/damaged run 1: commit_sha/);
+    expect(walRepair.code, walRepair.stderr).toBe(0);
+    expect(walRepair.stdout).toMatch(/the damaged -wal is kept as .*wal\.db-wal\.damaged-/);
+    expect(recordRepair.stdout).toMatch(/1 damaged run\(s\) and \d+ damaged result\(s\) dropped/);
+    expect([walAfter, recordAfter].map((c) => c.code)).toEqual([0, 0]);
     // The run whose results the -wal lost is known (its start was checkpointed) and resumable.
     const s = new ResultsStore(f('wal.db'));
     expect(s.runs().map((r) => r.status)).toEqual(['aborted']);
     expect(s.plannedIds(1)).toHaveLength(ROWS.length);
     s.close();
-    const after = await opgateBatch(
-      ['wal.db', 'record.db'].map((db) => ({ args: ['db', 'check', db], cwd: dir })),
-    );
-    expect(after.map((c) => c.code)).toEqual([0, 0]);
   }, 120_000);
 });
 
@@ -155,25 +167,28 @@ describe('a database that cannot be written', () => {
     chmodSync(join(ro, 'file.db'), 0o444);
     chmodSync(join(ro, 'folder'), 0o555);
     copyFileSync(f('good.db'), join(ro, 'good.db'));
-    for (const db of ['file.db', 'folder/folder.db']) {
-      const before = snapshot(join(ro, db));
-      const cases = commands(db);
-      const out = await opgateBatch(
-        cases.map((args) => ({ args, cwd: ro })),
-        { uid: NOBODY },
-      );
-      out.forEach((o, k) => {
-        const what = `${db}: ${cases[k].join(' ')}: ${o.stderr}`;
-        const [cmd, arg] = cases[k];
-        const reads =
-          cmd === 'shard' || cmd === 'verify' || cmd === 'dashboard' || (cmd === 'merge' && arg === db);
-        // SQLite cannot open a WAL-mode file in a folder where it may not create the -shm, even to read it.
-        if (!reads || db.startsWith('folder/')) {
-          expect(o.code, what).toBe(2);
-          expect(o.stderr, what).toMatch(/^(opgate: )?[^\n]*\[E_(DB_READONLY|NOTHING_TO_RESUME)\]\n$/);
-        } else expect([0, 1], what).toContain(o.code);
-      });
-      expect(snapshot(join(ro, db)), `${db} unchanged`).toEqual(before);
-    }
+    const dbs = ['file.db', 'folder/folder.db'];
+    const before = dbs.map((db) => snapshot(join(ro, db)));
+    // Both files' commands in one process, run as that user.
+    const cases = dbs.flatMap((db) => commands(db).map((args) => ({ db, args })));
+    const out = await opgateBatch(
+      cases.map(({ args }) => ({ args, cwd: ro })),
+      { uid: NOBODY },
+    );
+    out.forEach((o, k) => {
+      const { db } = cases[k];
+      const [cmd, arg] = cases[k].args;
+      const what = `${db}: ${cases[k].args.join(' ')}: ${o.stderr}`;
+      const reads =
+        cmd === 'shard' || cmd === 'verify' || cmd === 'dashboard' || (cmd === 'merge' && arg === db);
+      // SQLite cannot open a WAL-mode file in a folder where it may not create the -shm, even to read it.
+      if (!reads || db.startsWith('folder/')) {
+        expect(o.code, what).toBe(2);
+        expect(o.stderr, what).toMatch(/^(opgate: )?[^\n]*\[E_(DB_READONLY|NOTHING_TO_RESUME)\]\n$/);
+      } else expect([0, 1], what).toContain(o.code);
+    });
+    dbs.forEach((db, k) => {
+      expect(snapshot(join(ro, db)), `${db} unchanged`).toEqual(before[k]);
+    });
   }, 120_000);
 });
