@@ -17,5 +17,9 @@ export default defineConfig({
     testTimeout: 30_000,
     // Some files build op_db's whole sample set once in beforeAll (seconds, more on a loaded runner).
     hookTimeout: 60_000,
+    // Transformed modules cached on disk (keyed by each file's content and this config): the suite's own workers
+    // and the `opgate run` processes its end-to-end tests start share one cache instead of each transforming the
+    // runtime again (src/ci/run/run.ts turns it on for every run).
+    experimental: { fsModuleCache: true },
   },
 });
