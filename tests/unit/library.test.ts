@@ -16,6 +16,7 @@ import {
   tensor,
 } from '../../src/runtime/index.ts';
 import { defineScaleShift, empty, scaleShiftCpu } from './myops_helpers.ts';
+import { describeWebGPU, onWebGPU, readBack } from './webgpu_helpers.ts';
 
 defineScaleShift();
 
@@ -155,5 +156,27 @@ describe('bad registrations are coded errors', () => {
     library.registerAutograd('myops::bad_grad_type', () => [2 as unknown as Tensor]);
     const z = callOp('myops::bad_grad_type', [x]) as Tensor;
     code(() => grad([callOp('sum', [z]) as Tensor], [x]), 'E_SCHEMA_MISMATCH');
+  });
+});
+
+describeWebGPU('a custom op on webgpu', () => {
+  // The webgpu kernel, written in runtime ops (their webgpu kernels run it): the cpu kernel's values.
+  library.impl('myops::scale_shift', 'webgpu', (x: Tensor, scale: number, shift: number) =>
+    callOp('add', [callOp('mul', [x, scale]), shift]),
+  );
+
+  test('dispatch picks the webgpu kernel for a webgpu tensor', async () => {
+    const x = tensor([0.5, -1, 4], { dtype: 'float32' });
+    const g = callOp('myops::scale_shift', [onWebGPU(x), 3, 1]) as Tensor;
+    expect(g.device).toBe('webgpu');
+    expect(((await readBack(g)) as Tensor).tolist()).toEqual(values(callOp('myops::scale_shift', [x, 3, 1])));
+  });
+
+  test("a webgpu kernel returning another device's tensor is E_SCHEMA_MISMATCH", () => {
+    library.define('myops::stays_on_cpu(Tensor x) -> Tensor');
+    library.impl('myops::stays_on_cpu', 'webgpu', (x: Tensor) => empty(x.shape));
+    expect(() => callOp('myops::stays_on_cpu', [onWebGPU(tensor([1, 2], { dtype: 'float32' }))])).toThrow(
+      expect.objectContaining({ code: 'E_SCHEMA_MISMATCH' }),
+    );
   });
 });

@@ -70,6 +70,17 @@ describe('opcheck', () => {
     ]);
   });
 
+  test('built-in ops pass the same checks (add with alpha, softmax over a transposed input)', async () => {
+    const y = tensor([1, 2, 3], { dtype: 'float32' });
+    for (const [op, samples] of [
+      ['add', [{ args: [x(), y], kwargs: { alpha: 2 } }]],
+      ['softmax', [{ args: [callOp('t', [x()]), 0] }]],
+    ] as const) {
+      const report = await opcheck(op, samples);
+      expect(report.every((r) => r.failure === null)).toBe(true);
+    }
+  });
+
   test.each<[string, Parameters<typeof variant>[1], OpcheckName[], RegExp]>([
     ['writes_input', 'write', ['schema'], /wrote an input its schema does not mark mutable \(args\[0\]/],
     // Returning the (transposed) input also gives the fake check other strides than the real kernel's.
