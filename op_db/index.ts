@@ -3,6 +3,7 @@
  * generators, the references and the tensor maker are exported for harnesses and tests.
  */
 
+import { DuplicateOpError } from '../src/runtime/index.ts';
 import { withAutogradClaims } from './autograd.ts';
 import { withGoldenDeviations } from './deviations.ts';
 import { FACTORY_OPINFOS } from './ops/factories/index.ts';
@@ -41,7 +42,7 @@ import { SCATTER_VIEW_OPINFOS, SHAPE_OPINFOS, VIEW_OPINFOS } from './ops/shape/i
 import { withUnsupportedOverloads } from './overloads.ts';
 import type { OpInfo } from './types.ts';
 
-export const opDb: readonly OpInfo[] = (
+const db: OpInfo[] = (
   [
     ...POINTWISE_OPINFOS,
     ...ACTIVATION_OPINFOS,
@@ -81,12 +82,43 @@ export const opDb: readonly OpInfo[] = (
   .map(withAutogradClaims)
   .map(withUnsupportedOverloads)
   .map(withGoldenDeviations);
+export const opDb: readonly OpInfo[] = db;
+
+/**
+ * Adds a project's own OpInfos (declared in its opgate.config.ts, `source`) to op_db: the matrix expands them
+ * through the same templates and oracles as op_db's own, except the golden oracle (no PyTorch recording exists).
+ * A name op_db already has is E_DUPLICATE_OP, and nothing is added.
+ */
+export function extendOpDb(infos: readonly OpInfo[], source: string): void {
+  const names = new Set(db.map((o) => o.name));
+  for (const info of infos) {
+    if (names.has(info.name))
+      throw new DuplicateOpError(`op_db already has an OpInfo named '${info.name}'`, {
+        op: info.name,
+        arg: 'opInfos',
+        got: source,
+        expected: 'a name op_db and the other extensions do not have',
+      });
+    names.add(info.name);
+  }
+  for (const info of infos)
+    db.push(
+      withGoldenDeviations(withUnsupportedOverloads(withAutogradClaims({ ...info, outOfTree: source }))),
+    );
+}
 
 export function findOpInfo(name: string): OpInfo | undefined {
   return opDb.find((o) => o.name === name || o.op === name || o.aliases.includes(name));
 }
 
 export { NO_GRADGRAD, NOT_DIFFERENTIABLE, withAutogradClaims } from './autograd.ts';
+export {
+  type BinarySpec,
+  binaryOpInfo,
+  floatSpec,
+  type UnarySpec,
+  unaryOpInfo,
+} from './families/pointwise.ts';
 export { type OpInfoSpec, opInfo, WEBGPU_DTYPES } from './info.ts';
 export { hashString, type MakeOptions, type Maker, maker, rng, SPECIAL_FLOATS } from './make.ts';
 export {

@@ -203,6 +203,8 @@ export interface OpInfo {
    * when it was built: target determination maps a change to that file to exactly its OpInfos. Absent when not built there.
    */
   readonly declaredIn?: string;
+  /** An OpInfo a project added (its opgate.config.ts): an op PyTorch does not have, so no golden oracle. */
+  readonly outOfTree?: string;
   readonly aliases: readonly string[];
   readonly family: string;
   readonly variants: Readonly<Record<Variant, boolean>>;

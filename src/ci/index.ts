@@ -1,4 +1,5 @@
 export { reproCommand } from '../oracles/index.ts';
+export { defineConfig, loadConfig, type OpgateConfig } from './config.ts';
 export {
   type PythonStatus,
   type PythonTally,

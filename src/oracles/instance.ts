@@ -57,7 +57,7 @@ export function instanceId(
   layout: Layout,
   mode: Mode,
 ): string {
-  return `test_${oracle}_${opName.replace(/\./g, '_')}_${device}_${dtype}_${layout}_${mode}`;
+  return `test_${oracle}_${opName.replace(/\.|::/g, '_')}_${device}_${dtype}_${layout}_${mode}`;
 }
 
 /** The command that reruns one instance (one sample of it when `sample` is given). */

@@ -106,7 +106,7 @@ export const ORACLE_TABLE: { readonly [O in Oracle]: OracleRecord<O> } = {
       // On webgpu the pull tier replays contiguous samples (crossbackend covers its layouts against cpu).
       { device: 'webgpu', dtypes: onWebgpu, layouts: tier === 'full' ? LAYOUTS : ['contiguous'] },
     ],
-    applies: () => true,
+    applies: (info) => info.outOfTree === undefined,
     mode: 'eager',
     template: template('golden'),
     sources: [

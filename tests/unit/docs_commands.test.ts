@@ -62,8 +62,9 @@ function problem(args: string): string | null {
   for (const t of tokens.slice(i)) {
     if (!/^--?[a-z]/.test(t)) continue;
     const flag = t.split('=')[0];
-    // A command with a default subcommand (`dashboard` is `dashboard serve`) passes its options on.
-    if (!has(cmd, flag) && !cmd.commands.some((c) => has(c, flag)))
+    // A command with a default subcommand (`dashboard` is `dashboard serve`) passes its options on; the
+    // program's own options (--config) go with every command.
+    if (!has(cmd, flag) && !cmd.commands.some((c) => has(c, flag)) && !has(program, flag))
       return `'opgate ${cmd.name()}' has no option ${flag}`;
   }
   return null;
@@ -79,6 +80,7 @@ describe('the commands the docs show exist', () => {
     expect(problem('runn --op add')).toMatch(/no command 'runn'/);
     expect(problem('shard plann')).toMatch(/no command 'shard plann'/);
     expect(problem('run --no-such-flag')).toMatch(/no option --no-such-flag/);
+    expect(problem('run --config opgate.config.ts --op add')).toBeNull();
   });
 
   test.each(PAGES)('every opgate command line of %s is a real command with real options', (page) => {

@@ -2,15 +2,21 @@
  * The worked custom op of tests/unit/library.test.ts and opcheck.test.ts: `myops::scale_shift` (scale * x + shift,
  * 2.0 and 1.0 by default) with a cpu kernel that reads strides, a fake (meta) kernel and a backward.
  */
-import { callOp, DTYPE_INFO, library, type Tensor, torch } from '../../src/runtime/index.ts';
+import { callOp, DTypeUnsupportedError, library, type Tensor, torch } from '../../src/runtime/index.ts';
 
 export const empty = (shape: readonly number[], o: { dtype?: string; device?: string } = {}) =>
   torch.empty([...shape], o) as Tensor;
 
 /** The cpu kernel: reads x through its strides (no hidden contiguous()), writes a contiguous result. */
 export function scaleShiftCpu(x: Tensor, scale: number, shift: number): Tensor {
-  if (DTYPE_INFO[x.dtype].kind !== 'float')
-    throw new Error(`scale_shift: float input expected, got ${x.dtype}`);
+  // float16 / bfloat16 storages hold bits, not values: this kernel reads float32 and float64 only.
+  if (x.dtype !== 'float32' && x.dtype !== 'float64')
+    throw new DTypeUnsupportedError('scale_shift takes float32 or float64 tensors', {
+      op: 'myops::scale_shift',
+      arg: 'x',
+      got: x.dtype,
+      expected: 'float32 or float64',
+    });
   const out = empty(x.shape, { dtype: x.dtype });
   const src = x.storage.data as Float32Array | Float64Array;
   const dst = out.storage.data as Float32Array | Float64Array;
@@ -24,10 +30,13 @@ export function scaleShiftCpu(x: Tensor, scale: number, shift: number): Tensor {
   return out;
 }
 
-/** Defines myops::scale_shift with its kernels (once per test file: the operator table is per process). */
-export function defineScaleShift(): void {
+/**
+ * Defines myops::scale_shift with its kernels (once per process: the operator table is per process); `cpu` replaces
+ * the cpu kernel (a test's injected fault).
+ */
+export function defineScaleShift(cpu: typeof scaleShiftCpu = scaleShiftCpu): void {
   library.define('myops::scale_shift(Tensor x, float scale=2.0, float shift=1.0) -> Tensor');
-  library.impl('myops::scale_shift', 'cpu', scaleShiftCpu);
+  library.impl('myops::scale_shift', 'cpu', cpu);
   library.registerFake('myops::scale_shift', (x: Tensor) =>
     empty(x.shape, { dtype: x.dtype, device: 'meta' }),
   );

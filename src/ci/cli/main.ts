@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle, sampleCount } from '../../oracles/index.ts';
 import { listOps } from '../../runtime/index.ts';
+import { loadConfig } from '../config.ts';
 import { CiError } from '../errors.ts';
 import { type DisabledEntry, listDisabled, readDisabled } from '../flaky/index.ts';
 import {
@@ -125,6 +126,16 @@ export function buildCli(): Command {
     process.exit(
       e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0 ? 0 : 2,
     );
+  });
+  // A project's own ops and OpInfos (src/ci/config.ts), loaded before any command runs; a run's workers get the
+  // same file through OPGATE_CONFIG.
+  program.option(
+    '--config <file>',
+    "a project's opgate.config.ts: its custom ops and OpInfos join the matrix",
+  );
+  program.hook('preAction', async () => {
+    const file = (program.opts().config as string | undefined) ?? process.env.OPGATE_CONFIG;
+    if (file) process.env.OPGATE_CONFIG = await loadConfig(file);
   });
 
   program

@@ -11,6 +11,7 @@ import { type Layout, type OpInfo, type Oracle, opDb } from '../../../op_db/inde
 import { runOracle } from '../../oracles/index.ts';
 import type { DeviceType, DType } from '../../runtime/index.ts';
 import { initWebGPU, webgpuUnavailableReason } from '../../runtime/index.ts';
+import { loadConfigFromEnv } from '../config.ts';
 import { CiError } from '../errors.ts';
 import { type MatrixInstance, matrixInstance, ruleMessage } from '../matrix.ts';
 import { foldMaxUlp, type InstanceRecord, PLAN_KEY, type PlanEntry, type RunPlan } from './channel.ts';
@@ -44,6 +45,8 @@ export async function defineMatrixTests(oracle: Oracle, faults: MatrixFaults = {
   // Loaded here, not at the top: this module is part of ci's face, which processes outside vitest import too.
   const { inject, test } = await import('vitest');
   faults.collect?.(oracle);
+  // A project's opgate.config.ts (`opgate run --config`): its ops and OpInfos, before the plan's ops are looked up.
+  await loadConfigFromEnv();
   const plan: RunPlan = inject(PLAN_KEY) ?? oraclePlan('pull', oracle, templateSlice());
   const entries = plan.oracles[oracle] ?? [];
   if (entries.length === 0) test.skip(`no ${oracle} instances selected`, () => {});

@@ -1,0 +1,87 @@
+/**
+ * Out-of-tree ops in the matrix: `opgate run --config tests/fixtures/myops/opgate.config.ts` registers a
+ * project's op (myops::scale_shift) and its OpInfo, expands the same templates and oracles over it (all but the
+ * golden one: PyTorch has no such op), and stores its results in the same database; a wrong kernel fails the run;
+ * a config that is missing, not a config, or takes a name op_db has is a coded error.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ResultsStore } from '../../src/ci/store/store.ts';
+import { opgateBatch } from './run_helpers.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/opgate.mjs');
+const CONFIG = 'tests/fixtures/myops/opgate.config.ts';
+const opgate = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync('node', [BIN, ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+    env: { ...process.env, ...env },
+  });
+describe('opgate --config: a project outside the tree', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'opgate-config-'));
+  const SELECT = ['--op', 'myops::scale_shift', '--device', 'cpu,meta', '--dtype', 'float32,float64'];
+
+  test('list: the extension op expands through every oracle but the golden one', () => {
+    const r = opgate(['list', '--config', CONFIG, '--op', 'myops::scale_shift']);
+    expect(r.status).toBe(0);
+    const ids = r.stdout.trim().split('\n');
+    const oracles = new Set(ids.map((id) => id.split('_')[1]));
+    expect([...oracles].sort()).toEqual([
+      'backward',
+      'compile',
+      'crossbackend',
+      'dtypes',
+      'gradcheck',
+      'gradgradcheck',
+      'metadata',
+      'property',
+      'reference',
+    ]);
+    expect(ids).toContain('test_reference_myops_scale_shift_cpu_float64_transposed_eager');
+  }, 120_000);
+
+  test('run: its instances are stored in the same database, and they pass', () => {
+    const db = join(dir, 'ok.db');
+    const r = opgate(['run', '--config', CONFIG, ...SELECT, '--db', db]);
+    expect(r.status, r.stderr).toBe(0);
+    const store = new ResultsStore(db);
+    try {
+      const rows = store.results(store.lastRunId()!);
+      expect(rows.length).toBeGreaterThan(10);
+      expect(rows.every((x) => x.op === 'myops::scale_shift')).toBe(true);
+      expect(rows.filter((x) => x.status !== 'pass' && x.status !== 'skip')).toEqual([]);
+      expect(rows.filter((x) => x.status === 'pass').length).toBeGreaterThan(10);
+    } finally {
+      store.close();
+    }
+  }, 240_000);
+
+  test('a wrong kernel (the shift dropped) fails the run: the reference oracle catches it', () => {
+    const r = opgate(
+      ['run', '--config', CONFIG, ...SELECT, '--oracle', 'reference', '--db', join(dir, 'bad.db')],
+      {
+        MYOPS_FAULT: 'drop-shift',
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/FAIL test_reference_myops_scale_shift_cpu_float(32|64)_/);
+  }, 240_000);
+
+  test('a missing file, a file that is no config, a name op_db has: coded errors, exit 2', async () => {
+    const [missing, invalid, duplicate] = await opgateBatch(
+      ['nope.config.ts', 'not_a_config.ts', 'duplicate.config.ts'].map((f) => ({
+        args: ['list', '--config', `tests/fixtures/myops/${f}`],
+        cwd: ROOT,
+      })),
+    );
+    expect([missing.code, invalid.code, duplicate.code]).toEqual([2, 2, 2]);
+    expect(missing.stderr).toMatch(/no such file.*\[E_FILE_NOT_FOUND\]/);
+    expect(invalid.stderr).toMatch(/expected a default export.*got number.*\[E_FILE_INVALID\]/);
+    expect(duplicate.stderr).toMatch(/op_db already has an OpInfo named 'add'.*\[E_DUPLICATE_OP\]/);
+  }, 120_000);
+});
