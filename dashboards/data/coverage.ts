@@ -59,7 +59,8 @@ function classify(claimed: boolean, n: Record<string, number>): CoverageStatus {
   return 'none';
 }
 
-const INFO = new Map(opDb.map((i) => [i.name, i]));
+/** op_db by name, built per call: a project's config (--config) may have added OpInfos after this module loaded. */
+const infoByName = () => new Map(opDb.map((i) => [i.name, i]));
 
 export function coverageData(db: ReadDb, sha?: string, trendLength = 0): CoverageData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
@@ -92,6 +93,7 @@ function trendPoint(db: ReadDb, sha: string): Record<string, number> {
 /** One commit's coverage; `scoresOnly` (the trend's points): the scores, no cells. */
 function coverageAt(db: ReadDb, commit: string | null, scoresOnly: boolean): Omit<CoverageData, 'trend'> {
   const rows = coverageCounts(db, commit);
+  const INFO = infoByName();
   const seen = new Map<
     string,
     Map<string, { n: Record<string, number>; reasons: Map<string, Reason & { count: number }> }>

@@ -5,10 +5,12 @@
  * a config that is missing, not a config, or takes a name op_db has is a coded error.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { launchChromium } from '../../dashboards/e2e/browser.ts';
+import { serveDashboard } from '../../dashboards/index.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { opgateBatch } from './run_helpers.ts';
 
@@ -60,6 +62,31 @@ describe('opgate --config: a project outside the tree', () => {
       store.close();
     }
   }, 240_000);
+
+  // CI installs Chromium and sets OPGATE_REQUIRE_BROWSER, so this never silently skips there.
+  test.runIf(existsSync('/usr/bin/chromium') || process.env.OPGATE_REQUIRE_BROWSER === '1')(
+    "the dashboards show the run's extension instances (test search, in Chromium)",
+    async () => {
+      const dash = await serveDashboard({ db: join(dir, 'ok.db'), port: 0, repo: null });
+      const context = await launchChromium();
+      try {
+        const page = await context.newPage();
+        await page.goto(
+          `${dash.url}#/search?q=${encodeURIComponent('/^test_reference_myops_scale_shift_cpu_/')}`,
+        );
+        await page.waitForSelector('.view[data-view="search"][data-ready=""]', { timeout: 15_000 });
+        const ids = await page
+          .locator('table[data-testid="search-results"] tbody tr')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id') ?? ''));
+        expect(ids.length).toBeGreaterThan(3);
+        for (const id of ids) expect(id).toMatch(/^test_reference_myops_scale_shift_cpu_float(32|64)_/);
+      } finally {
+        await context.close();
+        await dash.close();
+      }
+    },
+    60_000,
+  );
 
   test('a wrong kernel (the shift dropped) fails the run: the reference oracle catches it', () => {
     const r = opgate(
