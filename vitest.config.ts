@@ -14,7 +14,9 @@ export default defineConfig({
     // vitest's default leaves a core idle (cores - 1: one worker on a 2-core runner), but many files spend their
     // time waiting on child processes (the CLI, valgrind, Chromium): every core gets a worker.
     maxWorkers: availableParallelism(),
-    testTimeout: 30_000,
+    // A hang guard, not a speed check: tests that start whole processes (the CLI, a run) share 2 cores with every
+    // other worker's children in CI, and one took over 30 s there for what takes 2.4 s alone.
+    testTimeout: 90_000,
     // Some files build op_db's whole sample set once in beforeAll (seconds, more on a loaded runner).
     hookTimeout: 60_000,
     // Transformed modules cached on disk (keyed by each file's content and this config): the suite's own workers
