@@ -10,7 +10,15 @@
  */
 import { close } from './compare.ts';
 import { gradcheck } from './gradcheck.ts';
-import { callOp, compile, DTYPE_INFO, OpgateError, operatorTable, Tensor } from './runtime_face.ts';
+import {
+  callOp,
+  compile,
+  DTYPE_INFO,
+  OpgateError,
+  operatorTable,
+  type Schema,
+  Tensor,
+} from './runtime_face.ts';
 import { metaMirror } from './sample_io.ts';
 import { callTensors, firstChange, takeStates } from './untouched.ts';
 
@@ -96,9 +104,9 @@ const freshSample = (s: OpcheckSample): OpcheckSample => ({
 const call = (op: string, s: OpcheckSample) => callOp(op, [...s.args], { ...s.kwargs });
 
 /** The arguments the op's schema marks written (`Tensor(a!)`), as callTensors names them: by position and keyword. */
-function mutableNames(op: string): Set<string> {
+function mutableNames(schema: Schema): Set<string> {
   const names = new Set<string>();
-  operatorTable.resolve(op)[0].schema.args.forEach((a, i) => {
+  schema.args.forEach((a, i) => {
     if (a.type.alias?.isWrite || a.type.elementAlias?.isWrite) names.add(`args[${i}]`).add(a.name);
   });
   return names;
@@ -107,17 +115,17 @@ function mutableNames(op: string): Set<string> {
 async function schemaCheck(op: string, sample: OpcheckSample): Promise<string | null> {
   const s = freshSample(sample);
   const all = callTensors(undefined, s.args, s.kwargs ?? {});
-  const mutable = mutableNames(op);
+  const { schema } = operatorTable.resolve(op)[0];
+  const mutable = mutableNames(schema);
   // A list argument's elements (`args[0][1]`) are as mutable as the list.
   const readOnly = all.filter(({ name }) => !mutable.has(name) && !mutable.has(name.replace(/\[\d+\]$/, '')));
   const states = await takeStates(readOnly);
   const out = call(op, s);
   const changed = await firstChange(states);
   if (changed) return `the kernel wrote an input its schema does not mark mutable (${changed})`;
-  const entry = operatorTable.resolve(op)[0];
   const outs = tensorsOf(out);
   for (const [i, t] of outs.entries()) {
-    const declared = entry.schema.returns[i]?.type.alias;
+    const declared = schema.returns[i]?.type.alias;
     if (declared) continue;
     const shared = all.find(({ t: x }) => x.storage === t.storage);
     if (shared)

@@ -19,6 +19,7 @@ export {
   OpgateError,
   operatorTable,
   Scalar,
+  type Schema,
   Storage,
   stridePattern,
   Tensor,

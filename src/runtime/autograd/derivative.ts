@@ -60,13 +60,13 @@ const NODE_NAMES_BY_OVERLOAD: Readonly<Record<string, string>> = {
   'sort.stable': 'SortBackward1',
 };
 
-/** PyTorch's node name for an op: `log_softmax` -> `LogSoftmaxBackward0`. */
+/** PyTorch's node name for an op: `log_softmax` -> `LogSoftmaxBackward0`, `myops::scale_shift` -> `ScaleShiftBackward0`. */
 export function nodeName(op: string, d: Derivative, overload = ''): string {
   const byOverload = NODE_NAMES_BY_OVERLOAD[overload ? `${op}.${overload}` : op];
   if (byOverload) return byOverload;
   if (d.name) return d.name;
   const camel = op
-    .replace(/^nn\.functional\./, '')
+    .replace(/^nn\.functional\.|^\w+::/, '')
     .replace(/(^|_|\.)(\w)/g, (_m, _s, c: string) => c.toUpperCase());
   return `${camel}Backward0`;
 }

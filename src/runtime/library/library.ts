@@ -15,6 +15,7 @@ import {
   UnknownOpError,
 } from '../core/index.ts';
 import {
+  type Argument,
   type BoundArgs,
   DispatchKey,
   type Kernel,
@@ -142,8 +143,8 @@ export function registerAutograd(name: string, backward: Backward, options: Auto
   if (op.autograd) duplicate(name, 'autograd');
   const { schema } = op.entry;
   const tensors = schema.args.filter((a) => a.type.base === 'Tensor' && !a.type.alias?.isWrite);
+  // Its node is named like a built-in op's (nodeName: `ScaleShiftBackward0`).
   const d: Derivative = {
-    name: `${schema.name.replace(/^\w+::/, '').replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}Backward0`,
     saves: [...tensors.map((a) => a.name), 'result'],
     formula: (c: GradContext) => {
       const ctx: AutogradContext = {};
@@ -154,7 +155,7 @@ export function registerAutograd(name: string, backward: Backward, options: Auto
         schema.args.map((a) => c.args[a.name]),
         c.results.length > 1 ? c.results : c.result,
       );
-      return gradientsOf(schema, backward(ctx, ...c.grads));
+      return gradientsOf(schema, tensors, backward(ctx, ...c.grads));
     },
   };
   op.autograd = true;
@@ -162,9 +163,12 @@ export function registerAutograd(name: string, backward: Backward, options: Auto
 }
 
 /** The backward's gradients, one per schema input (PyTorch's convention), as the tensor slots autograd wants. */
-function gradientsOf(schema: Schema, r: Tensor | null | readonly (Tensor | null)[]): (Tensor | null)[] {
+function gradientsOf(
+  schema: Schema,
+  tensorArgs: readonly Argument[],
+  r: Tensor | null | readonly (Tensor | null)[],
+): (Tensor | null)[] {
   const list = Array.isArray(r) ? r : [r];
-  const tensorArgs = schema.args.filter((a) => a.type.base === 'Tensor' && !a.type.alias?.isWrite);
   // One per input, or (a convenience) one per tensor input.
   const perInput = list.length === schema.args.length;
   if (!perInput && list.length !== tensorArgs.length)

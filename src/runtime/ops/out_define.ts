@@ -71,6 +71,7 @@ export function defineOuts(
   rule: OutRule = 'exact',
 ): OperatorEntry {
   const e = operatorTable.def(schema, tags);
+  const names = e.schema.args.filter((a) => a.kwargOnly && a.type.alias?.isWrite).map((a) => a.name);
   // Plain loops: add.out and every structured op's out= overload run through here (the eager hot path).
   const kernel = (_ks: unknown, args: BoundArgs, op: OperatorEntry) => {
     const device = commonDevice(op, args);
@@ -94,7 +95,6 @@ export function defineOuts(
     for (const o of outs) o.bumpVersion();
     return names.length === 1 ? outs[0] : outs;
   };
-  const names = e.schema.args.filter((a) => a.kwargOnly && a.type.alias?.isWrite).map((a) => a.name);
   /** Each out that an input reads is written through its own temporary; the impl fills all of them in one call. */
   const fill = (
     op: OperatorEntry,
