@@ -36,6 +36,8 @@ export {
 } from './autograd/index.ts';
 // torch.set_num_threads / get_num_threads: the cpu thread pool behind large products (backends/cpu/wasm/threads.ts).
 export { getNumThreads, setNumThreads } from './backends/cpu/index.ts';
+// A registered device's tensors moved whole (layout and aliasing kept) and read back: what the oracles use.
+export { hostView, toDevice } from './backends/privateuse1/index.ts';
 export {
   type AllocatorStats,
   allocator as webgpuAllocator,
@@ -80,7 +82,9 @@ export {
   DTYPES,
   type DType,
   DTypeUnsupportedError,
+  DuplicateDeviceError,
   DuplicateOpError,
+  deviceTypes,
   type ErrorCode,
   expandStrides,
   float,
@@ -90,19 +94,25 @@ export {
   InvalidArgumentError,
   int,
   isDType,
+  isRegisteredDevice,
   MAX_LIST_OUTPUTS,
+  MissingKernelError,
   manualSeed,
   maxAllocationBytes,
   NoAdapterError,
   OpgateError,
   OutOfMemoryError,
+  pointwiseOutputStrides,
   promoteTypes,
+  ReservedDeviceError,
   ReservedNamespaceError,
+  registeredDevice,
   resultType,
   Scalar,
   SchemaMismatchError,
   ShapeMismatchError,
   Storage,
+  type StorageArray,
   setDefaultDType,
   setMaxAllocationBytes,
   Tensor,
@@ -124,12 +134,20 @@ export {
   withExcludedKeys,
   withIncludedKeys,
 } from './dispatch/index.ts';
-export type { AutogradContext, Backward, ImplTarget, KernelFn } from './library/index.ts';
 /**
  * Custom ops (torch.library): `library.define('myops::f(Tensor x) -> Tensor')`, `library.impl(...)`,
  * `library.registerAutograd(...)`, `library.registerFake(...)`.
  */
 export * as library from './library/index.ts';
+export {
+  type AutogradContext,
+  type Backward,
+  type DeviceSpec,
+  deviceDTypes,
+  type ImplTarget,
+  type KernelFn,
+  registerDevice,
+} from './library/index.ts';
 /**
  * Every op declared a function, by its PyTorch name: `torch.add(a, b)`, `torch.var(x)`. A computed object,
  * since ES named exports are static; its type comes from the definitions' `as const` variant declarations.

@@ -147,6 +147,8 @@ describe('OpgateError', () => {
       [E.DuplicateOpError, 'E_DUPLICATE_OP'],
       [E.ReservedNamespaceError, 'E_RESERVED_NAMESPACE'],
       [E.SchemaMismatchError, 'E_SCHEMA_MISMATCH'],
+      [E.DuplicateDeviceError, 'E_DUPLICATE_DEVICE'],
+      [E.ReservedDeviceError, 'E_RESERVED_DEVICE'],
     ];
     for (const [Cls, c] of classes) {
       const err = new Cls('boom');

@@ -4,12 +4,14 @@
  */
 
 import { logicalOffsets, numberReader } from '../backends/cpu/index.ts';
+import { hostView } from '../backends/privateuse1/index.ts';
 import { downloadTensor } from '../backends/webgpu/index.ts';
 import { readDuringTrace } from '../compile/index.ts';
 import {
   checkReadback,
   DTYPE_INFO,
   InvalidArgumentError,
+  isRegisteredDevice,
   NotImplementedError,
   SyncReadbackError,
   Tensor,
@@ -36,6 +38,8 @@ export function flatValues(t: Tensor): Element[] {
     );
   }
   checkReadback(t.numel, 'tolist');
+  // A registered device's data is read through its toCpu (synchronous, as its kernels are).
+  if (isRegisteredDevice(t.device)) return flatValues(hostView(t));
   const data = t.storage.data!;
   const offs = logicalOffsets(t.shape, t.strides, t.storageOffset);
   const out: Element[] = new Array(offs.length);
@@ -100,5 +104,6 @@ export function installReadback(): void {
 /** `t` itself when it is on cpu (or meta), else a cpu copy with the same layout read back from the device. */
 export async function toHost(t: Tensor): Promise<Tensor> {
   readDuringTrace(t, 'toArray');
-  return t.device === 'webgpu' ? downloadTensor(t) : t;
+  if (t.device === 'webgpu') return downloadTensor(t);
+  return isRegisteredDevice(t.device) ? hostView(t) : t;
 }

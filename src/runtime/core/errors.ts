@@ -26,7 +26,9 @@ export type ErrorCode =
   | 'E_OUT_OF_MEMORY'
   | 'E_DUPLICATE_OP'
   | 'E_RESERVED_NAMESPACE'
-  | 'E_SCHEMA_MISMATCH';
+  | 'E_SCHEMA_MISMATCH'
+  | 'E_DUPLICATE_DEVICE'
+  | 'E_RESERVED_DEVICE';
 
 export interface ErrorDetails {
   op?: string;
@@ -217,5 +219,40 @@ export class ReservedNamespaceError extends OpgateError {
 export class SchemaMismatchError extends OpgateError {
   constructor(summary: string, details?: ErrorDetails) {
     super('E_SCHEMA_MISMATCH', summary, details);
+  }
+}
+
+/** A second registerDevice: the runtime has one PrivateUse1 slot, as PyTorch has. */
+export class DuplicateDeviceError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_DUPLICATE_DEVICE', summary, details);
+  }
+}
+
+/** registerDevice with a built-in device's name (cpu, meta, webgpu) or one PyTorch reserves (cuda, mps, ...). */
+export class ReservedDeviceError extends OpgateError {
+  constructor(summary: string, details?: ErrorDetails) {
+    super('E_RESERVED_DEVICE', summary, details);
+  }
+}
+
+/**
+ * The dispatcher found no kernel for an op on a backend key (E_NOT_IMPLEMENTED): `kernelOp` is the op, `key` the
+ * dispatch key's name, `device` the device it stands for. The cross-backend oracle reports a registered device's
+ * missing kernel as unsupported, not failed.
+ */
+export class MissingKernelError extends NotImplementedError {
+  readonly kernelOp: string;
+  readonly key: string;
+  readonly device: string;
+  constructor(
+    summary: string,
+    details: ErrorDetails,
+    where: { readonly kernelOp: string; readonly key: string; readonly device: string },
+  ) {
+    super(summary, details);
+    this.kernelOp = where.kernelOp;
+    this.key = where.key;
+    this.device = where.device;
   }
 }

@@ -1,4 +1,12 @@
-export { DEVICE_TYPES, type DeviceType, parseDevice } from './device.ts';
+export {
+  DEVICE_TYPES,
+  type DeviceType,
+  deviceTypes,
+  isRegisteredDevice,
+  parseDevice,
+  registeredDevice,
+  setRegisteredDevice,
+} from './device.ts';
 export {
   type ComputeDomain,
   CPP_TYPE_NAMES,
@@ -22,6 +30,7 @@ export {
   DeviceMismatchError,
   DimOutOfRangeError,
   DTypeUnsupportedError,
+  DuplicateDeviceError,
   DuplicateOpError,
   type ErrorCode,
   type ErrorDetails,
@@ -32,11 +41,13 @@ export {
   InternalOverlapError,
   InvalidArgumentError,
   InvalidViewError,
+  MissingKernelError,
   NoAdapterError,
   NoOverloadError,
   NotImplementedError,
   OpgateError,
   OutOfMemoryError,
+  ReservedDeviceError,
   ReservedNamespaceError,
   ResultTypeError,
   SchemaMismatchError,

@@ -5,9 +5,11 @@
  */
 import {
   InvalidArgumentError,
+  MissingKernelError,
   NoOverloadError,
   NotImplementedError,
   OpgateError,
+  registeredDevice,
   Tensor,
   UnknownOpError,
 } from '../core/index.ts';
@@ -96,16 +98,25 @@ export function redispatch(op: OperatorEntry, ks: DispatchKeySet, args: BoundArg
       set = set.remove(key);
       continue;
     }
-    throw new NotImplementedError(
-      `could not run '${op.name}' with arguments from the '${KEY_NAMES[key]}' backend`,
-      {
-        op: op.name,
-        arg: 'dispatch key',
-        got: `${KEY_NAMES[key]} (dtype ${firstDType(op, args)})`,
-        expected: `one of the registered kernels: ${op.kernelKeys().join(', ') || 'none'}`,
-      },
-    );
+    throw missingKernel(op, key, args);
   }
+}
+
+/** No kernel for `key` (PyTorch: "Could not run 'aten::add.Tensor' with arguments from the 'CPU' backend"). */
+function missingKernel(op: OperatorEntry, key: DispatchKey, args: BoundArgs): MissingKernelError {
+  const name = KEY_NAMES[key];
+  const device = key === DispatchKey.PrivateUse1 ? (registeredDevice() ?? name) : name.toLowerCase();
+  const q = op.schema.qualifiedName;
+  return new MissingKernelError(
+    `could not run '${op.name}' with arguments from the '${name}' backend${key === DispatchKey.PrivateUse1 ? ` (device '${device}')` : ''}`,
+    {
+      op: op.name,
+      arg: 'dispatch key',
+      got: `${name} (dtype ${firstDType(op, args)})`,
+      expected: `one of the registered kernels: ${op.kernelKeys().join(', ') || 'none'}`,
+    },
+    { kernelOp: q.includes('::') ? q : `aten::${q}`, key: name, device },
+  );
 }
 
 export function callEntry(op: OperatorEntry, args: BoundArgs): unknown {

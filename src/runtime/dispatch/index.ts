@@ -9,6 +9,7 @@ export {
   KEY_NAMES,
   localExcluded,
   localIncluded,
+  mapPrivateUse1,
   replaceExcludedKeys,
   TENSOR_WRAPPER_KEYS,
   withExcludedKeys,

@@ -8,6 +8,8 @@ export const DispatchKey = {
   CPU: 0,
   Meta: 1,
   WebGPU: 2,
+  /** The one backend key for a device registered from outside (registerDevice), as in PyTorch. */
+  PrivateUse1: 3,
   ADInplaceOrView: 8,
   Autograd: 9,
   Tracer: 10,
@@ -18,18 +20,30 @@ export const KEY_NAMES: Record<DispatchKey, string> = {
   [DispatchKey.CPU]: 'CPU',
   [DispatchKey.Meta]: 'Meta',
   [DispatchKey.WebGPU]: 'WebGPU',
+  [DispatchKey.PrivateUse1]: 'PrivateUse1',
   [DispatchKey.ADInplaceOrView]: 'ADInplaceOrView',
   [DispatchKey.Autograd]: 'Autograd',
   [DispatchKey.Tracer]: 'Tracer',
 };
 
-export const BACKEND_KEYS: readonly DispatchKey[] = [DispatchKey.CPU, DispatchKey.Meta, DispatchKey.WebGPU];
+export const BACKEND_KEYS: readonly DispatchKey[] = [
+  DispatchKey.CPU,
+  DispatchKey.Meta,
+  DispatchKey.WebGPU,
+  DispatchKey.PrivateUse1,
+];
 
+/** A tensor's backend key by its device; a registered device joins it (mapPrivateUse1), so dispatch reads one table. */
 export const DEVICE_KEY: Record<DeviceType, DispatchKey> = {
   cpu: DispatchKey.CPU,
   meta: DispatchKey.Meta,
   webgpu: DispatchKey.WebGPU,
 };
+
+/** PyTorch's rename_privateuse1_backend: tensors on `device` dispatch to the PrivateUse1 key. */
+export function mapPrivateUse1(device: string): void {
+  (DEVICE_KEY as Record<string, DispatchKey>)[device] = DispatchKey.PrivateUse1;
+}
 
 export const isBackendKey = (k: DispatchKey): boolean => k < DispatchKey.ADInplaceOrView;
 

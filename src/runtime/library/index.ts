@@ -1,4 +1,6 @@
 /** Custom ops from outside the runtime's tree (torch.library's define / impl / registerAutograd / registerFake). */
+
+export { type DeviceSpec, deviceDTypes, RESERVED_DEVICE_NAMES, registerDevice } from './device.ts';
 export {
   type AutogradContext,
   type AutogradOptions,

@@ -9,7 +9,9 @@ import { type Derivative, type GradContext, setAutogradKernel } from '../autogra
 import {
   DuplicateOpError,
   InvalidArgumentError,
+  isRegisteredDevice,
   ReservedNamespaceError,
+  registeredDevice,
   SchemaMismatchError,
   Tensor,
   UnknownOpError,
@@ -28,8 +30,11 @@ import {
 /** A kernel: the schema's arguments, positionally; returns what the schema's returns declare. */
 // biome-ignore lint/suspicious/noExplicitAny: a kernel's parameters are whatever its schema declares
 export type KernelFn = (...args: any[]) => unknown;
-/** Where an implementation runs: a device, or `composite` (written in other ops: every device, autograd too). */
-export type ImplTarget = 'cpu' | 'webgpu' | 'meta' | 'composite';
+/**
+ * Where an implementation runs: a device, or `composite` (written in other ops: every device, autograd too). A
+ * device registered with registerDevice is a target by its name, for custom ops and built-in ones alike.
+ */
+export type ImplTarget = 'cpu' | 'webgpu' | 'meta' | 'composite' | (string & {});
 /** What registerAutograd's backward gets: the object setupContext filled. */
 export type AutogradContext = Record<string, unknown>;
 export interface AutogradOptions {
@@ -103,9 +108,57 @@ function customOp(name: string, caller: string): CustomOp {
   return op;
 }
 
-/** `library.impl('myops::scale_shift', 'cpu', (x, scale, shift) => ...)`. */
+/**
+ * `library.impl('myops::scale_shift', 'cpu', (x, scale, shift) => ...)`. On the registered device (registerDevice)
+ * a built-in op takes a kernel too, named by its overload as PyTorch's TORCH_LIBRARY_IMPL does: `add.Tensor`
+ * (or `aten::add.Tensor`), `neg`.
+ */
 export function impl(name: string, target: ImplTarget, kernel: KernelFn): void {
+  if (typeof target === 'string' && isRegisteredDevice(target)) {
+    implOnDevice(name, target, kernel);
+    return;
+  }
+  const key = Object.hasOwn(DEVICE_KEY, target) ? DEVICE_KEY[target as keyof typeof DEVICE_KEY] : undefined;
+  if (key === undefined && target !== 'composite') unknownTarget(name, target);
   const op = customOp(name, 'library.impl');
+  checkKernel(name, kernel);
+  if (key === undefined) {
+    if (op.entry.composite) duplicate(name, target);
+    op.entry.composite = boxed(op.entry, kernel, null);
+    // Made of other ops: its gradient is theirs, unless a backward of its own was registered.
+    if (!op.autograd) setAutogradKernel(op.entry, 'composite');
+    return;
+  }
+  if (op.entry.kernels.has(key)) duplicate(name, target);
+  op.entry.kernels.set(key, boxed(op.entry, kernel, target));
+}
+
+/** A kernel for the registered device: a custom op's, or a built-in overload's (PrivateUse1). */
+function implOnDevice(name: string, device: string, kernel: KernelFn): void {
+  const entry = deviceKernelEntry(name);
+  checkKernel(name, kernel);
+  if (entry.kernels.has(DispatchKey.PrivateUse1)) duplicate(name, device);
+  entry.kernels.set(DispatchKey.PrivateUse1, boxed(entry, kernel, device));
+}
+
+/** The op a device kernel is for: a custom op, or a built-in overload by its qualified name; else E_UNKNOWN_OP. */
+export function deviceKernelEntry(name: string): OperatorEntry {
+  const custom = customOps.get(name);
+  if (custom) return custom.entry;
+  const q = typeof name === 'string' ? name.replace(/^aten::/, '') : '';
+  if (operatorTable.has(q)) return operatorTable.get(q);
+  const overloads = q.includes('::') || !operatorTable.names().includes(q) ? [] : operatorTable.resolve(q);
+  throw new UnknownOpError('no op of that name: a device kernel names an overload', {
+    op: 'library.impl',
+    arg: 'name',
+    got: String(name),
+    expected: overloads.length
+      ? `one of its overloads: ${overloads.map((o) => o.schema.qualifiedName).join(', ')}`
+      : "a custom op (library.define) or a built-in overload ('add.Tensor', 'neg')",
+  });
+}
+
+function checkKernel(name: string, kernel: KernelFn): void {
   if (typeof kernel !== 'function')
     throw new InvalidArgumentError('the kernel must be a function', {
       op: name,
@@ -113,23 +166,17 @@ export function impl(name: string, target: ImplTarget, kernel: KernelFn): void {
       got: typeof kernel,
       expected: 'a function taking the schema arguments positionally',
     });
-  if (target === 'composite') {
-    if (op.entry.composite) duplicate(name, target);
-    op.entry.composite = boxed(op.entry, kernel, null);
-    // Made of other ops: its gradient is theirs, unless a backward of its own was registered.
-    if (!op.autograd) setAutogradKernel(op.entry, 'composite');
-    return;
-  }
-  const key = DEVICE_KEY[target];
-  if (key === undefined)
-    throw new InvalidArgumentError('no such implementation target', {
-      op: name,
-      arg: 'device',
-      got: String(target),
-      expected: `one of ${[...Object.keys(DEVICE_KEY), 'composite'].join(', ')}`,
-    });
-  if (op.entry.kernels.has(key)) duplicate(name, target);
-  op.entry.kernels.set(key, boxed(op.entry, kernel, target));
+}
+
+function unknownTarget(name: string, target: unknown): never {
+  const device = registeredDevice();
+  const targets = [...Object.keys(DEVICE_KEY), ...(device ? [device] : []), 'composite'];
+  throw new InvalidArgumentError(
+    typeof target === 'string' && /^[a-z][a-z0-9]*$/.test(target)
+      ? `no such implementation target: no device '${target}' is registered (registerDevice it first)`
+      : 'no such implementation target',
+    { op: name, arg: 'device', got: String(target), expected: `one of ${targets.join(', ')}` },
+  );
 }
 
 /** `library.registerFake(name, fn)`: the meta kernel (compile traces through it; no data is read). */
@@ -202,7 +249,7 @@ function duplicate(name: string, what: string): never {
 }
 
 /** The kernel on the dispatcher's calling convention, its outputs checked against the schema's returns. */
-function boxed(entry: OperatorEntry, kernel: KernelFn, device: keyof typeof DEVICE_KEY | null): Kernel {
+function boxed(entry: OperatorEntry, kernel: KernelFn, device: string | null): Kernel {
   const { schema } = entry;
   return (_ks, args: BoundArgs) =>
     checkReturns(schema, device, kernel(...schema.args.map((a) => args[a.name])));

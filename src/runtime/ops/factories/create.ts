@@ -4,6 +4,7 @@
  */
 
 import { runPointwise } from '../../backends/cpu/index.ts';
+import { writeThroughHost } from '../../backends/privateuse1/index.ts';
 import { fillGPU } from '../../backends/webgpu/index.ts';
 import {
   channelsLastStrides,
@@ -15,6 +16,7 @@ import {
   InvalidArgumentError,
   int,
   isNonOverlappingAndDense,
+  isRegisteredDevice,
   parseDevice,
   pointwiseOutputStrides,
   type Scalar,
@@ -68,6 +70,10 @@ export function fillTensor(t: Tensor, s: Scalar): void {
   if (t.device === 'meta' || t.numel === 0) return;
   if (t.device === 'webgpu') {
     fillGPU(t, storageWords(s, t.dtype));
+    return;
+  }
+  if (isRegisteredDevice(t.device)) {
+    writeThroughHost(t, (host) => fillTensor(host, s));
     return;
   }
   const v = fillValue(s, t.dtype);

@@ -4,11 +4,13 @@
  * through (an integral dtype's truncation and wrap, the half types' rounding per step).
  */
 import { numberWriter } from '../../backends/cpu/index.ts';
+import { writeThroughHost } from '../../backends/privateuse1/index.ts';
 import { type Sequence, sequenceGPU, uploadStorage } from '../../backends/webgpu/index.ts';
 import {
   bf16BitsToNumber,
   type DType,
   f16BitsToNumber,
+  isRegisteredDevice,
   numberToBf16Bits,
   numberToF16Bits,
   Tensor,
@@ -51,6 +53,10 @@ export function writeSequence(t: Tensor, at: (i: number) => number, seq: Sequenc
     }
     return;
   }
+  if (isRegisteredDevice(t.device)) {
+    writeThroughHost(t, (host) => writeSequence(host, at));
+    return;
+  }
   // t is freshly allocated and contiguous, so logical index i is storage index i.
   const write = numberWriter(t.dtype);
   const data = t.storage.data!;
@@ -59,6 +65,10 @@ export function writeSequence(t: Tensor, at: (i: number) => number, seq: Sequenc
 
 /** int64 arange's values, start + step * i, exactly (BigInt), into a fresh contiguous 1-D `t`. */
 export function writeInt64Sequence(t: Tensor, s: bigint, st: bigint): void {
+  if (isRegisteredDevice(t.device)) {
+    writeThroughHost(t, (host) => writeInt64Sequence(host, s, st));
+    return;
+  }
   const data = t.storage.data as BigInt64Array;
   for (let i = 0; i < t.numel; i++) data[i] = BigInt.asIntN(64, s + st * BigInt(i));
 }

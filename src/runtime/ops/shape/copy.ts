@@ -1,6 +1,7 @@
 /** copy_, clone, contiguous and to: the ops that move data between layouts, dtypes and devices. */
 
 import { copyInto } from '../../backends/cpu/index.ts';
+import { copyThroughHost } from '../../backends/privateuse1/index.ts';
 import { copyGPU, uploadTensor } from '../../backends/webgpu/index.ts';
 import {
   channelsLastStrides,
@@ -8,6 +9,7 @@ import {
   type DType,
   expandStrides,
   InvalidArgumentError,
+  isRegisteredDevice,
   NotImplementedError,
   parseDevice,
   pointwiseOutputStrides,
@@ -45,6 +47,11 @@ export function copyAcross(dst: Tensor, src: Tensor, op: string): void {
       from = uploadTensor(host);
     }
     copyGPU(dst, from);
+    return;
+  }
+  // A registered device (registerDevice) copies through its toCpu / fromCpu, to and from cpu or itself.
+  if ((isRegisteredDevice(dst.device) || isRegisteredDevice(src.device)) && src.device !== 'webgpu') {
+    copyThroughHost(dst, src);
     return;
   }
   throw new SyncReadbackError(
