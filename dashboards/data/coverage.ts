@@ -2,10 +2,13 @@
  * View 2, op coverage: op × device × dtype at one commit, each cell pass / fail / flaky / skip / xfail /
  * unsupported / not run, with the reason (and issue) of every skip, xfail and unsupported cell; and per device
  * a conformance score against the ruler: every (op, dtype) the cpu backend claims. A new backend is measured by
- * how much of that ruler passes on it, so an unsupported dtype counts against it as much as a failing one.
+ * how much of that ruler passes on it, so an unsupported dtype counts against it as much as a failing one. A
+ * registered device (registerDevice, seen in the results) is measured the same way, over everything cpu claims:
+ * its skips whose reason is `unsupported on <device>: ...` (no kernel, or a dtype it does not compute) are its
+ * unsupported cells. Scores are also given per op family and device.
  */
-import { opDb } from '../../op_db/index.ts';
-import { coverageCounts, recentCommits } from '../../src/ci/index.ts';
+import { type OpInfo, opDb } from '../../op_db/index.ts';
+import { coverageCounts, recentCommits, unsupportedPrefix } from '../../src/ci/index.ts';
 import { DEVICE_TYPES, DTYPES } from '../../src/runtime/index.ts';
 import { parseReason, type Reason } from '../shared.ts';
 import type { ReadDb } from './db.ts';
@@ -32,6 +35,11 @@ export interface DeviceScore {
   readonly score: number;
 }
 
+/** A device's score over one op family's part of the ruler. */
+export interface FamilyScore extends DeviceScore {
+  readonly family: string;
+}
+
 export interface CoverageData {
   readonly sha: string | null;
   readonly devices: readonly string[];
@@ -43,6 +51,8 @@ export interface CoverageData {
     cells: Record<string, CoverageCell>;
   }[];
   readonly scores: readonly DeviceScore[];
+  /** The scores per op family (op_db's `family`) and device, families in name order. */
+  readonly families: readonly FamilyScore[];
   /** Conformance scores of the newest commits, oldest first (only in the latest commit's document). */
   readonly trend: readonly { sha: string; scores: Record<string, number> }[];
 }
@@ -54,6 +64,7 @@ function classify(claimed: boolean, n: Record<string, number>): CoverageStatus {
   if ((n.fail ?? 0) + (n.error ?? 0) + (n.xpass ?? 0) > 0) return 'fail';
   if (n.flaky) return 'flaky';
   if (n.pass) return 'pass';
+  if (n.unsupported) return 'unsupported';
   if (n.xfail) return 'xfail';
   if (n.skip) return 'skip';
   return 'none';
@@ -61,6 +72,10 @@ function classify(claimed: boolean, n: Record<string, number>): CoverageStatus {
 
 /** op_db by name, built per call: a project's config (--config) may have added OpInfos after this module loaded. */
 const infoByName = () => new Map(opDb.map((i) => [i.name, i]));
+
+/** What an OpInfo claims on a device: a registered device (not in op_db's tables) is measured over cpu's claims. */
+const claimsOn = (info: OpInfo, device: string): readonly string[] =>
+  (info.dtypes as Readonly<Record<string, readonly string[] | undefined>>)[device] ?? info.dtypes.cpu;
 
 export function coverageData(db: ReadDb, sha?: string, trendLength = 0): CoverageData {
   const commit = sha ?? recentCommits(db, 1)[0]?.sha ?? null;
@@ -104,7 +119,10 @@ function coverageAt(db: ReadDb, commit: string | null, scoresOnly: boolean): Omi
     const k = cellKey(r.device, r.dtype);
     const c = byCell.get(k) ?? { n: {}, reasons: new Map() };
     byCell.set(k, c);
-    c.n[r.status] = (c.n[r.status] ?? 0) + r.n;
+    // A registered device's unsupported instances are skips whose reason says so.
+    const status =
+      r.status === 'skip' && r.message?.startsWith(unsupportedPrefix(r.device)) ? 'unsupported' : r.status;
+    c.n[status] = (c.n[status] ?? 0) + r.n;
     if (!scoresOnly && (r.status === 'skip' || r.status === 'xfail')) {
       const reason = parseReason(r.message);
       const key = `${r.status}\0${reason.reason}\0${reason.issue}`;
@@ -116,18 +134,31 @@ function coverageAt(db: ReadDb, commit: string | null, scoresOnly: boolean): Omi
       });
     }
   }
-  const devices = [...DEVICE_TYPES];
+  const builtin: readonly string[] = DEVICE_TYPES;
+  const devices = [
+    ...DEVICE_TYPES,
+    ...[...new Set(rows.map((r) => r.device))].filter((d) => !builtin.includes(d)).sort(),
+  ];
   const dtypes = DTYPES.filter(
     (d) =>
-      opDb.some((i) => devices.some((dev) => i.dtypes[dev].includes(d))) || rows.some((r) => r.dtype === d),
+      opDb.some((i) => devices.some((dev) => claimsOn(i, dev).includes(d))) ||
+      rows.some((r) => r.dtype === d),
   );
   const names = [...new Set([...opDb.map((i) => i.name), ...seen.keys()])].sort();
+  const empty = (): Tally => ({ ruler: 0, pass: 0, fail: 0, skip: 0, unsupported: 0, notRun: 0 });
   const scores = new Map(
-    devices.map((d): [string, Tally & { device: string }] => [
-      d,
-      { device: d, ruler: 0, pass: 0, fail: 0, skip: 0, unsupported: 0, notRun: 0 },
-    ]),
+    devices.map((d): [string, Tally & { device: string }] => [d, { device: d, ...empty() }]),
   );
+  const families = new Map<string, Tally & { device: string; family: string }>();
+  const familyTally = (device: string, family: string) => {
+    const k = `${family}\0${device}`;
+    let t = families.get(k);
+    if (!t) {
+      t = { device, family, ...empty() };
+      families.set(k, t);
+    }
+    return t;
+  };
   const ops = names.map((name) => {
     const info = INFO.get(name);
     const cells: Record<string, CoverageCell> = {};
@@ -135,9 +166,12 @@ function coverageAt(db: ReadDb, commit: string | null, scoresOnly: boolean): Omi
       for (const dtype of dtypes) {
         const c = seen.get(name)?.get(cellKey(device, dtype));
         // An op the op_db no longer has: what ran is all there is to go by.
-        const claimed = info ? info.dtypes[device].includes(dtype) : c !== undefined;
+        const claimed = info ? claimsOn(info, device).includes(dtype) : c !== undefined;
         const s = classify(claimed, c?.n ?? {});
-        if (info?.dtypes.cpu.includes(dtype)) tally(scores.get(device)!, s);
+        if (info?.dtypes.cpu.includes(dtype)) {
+          tally(scores.get(device)!, s);
+          tally(familyTally(device, info.family), s);
+        }
         if (scoresOnly) continue;
         const reasons = [...(c?.reasons.values() ?? [])];
         if (s !== 'none' || c)
@@ -152,6 +186,14 @@ function coverageAt(db: ReadDb, commit: string | null, scoresOnly: boolean): Omi
     dtypes,
     ops: scoresOnly ? [] : ops,
     scores: [...scores.values()].map((s) => ({ ...s, score: s.ruler ? s.pass / s.ruler : 0 })),
+    families: scoresOnly
+      ? []
+      : [...families.values()]
+          .sort(
+            (a, b) =>
+              a.family.localeCompare(b.family) || devices.indexOf(a.device) - devices.indexOf(b.device),
+          )
+          .map((f) => ({ ...f, score: f.ruler ? f.pass / f.ruler : 0 })),
   };
 }
 

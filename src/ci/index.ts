@@ -1,6 +1,14 @@
 export { reproCommand } from '../oracles/index.ts';
 export { defineConfig, loadConfig, type OpgateConfig } from './config.ts';
 export {
+  type CellOutcome,
+  cellOutcome,
+  deviceConformance,
+  type FamilyConformance,
+  formatConformance,
+  unsupportedPrefix,
+} from './conformance.ts';
+export {
   type PythonStatus,
   type PythonTally,
   pythonCoverage,

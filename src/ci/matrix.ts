@@ -15,6 +15,7 @@ import {
   type SkipRule,
 } from '../../op_db/index.ts';
 import { type Instance, instanceId, ORACLE_TABLE, oracleRecords, type Tier } from '../oracles/index.ts';
+import { deviceDTypes, isRegisteredDevice } from '../runtime/index.ts';
 
 export type { Tier };
 export { instanceId };
@@ -90,8 +91,24 @@ export function matrixInstance(
 ): MatrixInstance {
   const mode = ORACLE_TABLE[oracle].mode;
   const id = instanceId(oracle, info.name, device, dtype, layout, mode);
-  const rule = info.skips.find((r) => ruleMatches(r, { oracle, device, dtype, layout, mode })) ?? null;
+  const rule =
+    info.skips.find((r) => ruleMatches(r, { oracle, device, dtype, layout, mode })) ??
+    unsupportedDType(device, dtype);
   return { id, oracle, info, op: info.name, device, dtype, layout, mode, seed: hashString(id), rule };
+}
+
+/**
+ * A registered device is measured against every dtype cpu claims; those it does not compute (its spec's `dtypes`)
+ * are skipped as unsupported there, so they count against its score without running or failing.
+ */
+function unsupportedDType(device: Instance['device'], dtype: Instance['dtype']): SkipRule | null {
+  if (!isRegisteredDevice(device) || deviceDTypes().includes(dtype)) return null;
+  return {
+    kind: 'skip',
+    device,
+    dtype,
+    reason: `unsupported on ${device}: the device does not compute ${dtype}`,
+  };
 }
 
 export function expandMatrix(

@@ -4,7 +4,7 @@
  * caller allows it. `opgate run`, `list` and `td` select through here.
  */
 import { LAYOUTS, MODES, ORACLES, opDb } from '../../op_db/index.ts';
-import { DEVICE_TYPES, DTYPES } from '../runtime/index.ts';
+import { DTYPES, deviceTypes } from '../runtime/index.ts';
 import { CiError, nearestNames } from './errors.ts';
 import { expandMatrix, type Filters, type MatrixInstance, type Tier } from './matrix.ts';
 
@@ -12,7 +12,8 @@ type NamedFilter = 'op' | 'device' | 'dtype' | 'oracle' | 'layout' | 'mode';
 
 const VALID: Record<NamedFilter, () => readonly string[]> = {
   op: () => [...new Set(opDb.flatMap((i) => [i.name, i.op]))],
-  device: () => DEVICE_TYPES,
+  // A registered device (a --config's registerDevice) is a device name too.
+  device: deviceTypes,
   dtype: () => DTYPES,
   oracle: () => ORACLES,
   layout: () => LAYOUTS,

@@ -1,6 +1,7 @@
 /**
- * Oracle 3, cross-backend: the op on webgpu against the same op on cpu, same inputs (layouts included) and
- * dtype (PyTorch's test_compare_cpu). Floats within the sum of the two backends' tolerances, integers and bool
+ * Oracle 3, cross-backend: the op on webgpu, or on a registered device (registerDevice), against the same op on
+ * cpu, same inputs (layouts included) and dtype (PyTorch's test_compare_cpu). A registered device without a
+ * kernel for an op a sample reaches is unsupported there (reported as a skip, never a failure). Floats within the sum of the two backends' tolerances, integers and bool
  * exactly, NaN only matches NaN and ±Inf must match; shapes, dtypes, strides and storage offsets must agree too. Inputs not
  * declared mutable must come back unchanged from the device.
  */
@@ -13,6 +14,7 @@ import type { DType, Tensor } from './runtime_face.ts';
 import {
   callOnDevice,
   callSample,
+  missingDeviceKernel,
   onHost,
   sameBytes,
   sampleTensors,
@@ -52,7 +54,14 @@ export async function runCrossBackend(inst: Instance, only?: number): Promise<Or
     const sCpu = withLayout(s0, inst.layout);
     const before = sampleTensors(sCpu).map(snapshot);
     // The device runs first, on its own copies: an op that mutates its input sees the same values on both.
-    const dev = callOnDevice(inst, k, sCpu, inst.device, inst.device);
+    let dev: ReturnType<typeof callOnDevice>;
+    try {
+      dev = callOnDevice(inst, k, sCpu, inst.device, inst.device);
+    } catch (e) {
+      const op = missingDeviceKernel(e, inst.device);
+      if (op === null) throw e;
+      return { checks, unsupported: `unsupported on ${inst.device}: no kernel for ${op}` };
+    }
     if (!dev) {
       skipped++;
       continue;

@@ -24,6 +24,11 @@ export interface OracleResult {
    * result, in units in the last place of the output dtype; absent when the oracle measures none.
    */
   readonly maxUlp?: number;
+  /**
+   * Why the instance could not run on its device (a registered device with no kernel for an op the samples
+   * reach): reported as a skip with this reason, never as a pass or a failure.
+   */
+  readonly unsupported?: string;
 }
 
 export class OracleFailure extends Error {

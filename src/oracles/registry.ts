@@ -14,7 +14,7 @@ import { type Instance, type OracleResult, sampleContext } from './instance.ts';
 import { runMetadata } from './metadata.ts';
 import { runProperty } from './property.ts';
 import { runReference } from './reference.ts';
-import { DTYPES, type DType } from './runtime_face.ts';
+import { DTYPES, type DType, registeredDevice } from './runtime_face.ts';
 
 /** The matrix tiers: `pull` (every pull request, `npm test`) and `full` (nightly). */
 export type Tier = 'pull' | 'full';
@@ -50,6 +50,16 @@ export interface OracleRecord<O extends Oracle = Oracle> {
 }
 
 const claimed = (info: OpInfo) => info.dtypes.cpu;
+/**
+ * A registered device (registerDevice) runs the cross-backend oracle against cpu over everything cpu claims: the
+ * ruler its conformance is measured by (the matrix marks the dtypes it does not compute unsupported).
+ */
+const registeredAxes = (tier: Tier): readonly OracleAxis[] => {
+  const device = registeredDevice();
+  return device === null
+    ? []
+    : [{ device: device as Instance['device'], dtypes: claimed, layouts: gpuLayouts(tier) }];
+};
 const onWebgpu = (info: OpInfo) => info.dtypes.webgpu;
 /** The pull tier runs webgpu on the layouts that exercise strides and offsets in the shaders. */
 const gpuLayouts = (tier: Tier): readonly Layout[] =>
@@ -126,6 +136,7 @@ export const ORACLE_TABLE: { readonly [O in Oracle]: OracleRecord<O> } = {
         dtypes: onWebgpu,
         layouts: gpuLayouts(tier),
       },
+      ...registeredAxes(tier),
     ],
     applies: () => true,
     mode: 'eager',

@@ -16,13 +16,17 @@ import {
   type DeviceType,
   DTYPE_INFO,
   type DType,
+  deviceDTypes,
   Generator,
   isDType,
+  isRegisteredDevice,
+  MissingKernelError,
   manualSeed,
   Scalar,
   type Storage,
   Storage as StorageCtor,
   Tensor,
+  toDevice,
   toHost,
   uploadTensor,
 } from '../runtime/index.ts';
@@ -163,12 +167,19 @@ export function onDevice(s: SampleInput, device: DeviceType): SampleInput {
   if (device === 'cpu') return s;
   if (device === 'meta') return withDeviceKeyword(s, device);
   const storages = new Map<Storage, Storage>();
+  // A registered device (registerDevice) takes its tensors through its own fromCpu.
+  const upload = isRegisteredDevice(device)
+    ? (t: Tensor) => toDevice(t, device, storages)
+    : (t: Tensor) => uploadTensor(t, storages);
   // A tensor that requires grad keeps requiring it (an error input for an argument autograd refuses).
   const moved = mapSample(s, (t) => {
     if (t.device !== 'cpu' || t.isWrappedNumber) return t;
-    const up = uploadTensor(t, storages);
+    const up = upload(t);
     return t.requiresGrad ? up.requiresGrad_(true) : up;
   });
+  // A factory's sample (no tensor in it) creates on the registered device: else it would run on cpu and pass.
+  if (isRegisteredDevice(device) && sampleTensors(s).length === 0 && s.kwargs.device === undefined)
+    return { ...moved, kwargs: { ...moved.kwargs, device } };
   return withDeviceKeyword(moved, device);
 }
 
@@ -223,16 +234,26 @@ export function callOnDevice(
   device: DeviceType,
   who: string,
 ): { s: SampleInput; out: Tensor[] } | null {
+  const computes = isRegisteredDevice(device) ? deviceDTypes() : WEBGPU_DTYPES;
   const notApplicable = (e: unknown) =>
-    mixesUnsupported(s, device, WEBGPU_DTYPES) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
+    mixesUnsupported(s, device, computes) && (e as { code?: string }).code === 'E_DTYPE_UNSUPPORTED';
   if (notOnDevice(s, device)) return null;
   try {
     const d = onDevice(s, device);
     return { s: d, out: callSample(inst.info, d) };
   } catch (e) {
     if (notApplicable(e)) return null;
+    // A registered device without a kernel for an op the sample reaches: its caller reports it unsupported.
+    if (missingDeviceKernel(e, device) !== null) throw e;
     throw new OracleFailure(inst, k, s.name, `${who} raised ${describeError(e)}`);
   }
+}
+
+/** The op (`aten::neg`) a registered device has no kernel for, when that is what `e` says; else null. */
+export function missingDeviceKernel(e: unknown, device: DeviceType): string | null {
+  return e instanceof MissingKernelError && e.key === 'PrivateUse1' && e.device === device
+    ? e.kernelOp
+    : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** View 2: op × device × dtype with the reason of every skip, xfail and unsupported cell; conformance scores. */
-import type { CoverageCell, CoverageData } from '../../data/coverage.ts';
+import type { CoverageCell, CoverageData, FamilyScore } from '../../data/coverage.ts';
 import type { SchemaData } from '../../data/schema.ts';
 import { issueHref, load, meta } from '../api.ts';
 import { lineChart } from '../chart.ts';
@@ -83,6 +83,7 @@ export async function coverageView(root: HTMLElement, args: readonly string[]): 
       'The ruler is every (op, dtype) the cpu backend claims; a device scores the share of it that passes there.',
     ),
   );
+  root.append(familyTable(c));
   if (c.trend.length > 1) {
     const [first, ...rest] = c.scores.map((x) => x.device);
     const line = (d: string) => c.trend.map((t) => (d in t.scores ? 100 * t.scores[d] : null));
@@ -171,6 +172,56 @@ export async function coverageView(root: HTMLElement, args: readonly string[]): 
   );
 }
 
+/** Conformance per op family: a row per family, a column per device (its share of the family's ruler). */
+function familyTable(c: CoverageData): HTMLElement {
+  const byKey = new Map<string, FamilyScore>((c.families ?? []).map((f) => [`${f.family} ${f.device}`, f]));
+  const families = [...new Set((c.families ?? []).map((f) => f.family))];
+  return h(
+    'section',
+    {},
+    h('h2', {}, 'Conformance per op family (% of the ruler)'),
+    h(
+      'table',
+      { class: 'list families', 'data-testid': 'families' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', {}, 'family'),
+          c.devices.map((d) => h('th', {}, d)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        families.map((family) =>
+          h(
+            'tr',
+            { 'data-family': family },
+            h('th', {}, family),
+            c.devices.map((device) => {
+              const f = byKey.get(`${family} ${device}`);
+              return h(
+                'td',
+                {
+                  class: 'num',
+                  'data-device': device,
+                  title: f
+                    ? `${family} on ${device}: ${f.pass} pass, ${f.fail} fail, ${f.unsupported} unsupported, ${f.skip} skip/xfail, ${f.notRun} not run of ${f.ruler}`
+                    : null,
+                },
+                f ? [h('span', { class: 'score' }, fmtPct(f.score)), ` ${f.pass} / ${f.ruler}`] : '',
+              );
+            }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 type Reasons = NonNullable<CoverageCell['reasons']>;
 
 function reasonsOf(
@@ -180,7 +231,8 @@ function reasonsOf(
   dtype: string,
 ): Reasons {
   const own = cell?.reasons ?? [];
-  if (cell?.s !== 'unsupported') return own;
+  // A registered device's unsupported cell ran: its skips say why (no kernel, a dtype it does not compute).
+  if (cell?.s !== 'unsupported' || cell.n?.unsupported) return own;
   const why = unsupported ?? `the OpInfo does not claim ${dtype} on ${device}`;
   return [{ reason: `unsupported: ${why}`, issue: null, count: 0 }, ...own];
 }

@@ -5,8 +5,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle, sampleCount } from '../../oracles/index.ts';
-import { listOps } from '../../runtime/index.ts';
+import { listOps, registeredDevice } from '../../runtime/index.ts';
 import { loadConfig } from '../config.ts';
+import { deviceConformance, formatConformance } from '../conformance.ts';
 import { CiError } from '../errors.ts';
 import { type DisabledEntry, listDisabled, readDisabled } from '../flaky/index.ts';
 import {
@@ -106,9 +107,15 @@ async function runAndReport(
       o.summaryMd as string,
       toMarkdown(summary, reporter.rows, `opgate ${tier} tier${o.shard ? ` — shard ${o.shard}` : ''}`),
     );
-  if (o.json) console.log(JSON.stringify({ runId, ...summary }, null, 2));
+  // A registered device's run (--device <it>) measures it against the ruler, per op family.
+  const device = registeredDevice();
+  const conformance =
+    device !== null && filters.device?.includes(device) ? deviceConformance(reporter.rows, device) : null;
+  if (o.json)
+    console.log(JSON.stringify({ runId, ...summary, ...(conformance && { conformance }) }, null, 2));
   else {
     console.log(formatSummary(summary));
+    if (conformance && device) console.log(`\n${formatConformance(device, conformance)}`);
     for (const r of reporter.rows.filter((x) => x.status === 'fail' || x.status === 'xpass').slice(0, 20)) {
       console.log(`\nFAIL ${r.id}\n${r.message ?? ''}`);
     }
