@@ -2,20 +2,11 @@
  * Perf scenarios as data: each is a setup (outside the measured region) and one iteration of a statement,
  * repeated K times inside the region. Instruction counts (callgrind) and wall-clock (tinybench) both use them.
  */
+import type { PerfScenario } from '../src/ci/perf/region.ts';
 import * as T from '../src/runtime/index.ts';
 
-export interface Scenario {
-  readonly name: string;
-  readonly description: string;
-  /** Iterations per measured region (the count is the K vs 2K difference / K). */
-  readonly k: number;
-  /**
-   * Calls before the region, so the JIT has settled (default 100 K); kernels at size need fewer, but enough that
-   * no optimising compile lands in the region (3 left TurboFan's work in the 1M add's count).
-   */
-  readonly warmup?: number;
-  readonly setup: () => () => unknown;
-}
+/** A scenario (src/ci/perf/region.ts): the type a project's own perf scenarios file uses too. */
+export type Scenario = PerfScenario;
 
 const f32 = (shape: number[]) =>
   T.torch

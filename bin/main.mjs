@@ -1,5 +1,11 @@
 // The opgate command line as a function (bin/opgate.mjs is its process): the CLI is composed here, above every
 // layer: ci's commands, then the dashboards' (which sit above ci). Expects tsx's loader to be registered.
+import { existsSync } from 'node:fs';
+
+// In opgate's repository the CLI runs its TypeScript sources; the installed package (`npm pack`) has only the
+// compiled dist/, which is also what a project's `import 'opgate'` loads: one runtime, one operator table.
+const SOURCES = existsSync(new URL('../src/ci/cli/main.ts', import.meta.url));
+const module = (path) => (SOURCES ? `../${path}.ts` : `../dist/${path}.js`);
 
 /**
  * Parses and runs `argv` (process.argv's shape). A coded error (a bad flag, a missing or foreign file) is the
@@ -7,10 +13,10 @@
  * OPGATE_DEBUG=1 throws in both cases. Returns undefined when the command ran (process.exitCode holds its verdict).
  */
 export async function main(argv, stderr = process.stderr) {
-  const { buildCli } = await import('../src/ci/cli/main.ts');
-  const { registerDashboardCommands } = await import('../dashboards/index.ts');
-  const { isCodedError } = await import('../src/ci/errors.ts');
-  const { dbError } = await import('../src/ci/store/db_errors.ts');
+  const { buildCli } = await import(module('src/ci/cli/main'));
+  const { registerDashboardCommands } = await import(module('dashboards/index'));
+  const { isCodedError } = await import(module('src/ci/errors'));
+  const { dbError } = await import(module('src/ci/store/db_errors'));
   const program = buildCli();
   registerDashboardCommands(program);
   try {

@@ -112,6 +112,7 @@ export function findOpInfo(name: string): OpInfo | undefined {
 }
 
 export { NO_GRADGRAD, NOT_DIFFERENTIABLE, withAutogradClaims } from './autograd.ts';
+export { type BinaryOptions, binaryErrors, binarySamples } from './families/binary.ts';
 export {
   type BinarySpec,
   binaryOpInfo,
@@ -119,6 +120,8 @@ export {
   type UnarySpec,
   unaryOpInfo,
 } from './families/pointwise.ts';
+export { type ReductionSpec, reductionSamples } from './families/reductions.ts';
+export { sample, type UnaryOptions, unaryErrors, unarySamples } from './families/unary.ts';
 export { type OpInfoSpec, opInfo, WEBGPU_DTYPES } from './info.ts';
 export { hashString, type MakeOptions, type Maker, maker, rng, SPECIAL_FLOATS } from './make.ts';
 export {

@@ -69,7 +69,9 @@ const float64If = (info: OpInfo): readonly DType[] =>
   info.backwardDtypes.cpu.includes('float64') ? ['float64'] : [];
 const sampleInputs = (inst: Instance) => inst.info.sampleInputs(sampleContext(inst)).length;
 const gradSampleCount = (inst: Instance) => gradSamples(inst).length;
-const template = (o: Oracle) => `tests/templates/${o}.test.ts`;
+/** The templates are TypeScript in opgate's repository and JavaScript in the installed package (its dist/). */
+const TEMPLATE_EXT = import.meta.url.endsWith('.js') ? 'js' : 'ts';
+const template = (o: Oracle) => `tests/templates/${o}.test.${TEMPLATE_EXT}`;
 /** float64 on cpu; the expanded layout is excluded because gradcheck refuses stride-0 inputs, like PyTorch. */
 const gradcheckAxes = (tier: Tier): readonly OracleAxis[] => [
   {

@@ -42,9 +42,12 @@ export {
   type AllocatorStats,
   allocator as webgpuAllocator,
   downloadTensor,
+  type GpuPointwise as WebgpuPointwise,
   initWebGPU,
   launchStats as webgpuLaunchStats,
   NO_ADAPTER_MESSAGE,
+  // A strided pointwise WGSL kernel from one expression: what an out-of-tree op's webgpu kernel is written with.
+  runPointwiseGPU as webgpuPointwise,
   synchronizeWebGPU,
   uploadTensor,
   WEBGPU_DTYPES,

@@ -255,8 +255,8 @@ function compareReturns(o: Schema, n: Schema, out: Changes): void {
 }
 
 /** All differences between two versions of one overload (empty when the schemas are equivalent). */
-export function compareSchemas(old: Schema, neu: Schema): SchemaChange[] {
-  const out = new Changes(old.qualifiedName);
+export function compareSchemas(old: Schema, neu: Schema, op = old.qualifiedName): SchemaChange[] {
+  const out = new Changes(op);
   if (old.text === neu.text) return out.list;
   if (old.isVararg !== neu.isVararg)
     out.add(
@@ -294,7 +294,7 @@ export function compareSchemaMaps(old: SchemaMap, neu: SchemaMap): SchemaChange[
         new: null,
         message: `overload removed (was \`${text}\`)`,
       });
-    } else changes.push(...compareSchemas(parseSchema(text), parseSchema(now)));
+    } else changes.push(...compareSchemas(parseSchema(text), parseSchema(now), op));
   }
   for (const [op, text] of Object.entries(neu))
     if (!Object.hasOwn(old, op))

@@ -15,19 +15,37 @@ export const DEFAULT_ALLOWLIST = resolve(REPO, 'op_db/bc_allowlist.json');
 
 export const SNAPSHOT_VERSION = 1;
 
-/** The live operator table as a schema map. */
-export function liveSchemas(): SchemaMap {
-  return schemaMapOf(listOps().map((o) => o.schema));
+/** The namespace of a qualified name: `myops` for `myops::scale_shift`, `aten` for the built-in ops. */
+export const namespaceOf = (qualifiedName: string): string =>
+  qualifiedName.includes('::') ? qualifiedName.slice(0, qualifiedName.indexOf('::')) : 'aten';
+
+/**
+ * The live operator table as a schema map; with `namespace`, only that namespace's overloads (an extension's own
+ * snapshot: `opgate bc check --config opgate.config.ts --namespace myops --snapshot myops.snapshot.json`).
+ */
+export function liveSchemas(namespace?: string): SchemaMap {
+  // A custom op's schema text is the parser's, without its namespace: the snapshot keeps it (myops::scale_shift).
+  const all = schemaMapOf(
+    listOps().map((o) => (o.name.includes('::') ? `${namespaceOf(o.name)}::${o.schema}` : o.schema)),
+  );
+  if (namespace === undefined) return all;
+  return Object.fromEntries(Object.entries(all).filter(([name]) => namespaceOf(name) === namespace));
+}
+
+/** A schema text's key: its qualified name, with its namespace when it has one (not aten's). */
+function keyOf(text: string): string {
+  const ns = /^\s*(\w+)::/.exec(text)?.[1];
+  const name = parseSchema(text).qualifiedName;
+  return ns === undefined ? name : `${ns}::${name}`;
 }
 
 /** A schema map from schema texts, keyed by qualified name (a duplicate overload is an error). */
 export function schemaMapOf(schemas: readonly string[]): SchemaMap {
   const map: Record<string, string> = {};
   for (const text of schemas) {
-    const s = parseSchema(text);
-    if (Object.hasOwn(map, s.qualifiedName))
-      throw new CiError('E_DUPLICATE_OVERLOAD', `duplicate overload ${s.qualifiedName}`);
-    map[s.qualifiedName] = s.text;
+    const key = keyOf(text);
+    if (Object.hasOwn(map, key)) throw new CiError('E_DUPLICATE_OVERLOAD', `duplicate overload ${key}`);
+    map[key] = text.trim();
   }
   return sortedMap(map);
 }
@@ -71,7 +89,7 @@ export function parseSnapshot(text: string, source = 'snapshot'): SchemaMap {
       throw new CiError('E_FILE_INVALID', `${source}: schema of ${key} is not a string`);
     let name: string;
     try {
-      name = parseSchema(value).qualifiedName;
+      name = keyOf(value);
     } catch (e) {
       throw new CiError('E_FILE_INVALID', `${source}: ${key}: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -38,34 +38,43 @@ export function registerBcCommands(program: Command): void {
     .option('--snapshot <path>', 'schema snapshot JSON', DEFAULT_SNAPSHOT)
     .option('--allowlist <path>', 'allowlist JSON: [{op, until, reason}]')
     .option('--today <date>', 'the date allowlist expiry is judged on (YYYY-MM-DD)')
+    .option('--namespace <ns>', "only this namespace's overloads (an extension's snapshot: e.g. myops)")
     .option('--json', 'print the report as JSON')
-    .action((o: { snapshot: string; allowlist?: string; today?: string; json?: boolean }) => {
-      const today = o.today ?? todayIso();
-      if (!isIsoDate(today)) return fail(`--today must be a YYYY-MM-DD date, got ${today}`);
-      let snapshot: SchemaMap;
-      let allowlist: AllowEntry[];
-      try {
-        const snapshotPath = resolve(o.snapshot);
-        if (!existsSync(snapshotPath))
-          return fail(`no snapshot at ${snapshotPath}; create it with \`opgate bc update\``);
-        snapshot = readSnapshot(snapshotPath);
-        // The default allowlist may be absent (nothing allowed); one named on the command line must exist.
-        const allowPath = resolve(o.allowlist ?? DEFAULT_ALLOWLIST);
-        allowlist = o.allowlist || existsSync(allowPath) ? readAllowlist(allowPath) : [];
-      } catch (e) {
-        return fail(message(e));
-      }
-      const report = checkBc(snapshot, liveSchemas(), allowlist, today);
-      console.log(o.json ? JSON.stringify(report, null, 2) : formatBcReport(report));
-      process.exitCode = report.ok ? 0 : 1;
-    });
+    .action(
+      (o: { snapshot: string; allowlist?: string; today?: string; namespace?: string; json?: boolean }) => {
+        const today = o.today ?? todayIso();
+        if (!isIsoDate(today)) return fail(`--today must be a YYYY-MM-DD date, got ${today}`);
+        let snapshot: SchemaMap;
+        let allowlist: AllowEntry[];
+        try {
+          const snapshotPath = resolve(o.snapshot);
+          if (!existsSync(snapshotPath))
+            return fail(`no snapshot at ${snapshotPath}; create it with \`opgate bc update\``);
+          snapshot = readSnapshot(snapshotPath);
+          // The default allowlist may be absent (nothing allowed); one named on the command line must exist.
+          const allowPath = resolve(o.allowlist ?? DEFAULT_ALLOWLIST);
+          allowlist = o.allowlist || existsSync(allowPath) ? readAllowlist(allowPath) : [];
+        } catch (e) {
+          return fail(message(e));
+        }
+        const live = liveSchemas(o.namespace);
+        if (o.namespace !== undefined && Object.keys(live).length === 0)
+          return fail(`no op in namespace '${o.namespace}' (is its --config loaded?)`);
+        const report = checkBc(snapshot, live, allowlist, today);
+        console.log(o.json ? JSON.stringify(report, null, 2) : formatBcReport(report));
+        process.exitCode = report.ok ? 0 : 1;
+      },
+    );
 
   bc.command('update')
     .description('rewrite the snapshot from the live operator table')
     .option('--snapshot <path>', 'schema snapshot JSON', DEFAULT_SNAPSHOT)
-    .action((o: { snapshot: string }) => {
+    .option('--namespace <ns>', "only this namespace's overloads (an extension's snapshot: e.g. myops)")
+    .action((o: { snapshot: string; namespace?: string }) => {
       const path = resolve(o.snapshot);
-      const live = liveSchemas();
+      const live = liveSchemas(o.namespace);
+      if (o.namespace !== undefined && Object.keys(live).length === 0)
+        return fail(`no op in namespace '${o.namespace}' (is its --config loaded?)`);
       let summary = '';
       try {
         if (existsSync(path)) {

@@ -1,7 +1,7 @@
 /** `opgate perf check|accept|record|diff|history`: instruction-count baselines (valgrind callgrind). */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { CiError } from '../errors.ts';
 import {
@@ -21,7 +21,7 @@ import {
   valgrindAvailable,
   writeExpected,
 } from '../perf/index.ts';
-import { PACKAGE_ROOT } from '../run/root.ts';
+import { PACKAGE_ROOT, PROJECT_ROOT } from '../run/root.ts';
 import { DEFAULT_DB, ResultsStore } from '../store/store.ts';
 
 const EXPECTED = join(PACKAGE_ROOT, 'bench/expected.json');
@@ -31,21 +31,30 @@ const commit = () => {
   try {
     return (
       process.env.GITHUB_SHA ??
-      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim()
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim()
     );
   } catch {
     return 'unknown';
   }
 };
 
-/** Per-iteration instruction counts of the chosen scenarios (all by default). */
-async function countAll(names: readonly string[] | undefined, log: (s: string) => void) {
+/** Where the committed counts are: --expected, else beside a project's --scenarios file, else opgate's own. */
+const expectedPath = (o: { expected?: string; scenarios?: string }) =>
+  o.expected ?? (o.scenarios ? join(dirname(o.scenarios), 'expected.json') : EXPECTED);
+
+/** Per-iteration instruction counts of the chosen scenarios (all by default; a project's with --scenarios). */
+async function countAll(
+  names: readonly string[] | undefined,
+  log: (s: string) => void,
+  scenariosFile?: string,
+) {
+  // The scenarios first: a missing file is the user's to fix before anything else.
+  const bundle = bundleRegion(PACKAGE_ROOT, scenariosFile);
   if (!valgrindAvailable())
     throw new CiError(
       'E_TOOL_MISSING',
       'valgrind is not installed (apt-get install valgrind; .ci/run installs it)',
     );
-  const bundle = bundleRegion(PACKAGE_ROOT);
   const known = listScenarios(bundle);
   const chosen = names?.length
     ? names.map((n) => {
@@ -100,38 +109,62 @@ export function registerPerfCommands(program: Command): void {
       'count instructions and compare with bench/expected.json: fails on a regression or an unexplained win',
     )
     .option('--scenario <names>', 'only these scenarios (comma-separated)', list)
-    .option('--expected <path>', 'baseline file', EXPECTED)
+    .option(
+      '--scenarios <file>',
+      "a project's perf scenarios (a module whose default export is PerfScenario[]) instead of opgate's own",
+    )
+    .option(
+      '--expected <path>',
+      'baseline file (default: expected.json beside --scenarios, or bench/expected.json)',
+    )
     .option('--record <db>', 'also store the counts for this commit (the perf history the dashboards chart)')
     .option('--json', 'print JSON')
-    .action(async (o: { scenario?: string[]; expected: string; record?: string; json?: boolean }) => {
-      const counts = await countAll(o.scenario, o.json ? () => {} : console.error);
-      // Recorded before the verdict: a regressing commit's counts are exactly what the history must show.
-      if (o.record) storeCounts(o.record, counts);
-      const measured = Object.fromEntries(counts.map((c) => [c.scenario, c.perIteration]));
-      const expected = existsSync(o.expected)
-        ? readExpected(o.expected)
-        : { platform: platform(), scenarios: {} };
-      const rows = checkBaseline(expected, measured);
-      const bad = failing(rows);
-      if (o.json) console.log(JSON.stringify({ rows, failing: bad.length }, null, 2));
-      else {
-        console.log(formatCheck(rows));
-        if (bad.length) {
-          console.log(
-            `\n${bad.length} scenario(s) outside the margin. If intended, commit this as ${o.expected} (or run \`opgate perf accept\`):\n`,
-          );
-          console.log(JSON.stringify(acceptBaseline(expected, measured, platform()), null, 2));
+    .action(
+      async (opts: {
+        scenario?: string[];
+        scenarios?: string;
+        expected?: string;
+        record?: string;
+        json?: boolean;
+      }) => {
+        const o = { ...opts, expected: expectedPath(opts) };
+        const counts = await countAll(o.scenario, o.json ? () => {} : console.error, o.scenarios);
+        // Recorded before the verdict: a regressing commit's counts are exactly what the history must show.
+        if (o.record) storeCounts(o.record, counts);
+        const measured = Object.fromEntries(counts.map((c) => [c.scenario, c.perIteration]));
+        const expected = existsSync(o.expected)
+          ? readExpected(o.expected)
+          : { platform: platform(), scenarios: {} };
+        const rows = checkBaseline(expected, measured);
+        const bad = failing(rows);
+        if (o.json) console.log(JSON.stringify({ rows, failing: bad.length }, null, 2));
+        else {
+          console.log(formatCheck(rows));
+          if (bad.length) {
+            console.log(
+              `\n${bad.length} scenario(s) outside the margin. If intended, commit this as ${o.expected} (or run \`opgate perf accept\`):\n`,
+            );
+            console.log(JSON.stringify(acceptBaseline(expected, measured, platform()), null, 2));
+          }
         }
-      }
-      process.exitCode = bad.length ? 1 : 0;
-    });
+        process.exitCode = bad.length ? 1 : 0;
+      },
+    );
   perf
     .command('accept')
     .description('count instructions and rewrite bench/expected.json with them')
     .option('--scenario <names>', 'only these scenarios (comma-separated)', list)
-    .option('--expected <path>', 'baseline file', EXPECTED)
-    .action(async (o: { scenario?: string[]; expected: string }) => {
-      const counts = await countAll(o.scenario, console.error);
+    .option(
+      '--scenarios <file>',
+      "a project's perf scenarios (a module whose default export is PerfScenario[]) instead of opgate's own",
+    )
+    .option(
+      '--expected <path>',
+      'baseline file (default: expected.json beside --scenarios, or bench/expected.json)',
+    )
+    .action(async (opts: { scenario?: string[]; scenarios?: string; expected?: string }) => {
+      const o = { ...opts, expected: expectedPath(opts) };
+      const counts = await countAll(o.scenario, console.error, o.scenarios);
       const prev = existsSync(o.expected) ? readExpected(o.expected) : null;
       writeExpected(
         o.expected,
@@ -143,9 +176,13 @@ export function registerPerfCommands(program: Command): void {
     .command('record')
     .description('count instructions and store them (with per-function inclusive counts) for this commit')
     .option('--scenario <names>', 'only these scenarios (comma-separated)', list)
+    .option(
+      '--scenarios <file>',
+      "a project's perf scenarios (a module whose default export is PerfScenario[]) instead of opgate's own",
+    )
     .option('--db <path>', 'results database', DEFAULT_DB)
-    .action(async (o: { scenario?: string[]; db: string }) => {
-      const counts = await countAll(o.scenario, console.error);
+    .action(async (o: { scenario?: string[]; scenarios?: string; db: string }) => {
+      const counts = await countAll(o.scenario, console.error, o.scenarios);
       const sha = storeCounts(o.db, counts);
       console.log(`recorded ${counts.length} scenario(s) for ${sha.slice(0, 12)} in ${o.db}`);
     });

@@ -7,9 +7,10 @@
  */
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { CiError } from '../errors.ts';
 
@@ -26,11 +27,31 @@ export const VALGRIND_FLAGS = [
   '--toggle-collect=Builtins_ReflectApply',
 ] as const;
 
-/** Bundles bench/callgrind_region.ts (and the runtime it imports) into one ES module; returns its path. */
-export function bundleRegion(root: string): string {
-  const out = join(mkdtempSync(join(tmpdir(), 'opgate-perf-')), 'region.mjs');
+/**
+ * Bundles the program of a count (and the runtime it imports) into one ES module; returns its path. The program is
+ * opgate's own (bench/callgrind_region.ts) or, given a project's scenarios file (its default export: PerfScenario[]),
+ * region.ts running those.
+ */
+export function bundleRegion(root: string, scenariosFile?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'opgate-perf-'));
+  const out = join(dir, 'region.mjs');
+  let entry = join(root, 'bench/callgrind_region.ts');
+  if (scenariosFile) {
+    if (!existsSync(scenariosFile))
+      throw new CiError('E_FILE_NOT_FOUND', `--scenarios: no such file: ${scenariosFile}`);
+    entry = join(dir, 'entry.ts');
+    const region = fileURLToPath(
+      new URL(`region.${import.meta.url.endsWith('.js') ? 'js' : 'ts'}`, import.meta.url),
+    );
+    writeFileSync(
+      entry,
+      `import scenarios from ${JSON.stringify(resolve(scenariosFile))};\n` +
+        `import { runRegion } from ${JSON.stringify(region)};\n` +
+        'runRegion(scenarios);\n',
+    );
+  }
   buildSync({
-    entryPoints: [join(root, 'bench/callgrind_region.ts')],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',

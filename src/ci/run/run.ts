@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import type { CliOptions } from 'vitest/node';
 import { ORACLE_TABLE } from '../../oracles/index.ts';
 import { CiError } from '../errors.ts';
 import type { DisabledEntry } from '../flaky/index.ts';
@@ -10,7 +12,7 @@ import { PLAN_KEY, type RunPlan } from './channel.ts';
 import { toRunPlan } from './plan.ts';
 import { OpgateReporter } from './reporter.ts';
 import { resumePoint } from './resume.ts';
-import { commitUnderTest, gitOutput, PACKAGE_ROOT } from './root.ts';
+import { COMPILED, commitUnderTest, gitOutput, PACKAGE_ROOT } from './root.ts';
 import { type Summary, summarize } from './summary.ts';
 
 /** A run's filters as stored with it: they identify the job `--resume` continues. */
@@ -50,11 +52,28 @@ export interface RunOptions {
 /** Runs a plan's instances, reporting each one's row to the reporter; resolves when all have run. */
 export type RunEngine = (plan: RunPlan, reporter: OpgateReporter, o: { retries: number }) => Promise<void>;
 
+/**
+ * The installed package (dist/, inside another project's node_modules) has no vitest.config.ts: its settings are
+ * given here. Its own files are run by vitest's module runner, not by Node, so that a project's opgate.config.ts
+ * (TypeScript) loads in the workers, and its `import 'opgate'` is the same module instance as the templates'.
+ */
+const INSTALLED_CONFIG: CliOptions = {
+  config: false,
+  include: ['tests/templates/*.test.js'],
+  pool: 'forks',
+  maxWorkers: availableParallelism(),
+  testTimeout: 90_000,
+  hookTimeout: 60_000,
+  // By package name: vitest's inline list matches a dependency's name (a path is not matched).
+  server: { deps: { inline: ['opgate'] } },
+};
+
 /** The engine of every real run: vitest, on the templates of the planned oracles. */
 const vitestEngine: RunEngine = async (plan, reporter, o) => {
   // Loaded here, not at the top: vitest/node costs a second of start-up that no other command needs.
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', templatesOf(plan), {
+    ...(COMPILED ? INSTALLED_CONFIG : {}),
     root: PACKAGE_ROOT,
     watch: false,
     reporters: [reporter],
