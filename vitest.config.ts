@@ -1,13 +1,22 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { sourceAliases } from './bin/source_aliases.mjs';
 
 // Dawn's OpenGL ES backend on Mesa needs a display-less EGL: set here, in the main process, so every worker
 // (a child process) inherits it.
 process.env.EGL_PLATFORM ??= 'surfaceless';
 
 export default defineConfig({
+  // `import 'opgate'` in examples/myops means this repository's sources, as it does for the CLI (bin/source_aliases.mjs).
+  resolve: {
+    alias: Object.entries(sourceAliases()).map(([name, path]) => ({
+      find: new RegExp(`^${name.replace('/', '\\/')}$`),
+      replacement: path,
+    })),
+  },
   test: {
-    include: ['tests/**/*.test.ts', 'dashboards/**/*.test.ts'],
+    // examples/myops's own tests run here on the sources too (CI also runs them installed: .ci/example-myops).
+    include: ['tests/**/*.test.ts', 'dashboards/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
     // Processes, not threads: two Dawn (webgpu) instances in one process's worker threads segfault now and then
     // (measured: 2 of 4 `opgate run` of softmax, log_softmax and logsumexp with two thread workers; 0 of 3 forked).
     pool: 'forks',

@@ -5,6 +5,9 @@ import { register } from 'tsx/esm/api';
 // Headless EGL for the webgpu device's software adapter (see docs/runtime.md, "WebGPU"); set before any worker starts.
 process.env.EGL_PLATFORM ??= 'surfaceless';
 register();
+// In opgate's repository, a config's `import 'opgate'` loads the sources the CLI runs (bin/source_aliases.mjs).
+const aliases = await import('./source_aliases.mjs');
+if (aliases.hasSources()) (await import('node:module')).register('./source_aliases.mjs', import.meta.url);
 const { main } = await import('./main.mjs');
 // `opgate list | head` closes stdout early; that is not an error.
 process.stdout.on('error', (e) => {

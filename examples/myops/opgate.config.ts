@@ -1,10 +1,10 @@
 /**
- * What this project brings to opgate's matrix: importing src/ registers myops::scale_shift, and its OpInfo joins
+ * What this project brings to opgate's matrix: importing ops/ registers myops::scale_shift, and its OpInfo joins
  * op_db, so `opgate run --config opgate.config.ts` runs it through the same templates and oracles as the built-in
  * ops (reference, gradcheck, cross-backend cpu vs webgpu, eager vs compile, metadata, errors, ...).
  */
 import { defineConfig, unaryOpInfo } from 'opgate/testing';
-import './src/scale_shift.ts';
+import './ops/scale_shift.ts';
 
 export default defineConfig({
   opInfos: [

@@ -1,8 +1,9 @@
 /**
- * Out-of-tree ops in the matrix: `opgate run --config tests/fixtures/myops/opgate.config.ts` registers a
- * project's op (myops::scale_shift) and its OpInfo, expands the same templates and oracles over it (all but the
- * golden one: PyTorch has no such op), and stores its results in the same database; a wrong kernel fails the run;
- * a config that is missing, not a config, or takes a name op_db has is a coded error.
+ * Out-of-tree ops in the matrix: `opgate run --config examples/myops/opgate.config.ts` registers a project's op
+ * (myops::scale_shift) and its OpInfo, expands the same templates and oracles over it (all but the golden one:
+ * PyTorch has no such op), and stores its results in the same database, which the dashboards' grid and search
+ * show; a wrong kernel (tests/fixtures/myops's MYOPS_FAULT) fails the run; a config that is missing, not a config,
+ * or takes a name op_db has is a coded error.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -16,6 +17,9 @@ import { opgateBatch } from './run_helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/opgate.mjs');
+/** The worked example, as its users write it (`import ... from 'opgate'`: in this repository, the sources). */
+const EXAMPLE = 'examples/myops/opgate.config.ts';
+/** The same op with a switchable fault (MYOPS_FAULT), for the oracles to catch. */
 const CONFIG = 'tests/fixtures/myops/opgate.config.ts';
 const opgate = (args: string[], env: Record<string, string> = {}) =>
   spawnSync('node', [BIN, ...args], {
@@ -49,7 +53,7 @@ describe('opgate --config: a project outside the tree', () => {
 
   test('run: its instances are stored in the same database, and they pass', () => {
     const db = join(dir, 'ok.db');
-    const r = opgate(['run', '--config', CONFIG, ...SELECT, '--db', db]);
+    const r = opgate(['run', '--config', EXAMPLE, ...SELECT, '--db', db]);
     expect(r.status, r.stderr).toBe(0);
     const store = new ResultsStore(db);
     try {
@@ -63,14 +67,41 @@ describe('opgate --config: a project outside the tree', () => {
     }
   }, 240_000);
 
+  test('a wrong kernel (the shift dropped) fails the run: the reference oracle catches it (stored beside the passing run)', () => {
+    const r = opgate(
+      ['run', '--config', CONFIG, ...SELECT, '--oracle', 'reference', '--db', join(dir, 'ok.db')],
+      {
+        MYOPS_FAULT: 'drop-shift',
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/FAIL test_reference_myops_scale_shift_cpu_float(32|64)_/);
+  }, 240_000);
+
   // CI installs Chromium and sets OPGATE_REQUIRE_BROWSER, so this never silently skips there.
   test.runIf(existsSync('/usr/bin/chromium') || process.env.OPGATE_REQUIRE_BROWSER === '1')(
-    "the dashboards show the run's extension instances (test search, in Chromium)",
+    "the dashboards show the extension's instances: the grid's cell and failures, the test search (Chromium)",
     async () => {
       const dash = await serveDashboard({ db: join(dir, 'ok.db'), port: 0, repo: null });
       const context = await launchChromium();
       try {
         const page = await context.newPage();
+        // The grid: this commit's job cell is red (the wrong kernel's run), and its failures by test id are
+        // the extension op's instances.
+        await page.goto(`${dash.url}#/grid`);
+        await page.waitForSelector('.view[data-view="grid"][data-ready=""]', { timeout: 15_000 });
+        const cells = await page
+          .locator('table[data-testid="grid"] td .cell')
+          .evaluateAll((cs) =>
+            cs.map((c) => ({ status: c.getAttribute('data-status'), title: c.getAttribute('title') ?? '' })),
+          );
+        expect(cells.map((c) => c.status)).toContain('red');
+        const failing = await page
+          .locator('table.failures-by-id tbody tr td:first-child')
+          .evaluateAll((tds) => tds.map((td) => td.textContent ?? ''));
+        expect(failing.length).toBeGreaterThan(0);
+        for (const id of failing) expect(id).toMatch(/^test_reference_myops_scale_shift_cpu_float(32|64)_/);
+        // The search: the passing run's reference instances.
         await page.goto(
           `${dash.url}#/search?q=${encodeURIComponent('/^test_reference_myops_scale_shift_cpu_/')}`,
         );
@@ -87,17 +118,6 @@ describe('opgate --config: a project outside the tree', () => {
     },
     60_000,
   );
-
-  test('a wrong kernel (the shift dropped) fails the run: the reference oracle catches it', () => {
-    const r = opgate(
-      ['run', '--config', CONFIG, ...SELECT, '--oracle', 'reference', '--db', join(dir, 'bad.db')],
-      {
-        MYOPS_FAULT: 'drop-shift',
-      },
-    );
-    expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/FAIL test_reference_myops_scale_shift_cpu_float(32|64)_/);
-  }, 240_000);
 
   test('a missing file, a file that is no config, a name op_db has: coded errors, exit 2', async () => {
     const [missing, invalid, duplicate] = await opgateBatch(

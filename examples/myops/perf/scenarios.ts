@@ -5,7 +5,7 @@
  */
 import { callOp, type Tensor, torch } from 'opgate';
 import type { PerfScenario } from 'opgate/testing';
-import '../src/scale_shift.ts';
+import '../ops/scale_shift.ts';
 
 const input = (n: number) => torch.linspace(-1, 1, n) as Tensor;
 

@@ -5,7 +5,7 @@
 import { callOp, initWebGPU, type Tensor, tensor, torch } from 'opgate';
 import { opcheck } from 'opgate/testing';
 import { expect, test } from 'vitest';
-import { scaleShift, scaleShiftContract } from '../src/scale_shift.ts';
+import { scaleShift, scaleShiftContract } from '../ops/scale_shift.ts';
 
 const x = (dtype: 'float32' | 'float64' = 'float32') =>
   tensor(
