@@ -29,6 +29,7 @@ export type CiErrorCode =
   | 'E_SHARD_SET_MISMATCH'
   /** Nothing to resume: no unfinished run matching the request. */
   | 'E_NOTHING_TO_RESUME'
+  | 'E_NOTHING_TO_REPORT'
   /** GitHub could not be reached (DNS, connection refused, timeout), as opposed to an HTTP error status. */
   | 'E_GITHUB_UNREACHABLE'
   /** A command that writes to GitHub was run without GITHUB_TOKEN. */

@@ -16,6 +16,7 @@ import {
 } from '../../op_db/index.ts';
 import { type Instance, instanceId, ORACLE_TABLE, oracleRecords, type Tier } from '../oracles/index.ts';
 import { deviceDTypes, isRegisteredDevice } from '../runtime/index.ts';
+import { targetRule } from '../targets/index.ts';
 
 export type { Tier };
 export { instanceId };
@@ -93,7 +94,8 @@ export function matrixInstance(
   const id = instanceId(oracle, info.name, device, dtype, layout, mode);
   const rule =
     info.skips.find((r) => ruleMatches(r, { oracle, device, dtype, layout, mode })) ??
-    unsupportedDType(device, dtype);
+    unsupportedDType(device, dtype) ??
+    targetRule(info.name, device, dtype);
   return { id, oracle, info, op: info.name, device, dtype, layout, mode, seed: hashString(id), rule };
 }
 

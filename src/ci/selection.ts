@@ -5,6 +5,7 @@
  */
 import { LAYOUTS, MODES, ORACLES, opDb } from '../../op_db/index.ts';
 import { DTYPES, deviceTypes } from '../runtime/index.ts';
+import { selectedTargets } from '../targets/index.ts';
 import { CiError, nearestNames } from './errors.ts';
 import { expandMatrix, type Filters, type MatrixInstance, type Tier } from './matrix.ts';
 
@@ -12,8 +13,8 @@ type NamedFilter = 'op' | 'device' | 'dtype' | 'oracle' | 'layout' | 'mode';
 
 const VALID: Record<NamedFilter, () => readonly string[]> = {
   op: () => [...new Set(opDb.flatMap((i) => [i.name, i.op]))],
-  // A registered device (a --config's registerDevice) is a device name too.
-  device: deviceTypes,
+  // A registered device (a --config's registerDevice) is a device name too, and so is a selected target (--target).
+  device: () => [...deviceTypes(), ...selectedTargets()],
   dtype: () => DTYPES,
   oracle: () => ORACLES,
   layout: () => LAYOUTS,

@@ -4,6 +4,7 @@
  * list itself stays in op_db (its skip rules name oracles, and op_db sits below the oracles).
  */
 import { LAYOUTS, type Layout, type Mode, type OpInfo, type Oracle } from '../../op_db/index.ts';
+import { selectedTargets } from '../targets/index.ts';
 import { runCompile } from './compile.ts';
 import { runCrossBackend } from './crossbackend.ts';
 import { runDtypes } from './dtypes.ts';
@@ -60,6 +61,17 @@ const registeredAxes = (tier: Tier): readonly OracleAxis[] => {
     ? []
     : [{ device: device as Instance['device'], dtypes: claimed, layouts: gpuLayouts(tier) }];
 };
+/**
+ * The targets a command selected (--target, src/targets): the golden oracle replays PyTorch's recorded results on
+ * each, over every dtype cpu claims (the matrix marks what it cannot hold or has no row for), contiguous only (a
+ * foreign runtime's API takes row-major values).
+ */
+const targetAxes = (): readonly OracleAxis[] =>
+  selectedTargets().map((t) => ({
+    device: t as Instance['device'],
+    dtypes: claimed,
+    layouts: ['contiguous'],
+  }));
 const onWebgpu = (info: OpInfo) => info.dtypes.webgpu;
 /** The pull tier runs webgpu on the layouts that exercise strides and offsets in the shaders. */
 const gpuLayouts = (tier: Tier): readonly Layout[] =>
@@ -117,6 +129,7 @@ export const ORACLE_TABLE: { readonly [O in Oracle]: OracleRecord<O> } = {
       },
       // On webgpu the pull tier replays contiguous samples (crossbackend covers its layouts against cpu).
       { device: 'webgpu', dtypes: onWebgpu, layouts: tier === 'full' ? LAYOUTS : ['contiguous'] },
+      ...targetAxes(),
     ],
     applies: (info) => info.outOfTree === undefined,
     mode: 'eager',

@@ -43,6 +43,8 @@ const graph = new Map<string, string[]>(
 function layer(f: string): number {
   if (f.startsWith('src/runtime/')) return 0;
   if (f.startsWith('op_db/')) return 1;
+  // Foreign runtimes under test (src/targets): beside op_db, above the runtime, below the oracles that judge them.
+  if (f.startsWith('src/targets/')) return 1;
   if (f.startsWith('src/oracles/')) return 2;
   if (f.startsWith('src/ci/')) return 3;
   if (f.startsWith('tests/')) return 5; // nothing imports the tests

@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { opDb } from '../../../op_db/index.ts';
 import { runOracle, sampleCount } from '../../oracles/index.ts';
 import { listOps, registeredDevice } from '../../runtime/index.ts';
+import { isTargetName, selectedTargets, targetNames } from '../../targets/index.ts';
 import { loadConfig } from '../config.ts';
 import { deviceConformance, formatConformance } from '../conformance.ts';
 import { CiError } from '../errors.ts';
@@ -38,12 +39,15 @@ import { registerMutateCommand } from './mutate.ts';
 import { registerNumericsCommands } from './numerics.ts';
 import { intOption, listOption } from './options.ts';
 import { registerPerfCommands } from './perf.ts';
+import { registerReportCommand } from './report.ts';
 import { registerShardCommands } from './shard.ts';
 
 function filtersOf(o: Record<string, unknown>): Filters {
+  const targets = selectedTargets();
   return {
     op: o.op as string[] | undefined,
-    device: o.device as string[] | undefined,
+    // A target run (--target) runs its targets' instances only, unless --device names devices too.
+    device: (o.device as string[] | undefined) ?? (targets.length ? targets : undefined),
     dtype: o.dtype as string[] | undefined,
     oracle: o.oracle as string[] | undefined,
     layout: o.layout as string[] | undefined,
@@ -86,6 +90,8 @@ async function runAndReport(
   disabled: readonly DisabledEntry[],
   o: Record<string, unknown>,
 ): Promise<void> {
+  // A run of foreign targets only: their departures are findings for `opgate report`, not failures.
+  const findings = selectedTargets().length > 0 && selection.every((i) => isTargetName(i.device));
   const { summary, reporter, runId } = await runMatrix({
     tier,
     filters,
@@ -97,9 +103,11 @@ async function runAndReport(
     progress: !o.json && process.stderr.isTTY === true,
     shard: (o.shard as string | undefined) ?? '1/1',
     retries: o.rerunDisabled ? 0 : (o.retries as number),
-    kind: o.rerunDisabled ? 'rerun-disabled' : 'normal',
+    // A target run is kept apart from the project's own history (grid, flaky detection, durations read 'normal').
+    kind: o.rerunDisabled ? 'rerun-disabled' : findings ? 'target' : 'normal',
     resume: o.resume === true,
     shardSet: (o.shardSetId as string | null | undefined) ?? null,
+    findings,
   });
   if (o.junit) writeFileSync(o.junit as string, toJUnit(reporter.rows));
   if (o.summaryMd)
@@ -116,11 +124,65 @@ async function runAndReport(
   else {
     console.log(formatSummary(summary));
     if (conformance && device) console.log(`\n${formatConformance(device, conformance)}`);
-    for (const r of reporter.rows.filter((x) => x.status === 'fail' || x.status === 'xpass').slice(0, 20)) {
+    const shown = (x: { status: string }) => x.status === 'xpass' || (x.status === 'fail' && !findings);
+    for (const r of reporter.rows.filter(shown).slice(0, 20)) {
       console.log(`\nFAIL ${r.id}\n${r.message ?? ''}`);
     }
   }
-  process.exitCode = isFailing(summary) ? 1 : 0;
+  if (findings && !o.json)
+    console.log(
+      `\n${summary.failed} departure(s) from PyTorch found (findings, not failures): \`opgate report --target ${selectedTargets().join(',')}\``,
+    );
+  process.exitCode = isFailing(summary, findings) ? 1 : 0;
+}
+
+/** `opgate run`'s work for one selection (one target at a time when --target names several). */
+async function runCommand(o: Record<string, unknown>): Promise<void> {
+  const tier = o.tier as Tier;
+  // Every input is validated before anything is created: a typo must neither run nor write.
+  const filters = filtersOf(o);
+  if (o.shard) parseShard(o.shard as string);
+  for (const flag of ['disabledFile', 'history'] as const)
+    if (o[flag] && !existsSync(o[flag] as string))
+      throw new CiError('E_FILE_NOT_FOUND', `--${kebab(flag)}: ${o[flag]} does not exist`);
+  // Quarantine: the disabled list (from the results DB, which `opgate flaky sync` fills from the issues).
+  const disabled = o.disabledFile
+    ? readDisabled(o.disabledFile as string)
+    : existsSync(o.db as string)
+      ? readDisabledOf(o.db as string)
+      : [];
+  // The run's one expansion, narrowed by quarantine, shard and target determination (run/plan.ts).
+  const { selection, instances, affected, shardSet } = planRun({
+    tier,
+    filters,
+    allowEmpty: o.allowEmpty === true,
+    disabled,
+    rerunDisabled: o.rerunDisabled === true,
+    shard: o.shard
+      ? {
+          spec: o.shard as string,
+          history: (o.history as string) ?? (o.db as string),
+          db: o.db as string,
+          setId: o.shardSet as string | undefined,
+          commit: commitUnderTest(),
+        }
+      : undefined,
+    changed: o.changed ? { spec: o.changed as string, mode: o.td as 'order' | 'select' } : undefined,
+    resume: o.resume === true,
+  });
+  const job: JobFilters = o.rerunDisabled ? { ...filters, reruns: o.reruns as number } : filters;
+  if (affected && !o.json) {
+    const n = o.td === 'order' ? instances.filter((i) => isAffected(i, affected)).length : instances.length;
+    console.error(
+      `target determination (${o.td}): ${n} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
+    );
+  }
+  if (instances.length === 0) {
+    console.error('opgate run: 0 instances selected (--allow-empty): nothing run, no run stored');
+    if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
+    return;
+  }
+  await runAndReport(tier, job, selection, instances, disabled, { ...o, shardSetId: shardSet });
 }
 
 export function buildCli(): Command {
@@ -140,9 +202,26 @@ export function buildCli(): Command {
     '--config <file>',
     "a project's opgate.config.ts: its custom ops and OpInfos join the matrix",
   );
+  // Foreign runtimes under test (src/targets): their instances join the matrix (and only theirs run, unless
+  // --device says otherwise); a run's workers get them through OPGATE_TARGETS.
+  program.option(
+    '--target <names>',
+    `foreign runtimes to judge by op_db and PyTorch's goldens (${targetNames().join(', ')})`,
+    listOption,
+  );
   program.hook('preAction', async () => {
     const file = (program.opts().config as string | undefined) ?? process.env.OPGATE_CONFIG;
     if (file) process.env.OPGATE_CONFIG = await loadConfig(file);
+    const targets = program.opts().target as string[] | undefined;
+    if (targets) {
+      for (const t of targets)
+        if (!isTargetName(t))
+          throw new CiError(
+            'E_UNKNOWN_NAME',
+            `--target: unknown target '${t}'; expected one of ${targetNames().join(', ')}`,
+          );
+      process.env.OPGATE_TARGETS = targets.join(',');
+    }
   });
 
   program
@@ -215,52 +294,18 @@ export function buildCli(): Command {
         'kind, into that run: only the instances of its original selection it has no result for',
     )
     .action(async (o: Record<string, unknown>) => {
-      const tier = o.tier as Tier;
-      // Every input is validated before anything is created: a typo must neither run nor write.
-      const filters = filtersOf(o);
-      if (o.shard) parseShard(o.shard as string);
-      for (const flag of ['disabledFile', 'history'] as const)
-        if (o[flag] && !existsSync(o[flag] as string))
-          throw new CiError('E_FILE_NOT_FOUND', `--${kebab(flag)}: ${o[flag]} does not exist`);
-      // Quarantine: the disabled list (from the results DB, which `opgate flaky sync` fills from the issues).
-      const disabled = o.disabledFile
-        ? readDisabled(o.disabledFile as string)
-        : existsSync(o.db as string)
-          ? readDisabledOf(o.db as string)
-          : [];
-      // The run's one expansion, narrowed by quarantine, shard and target determination (run/plan.ts).
-      const { selection, instances, affected, shardSet } = planRun({
-        tier,
-        filters,
-        allowEmpty: o.allowEmpty === true,
-        disabled,
-        rerunDisabled: o.rerunDisabled === true,
-        shard: o.shard
-          ? {
-              spec: o.shard as string,
-              history: (o.history as string) ?? (o.db as string),
-              db: o.db as string,
-              setId: o.shardSet as string | undefined,
-              commit: commitUnderTest(),
-            }
-          : undefined,
-        changed: o.changed ? { spec: o.changed as string, mode: o.td as 'order' | 'select' } : undefined,
-        resume: o.resume === true,
-      });
-      const job: JobFilters = o.rerunDisabled ? { ...filters, reruns: o.reruns as number } : filters;
-      if (affected && !o.json) {
-        const n =
-          o.td === 'order' ? instances.filter((i) => isAffected(i, affected)).length : instances.length;
-        console.error(
-          `target determination (${o.td}): ${n} affected instance(s)\n  ${affected.reasons.join('\n  ')}`,
-        );
+      // Each foreign runtime runs on its own (its own stored run and vitest workers): runtimes sharing a process
+      // can disturb each other (a global one installs misleads another), and CI runs one per job anyway.
+      const targets = selectedTargets();
+      if (targets.length <= 1) return runCommand(o);
+      let code = 0;
+      for (const t of targets) {
+        process.env.OPGATE_TARGETS = t;
+        await runCommand(o);
+        code = Math.max(code, Number(process.exitCode ?? 0));
       }
-      if (instances.length === 0) {
-        console.error('opgate run: 0 instances selected (--allow-empty): nothing run, no run stored');
-        if (o.json) console.log(JSON.stringify({ runId: null, instances: 0 }, null, 2));
-        return;
-      }
-      await runAndReport(tier, job, selection, instances, disabled, { ...o, shardSetId: shardSet });
+      process.env.OPGATE_TARGETS = targets.join(',');
+      process.exitCode = code;
     });
 
   program
@@ -313,6 +358,7 @@ export function buildCli(): Command {
   registerMutateCommand(program);
   registerFlakyCommands(program);
   registerPerfCommands(program);
+  registerReportCommand(program);
   registerNumericsCommands(program);
   registerDocsCommand(program);
   return program;

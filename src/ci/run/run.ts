@@ -13,7 +13,7 @@ import { toRunPlan } from './plan.ts';
 import { OpgateReporter } from './reporter.ts';
 import { resumePoint } from './resume.ts';
 import { COMPILED, commitUnderTest, gitOutput, PACKAGE_ROOT } from './root.ts';
-import { type Summary, summarize } from './summary.ts';
+import { isFailing, type Summary, summarize } from './summary.ts';
 
 /** A run's filters as stored with it: they identify the job `--resume` continues. */
 export interface JobFilters extends Filters {
@@ -45,6 +45,8 @@ export interface RunOptions {
   readonly shardSet?: string | null;
   /** What runs the instances: vitest (the default), or a test's stand-in driving the reporter directly. */
   readonly engine?: RunEngine;
+  /** A target run (--target): failures are findings, not run failures (summary.ts isFailing). */
+  readonly findings?: boolean;
   /** The reporter's commit period (default FLUSH_MS; 0 commits at every result). */
   readonly flushMs?: number;
 }
@@ -212,7 +214,7 @@ export async function runMatrix(o: RunOptions): Promise<RunOutcome> {
     reporter.flush();
     boundary('before-end');
     const summary = summarize(reporter.rows, (performance.now() - t0) / 1000);
-    const status = summary.failed + summary.xpassed + summary.errors > 0 ? 'failed' : 'passed';
+    const status = isFailing(summary, o.findings) ? 'failed' : 'passed';
     store.endRun(runId, status);
     return { runId, summary, reporter };
   } catch (e) {

@@ -8,9 +8,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { fromRuntime, type RefTensor } from '../../../op_db/index.ts';
+import { contiguousStrides, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
 
 export const GOLDEN_DIR = fileURLToPath(new URL('../../../op_db/goldens/', import.meta.url));
 export const GOLDEN_FORMAT = 1;
+
+/** The command that re-records an op's goldens. */
+export const recordCommand = (op: string) => `npx opgate golden record --op ${op}`;
 
 export interface GoldenOutput {
   readonly dtype: string;
@@ -90,4 +95,16 @@ export function writeGolden(g: GoldenFile, dir = GOLDEN_DIR): string {
   writeFileSync(path, encodeGolden(g));
   cache.delete(path);
   return path;
+}
+
+/** A blob of row-major values of `dtype` as a RefTensor of `shape`. */
+export function decodeValues(g: GoldenFile, key: string, dtype: DType, shape: readonly number[]): RefTensor {
+  const info = DTYPE_INFO[dtype];
+  const bytes = Buffer.from(g.blobs[key], 'base64');
+  const numel = shape.reduce((a, b) => a * b, 1);
+  const arr = new info.storage(numel * info.lanes);
+  new Uint8Array(arr.buffer).set(bytes.subarray(0, arr.byteLength));
+  return fromRuntime(
+    new Tensor(new Storage(dtype, 'cpu', numel, arr), [...shape], contiguousStrides(shape), 0),
+  );
 }

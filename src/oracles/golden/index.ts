@@ -1,6 +1,7 @@
 /** The golden oracle (runtime vs recorded PyTorch results) and the golden files' format. */
 export {
   blobKey,
+  decodeValues,
   encodeGolden,
   GOLDEN_DIR,
   GOLDEN_FORMAT,
@@ -9,9 +10,10 @@ export {
   type GoldenOutput,
   goldenPath,
   readGolden,
+  recordCommand,
   writeGolden,
 } from './files.ts';
-export { decodeValues, instanceRequests, recordCommand, runGolden } from './oracle.ts';
+export { instanceRequests, runGolden } from './oracle.ts';
 export { type GoldenRequest, goldenRequests, goldenSeed, recordsGradients } from './requests.ts';
 export {
   fingerprint,

@@ -13,35 +13,29 @@ import {
   type RefTensor,
   WEBGPU_DTYPES,
 } from '../../../op_db/index.ts';
+import { isTargetName } from '../../targets/index.ts';
 import { compareValues } from '../compare.ts';
 import { ToleranceUse, unearnedTolerance } from '../earned.ts';
 import { gradientsOf } from '../grad.ts';
 import { describeError, type Instance, OracleFailure, type OracleResult } from '../instance.ts';
-import { contiguousStrides, DTYPE_INFO, type DType, Storage, Tensor } from '../runtime_face.ts';
+import { type DType, Tensor } from '../runtime_face.ts';
 import { callSample, mixesUnsupported, notOnDevice, onDevice, onHost } from '../sample_io.ts';
 import { toleranceFor } from '../tolerances.ts';
-import { type GoldenEntry, type GoldenFile, type GoldenOutput, readGolden } from './files.ts';
+import {
+  decodeValues,
+  type GoldenEntry,
+  type GoldenFile,
+  type GoldenOutput,
+  readGolden,
+  recordCommand,
+} from './files.ts';
 import { type GoldenRequest, goldenRequests } from './requests.ts';
+import { runGoldenOnTarget } from './target.ts';
 import { ulpError } from './ulp.ts';
-
-/** The command that re-records an op's goldens. */
-export const recordCommand = (op: string) => `npx opgate golden record --op ${op}`;
 
 /** The requests an instance checks: every kind on cpu; outputs only on other devices. */
 export function instanceRequests(inst: Instance): GoldenRequest[] {
   return goldenRequests(inst.info, inst.dtype, inst.layout, inst.device === 'cpu' ? undefined : ['sample']);
-}
-
-/** A blob of row-major values of `dtype` as a RefTensor of `shape`. */
-export function decodeValues(g: GoldenFile, key: string, dtype: DType, shape: readonly number[]): RefTensor {
-  const info = DTYPE_INFO[dtype];
-  const bytes = Buffer.from(g.blobs[key], 'base64');
-  const numel = shape.reduce((a, b) => a * b, 1);
-  const arr = new info.storage(numel * info.lanes);
-  new Uint8Array(arr.buffer).set(bytes.subarray(0, arr.byteLength));
-  return fromRuntime(
-    new Tensor(new Storage(dtype, 'cpu', numel, arr), [...shape], contiguousStrides(shape), 0),
-  );
 }
 
 interface Ctx {
@@ -331,6 +325,8 @@ function goldenUse(inst: Instance): Promise<ToleranceUse> {
 }
 
 export async function runGolden(inst: Instance, only?: number): Promise<OracleResult> {
+  // A foreign runtime (src/targets) replays the same recorded results through its own API.
+  if (isTargetName(inst.device)) return runGoldenOnTarget(inst, only);
   const result = await goldenPass(inst, only);
   // A declared golden tolerance must be earned (earned.ts), judged where the values are PyTorch's: cpu.
   if (only === undefined && inst.info.goldenTolerances[inst.dtype] && inst.device === 'cpu') {

@@ -26,4 +26,5 @@ export { mutantOutcomeCounts, type OutcomeCount } from './mutation.ts';
 export { maxUlpByCell, previousUlpCommit, type UlpRow } from './numerics.ts';
 export { perfSeriesPoints, perfWindowStamp, perfWindowStart, type SeriesPoint } from './perf.ts';
 export { type CommitTimeRow, commitTimes, type ShardRunRow, shardRuns, slowestResults } from './shards.ts';
+export { latestTargetRun, type TargetResultRow, type TargetRun, targetResults } from './targets.ts';
 export { instanceIds, instancesStamp, outcomesByCommit } from './tests.ts';

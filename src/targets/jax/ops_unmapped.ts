@@ -1,0 +1,142 @@
+/** The op_db ops jax-js (0.1.25: numpy, nn, lax, scipySpecial) has no counterpart for, each with the reason. */
+import type { Row } from './common.ts';
+
+const why = (reason: string, ...ops: string[]): Record<string, Row> =>
+  Object.fromEntries(ops.map((op) => [op, { unmapped: reason }]));
+
+const LOSS = 'jax has no losses (they live in optax, outside @jax-js/jax)';
+const POOL =
+  'jax has no pooling ops (flax builds them on lax.reduce_window; jax-js reduceWindow has no padding)';
+const RANDOM = "a random op: jax's counter-based PRNG cannot draw PyTorch's stream";
+const RESIZE = 'jax-js has no jax.image.resize or grid sampling';
+const NORM = 'jax has no normalisation layer besides nn.standardize (flax builds them)';
+const SCATTER = "jax-js has no scatter (jax's x.at[].set is not in jax-js)";
+const STRIDES = 'jax arrays have no strides or storage to view or resize';
+const COMPOSITE = 'jax has no counterpart (a composite of other ops, not a row)';
+
+export const UNMAPPED_OPS: Readonly<Record<string, Row>> = {
+  ...why("jax.numpy has no rsqrt (lax.rsqrt is not in jax-js's lax)", 'rsqrt'),
+  ...why(
+    COMPOSITE,
+    'nn.functional.hardshrink',
+    'nn.functional.softshrink',
+    'nn.functional.threshold',
+    'nn.functional.prelu',
+    'nn.functional.tanhshrink',
+    'nn.functional.softmin',
+    'nn.functional.linear',
+    'nn.functional.bilinear',
+    'nn.functional.cosine_similarity',
+    'nn.functional.pairwise_distance',
+    'nn.functional.pdist',
+    'cdist',
+    'dist',
+    'nn.functional.normalize',
+    'nn.functional.pixel_shuffle',
+    'nn.functional.pixel_unshuffle',
+    'nn.functional.embedding_bag',
+  ),
+  ...why(
+    RANDOM,
+    'uniform_',
+    'nn.functional.dropout',
+    'nn.functional.dropout2d',
+    'nn.functional.dropout3d',
+    'nn.functional.feature_alpha_dropout',
+    'nn.functional.rrelu',
+    'nn.functional.fractional_max_pool2d',
+    'nn.functional.fractional_max_pool3d',
+    'fractional_max_pool2d',
+  ),
+  ...why(
+    NORM,
+    'nn.functional.batch_norm',
+    'native_batch_norm',
+    'nn.functional.instance_norm',
+    'nn.functional.group_norm',
+    'nn.functional.local_response_norm',
+  ),
+  ...why("returns the kernel's mean and rstd as well: jax has no counterpart", 'native_layer_norm'),
+  ...why(
+    POOL,
+    'nn.functional.adaptive_avg_pool1d',
+    'nn.functional.adaptive_avg_pool2d',
+    'nn.functional.adaptive_avg_pool3d',
+    'nn.functional.adaptive_max_pool1d',
+    'nn.functional.adaptive_max_pool2d',
+    'nn.functional.adaptive_max_pool3d',
+    'adaptive_avg_pool2d',
+    'adaptive_max_pool2d',
+    'nn.functional.max_pool1d',
+    'nn.functional.max_pool2d',
+    'nn.functional.max_pool3d',
+    'nn.functional.avg_pool1d',
+    'nn.functional.avg_pool2d',
+    'nn.functional.avg_pool3d',
+    'max_pool2d_with_indices',
+    'max_pool3d_with_indices',
+    'nn.functional.max_unpool1d',
+    'nn.functional.max_unpool2d',
+    'nn.functional.max_unpool3d',
+    'max_unpool2d',
+  ),
+  ...why(
+    "lax.convTranspose's padding is not PyTorch's (padding, output_padding and groups do not map)",
+    'nn.functional.conv_transpose1d',
+    'nn.functional.conv_transpose2d',
+    'nn.functional.conv_transpose3d',
+  ),
+  ...why(
+    'jax-js has no sliding-window patch extraction (lax.conv_general_dilated_patches)',
+    'nn.functional.unfold',
+    'nn.functional.fold',
+    'unfold',
+  ),
+  ...why(
+    RESIZE,
+    'nn.functional.interpolate',
+    'nn.functional.upsample_nearest',
+    'nn.functional.upsample_bilinear',
+    'upsample_nearest2d',
+    'upsample_bilinear2d',
+    'nn.functional.grid_sample',
+  ),
+  ...why(
+    'jax.nn.dot_product_attention takes (batch, length, heads, dim), scales and masks otherwise',
+    'nn.functional._scaled_dot_product_attention',
+  ),
+  ...why(
+    LOSS,
+    'nn.functional.l1_loss',
+    'nn.functional.mse_loss',
+    'nn.functional.smooth_l1_loss',
+    'nn.functional.huber_loss',
+    'nn.functional.kl_div',
+    'nn.functional.poisson_nll_loss',
+    'nn.functional.gaussian_nll_loss',
+    'nn.functional.nll_loss',
+    'nn.functional.cross_entropy',
+    'nn.functional.binary_cross_entropy',
+    'nn.functional.binary_cross_entropy_with_logits',
+    'nn.functional.hinge_embedding_loss',
+    'nn.functional.margin_ranking_loss',
+    'nn.functional.soft_margin_loss',
+    'nn.functional.multilabel_soft_margin_loss',
+    'nn.functional.cosine_embedding_loss',
+    'nn.functional.triplet_margin_loss',
+    'nn.functional.triplet_margin_with_distance_loss',
+    'nn.functional.multi_margin_loss',
+    'nn.functional.multilabel_margin_loss',
+    'multi_margin_loss',
+    'multilabel_margin_loss',
+    'nll_loss2d',
+    'nll_loss',
+    'soft_margin_loss',
+    'nn.functional.ctc_loss',
+    '_ctc_loss_backward',
+  ),
+  ...why(STRIDES, 'as_strided', 'resize_'),
+  ...why('an in-place copy into self: jax arrays are immutable', 'copy_'),
+  ...why('uninitialised memory: jax has no empty arrays of unspecified values', 'empty', 'empty_like'),
+  ...why(SCATTER, 'scatter', 'slice_scatter', 'select_scatter', 'diagonal_scatter', 'as_strided_scatter'),
+};

@@ -1,0 +1,60 @@
+/** op_db ops with no onnxruntime counterpart, each with the reason. */
+import { type Row, unmapped } from './build.ts';
+
+const none = (what: string) => unmapped(`ONNX has no ${what} operator`);
+const random = unmapped("random: its draws come from PyTorch's generator, which ONNX cannot replay");
+const indicesPerPlane = unmapped("ONNX MaxUnpool's indices count over N x C x spatial, PyTorch's per plane");
+
+export const UNMAPPED: Readonly<Record<string, Row>> = {
+  native_batch_norm: unmapped(
+    "three outputs (saved mean and invstd) that ONNX BatchNormalization doesn't give",
+  ),
+  'nn.functional.embedding_bag': none('EmbeddingBag'),
+  'nn.functional.fractional_max_pool2d': random,
+  'nn.functional.fractional_max_pool3d': random,
+  fractional_max_pool2d: random,
+  'nn.functional._scaled_dot_product_attention': none('scaled-dot-product attention (Attention is opset 23)'),
+  'nn.functional.bilinear': none('bilinear'),
+  'nn.functional.cosine_similarity': none('cosine-similarity'),
+  'nn.functional.pairwise_distance': none('pairwise-distance'),
+  'nn.functional.pdist': none('pdist'),
+  cdist: none('cdist'),
+  dist: none('dist'),
+  'nn.functional.interpolate': unmapped(
+    'interpolate: mapped through its aten forms (upsample_nearest2d, upsample_bilinear2d)',
+  ),
+  'nn.functional.upsample_nearest': unmapped('mapped through its aten form upsample_nearest2d'),
+  'nn.functional.upsample_bilinear': unmapped('mapped through its aten form upsample_bilinear2d'),
+  'nn.functional.normalize': none('Lp-normalize (LpNormalization has no eps)'),
+  'nn.functional.max_unpool1d': indicesPerPlane,
+  'nn.functional.max_unpool2d': indicesPerPlane,
+  'nn.functional.max_unpool3d': indicesPerPlane,
+  max_unpool2d: indicesPerPlane,
+  'nn.functional.unfold': none('im2col (unfold)'),
+  'nn.functional.fold': none('col2im for this layout (Col2Im takes image-shaped blocks)'),
+  'nn.functional.l1_loss': none('L1 loss'),
+  'nn.functional.mse_loss': none('MSE loss'),
+  'nn.functional.smooth_l1_loss': none('smooth-L1 loss'),
+  'nn.functional.huber_loss': none('Huber loss'),
+  'nn.functional.kl_div': none('KL-divergence loss'),
+  'nn.functional.poisson_nll_loss': none('Poisson NLL loss'),
+  'nn.functional.gaussian_nll_loss': none('Gaussian NLL loss'),
+  'nn.functional.binary_cross_entropy': none('binary cross-entropy'),
+  'nn.functional.binary_cross_entropy_with_logits': none('binary cross-entropy with logits'),
+  'nn.functional.hinge_embedding_loss': none('hinge-embedding loss'),
+  'nn.functional.margin_ranking_loss': none('margin-ranking loss'),
+  'nn.functional.soft_margin_loss': none('soft-margin loss'),
+  'nn.functional.multilabel_soft_margin_loss': none('multilabel soft-margin loss'),
+  'nn.functional.cosine_embedding_loss': none('cosine-embedding loss'),
+  'nn.functional.triplet_margin_loss': none('triplet-margin loss'),
+  'nn.functional.triplet_margin_with_distance_loss': none('triplet-margin loss'),
+  'nn.functional.multi_margin_loss': none('multi-margin loss'),
+  'nn.functional.multilabel_margin_loss': none('multilabel-margin loss'),
+  multi_margin_loss: none('multi-margin loss'),
+  multilabel_margin_loss: none('multilabel-margin loss'),
+  nll_loss2d: unmapped('mapped through nn.functional.nll_loss'),
+  nll_loss: unmapped('mapped through nn.functional.nll_loss'),
+  soft_margin_loss: none('soft-margin loss'),
+  'nn.functional.ctc_loss': none('CTC loss'),
+  _ctc_loss_backward: none('CTC loss (nor its backward)'),
+};
