@@ -102,7 +102,8 @@ async function runAndReport(
     db: o.db as string,
     progress: !o.json && process.stderr.isTTY === true,
     shard: (o.shard as string | undefined) ?? '1/1',
-    retries: o.rerunDisabled ? 0 : (o.retries as number),
+    // A target's departures are deterministic findings: a rerun would only call a broken kernel again.
+    retries: o.rerunDisabled || findings ? 0 : (o.retries as number),
     // A target run is kept apart from the project's own history (grid, flaky detection, durations read 'normal').
     kind: o.rerunDisabled ? 'rerun-disabled' : findings ? 'target' : 'normal',
     resume: o.resume === true,
