@@ -30,7 +30,7 @@ export function registerDashboardCommands(program: Command): void {
   const dashboard = program
     .command('dashboard')
     .description(
-      'the dashboards: grid, coverage, flaky & disabled, perf, shards & time, test search, numerics, mutation',
+      'the dashboards: grid, coverage, flaky & disabled, perf, shards & time, test search, numerics, mutation, targets',
     );
   dashboard
     .command('serve', { isDefault: true })

@@ -11,6 +11,7 @@ import { numericsView } from './views/numerics.ts';
 import { perfView } from './views/perf.ts';
 import { searchView } from './views/search.ts';
 import { shardsView } from './views/shards.ts';
+import { targetsView } from './views/targets.ts';
 
 type View = (root: HTMLElement, args: readonly string[], query: URLSearchParams) => Promise<void>;
 
@@ -24,6 +25,7 @@ const VIEWS: Record<string, { title: string; view: View; nav: boolean }> = {
   search: { title: 'Test search', view: searchView, nav: true },
   numerics: { title: 'Numerics', view: numericsView, nav: true },
   mutation: { title: 'Mutation', view: mutationView, nav: true },
+  targets: { title: 'Targets', view: targetsView, nav: true },
 };
 
 let generation = 0;

@@ -14,6 +14,7 @@ import { numericsData } from './numerics.ts';
 import { perfData } from './perf.ts';
 import { schemaData } from './schema.ts';
 import { shardsData } from './shards.ts';
+import { targetsData } from './targets.ts';
 import { testsData } from './tests.ts';
 
 export { recentCommits } from '../../src/ci/index.ts';
@@ -46,6 +47,8 @@ export const DOCUMENTS = {
   tests: (db: ReadDb) => testsData(db),
   numerics: (db: ReadDb) => numericsData(db),
   mutation: (db: ReadDb) => mutationData(db),
+  // Foreign runtimes (--target): each one's newest run.
+  targets: (db: ReadDb) => targetsData(db),
   // Schema coverage: op_db and the runtime's, not the store's (the coverage view shows it under its matrix).
   schema: (_db: ReadDb) => schemaData(),
 } as const satisfies Record<string, (db: ReadDb) => unknown>;

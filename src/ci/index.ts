@@ -150,4 +150,13 @@ export {
   type UlpRow,
   unfinishedRuns,
 } from './store/views/index.ts';
+export {
+  type Counts,
+  classOf,
+  DEPARTURE_CLASSES,
+  type DepartureClass,
+  formatTargetReport,
+  type TargetReport,
+  targetReport,
+} from './target_report.ts';
 export { type Affected, affectedBy, changedFiles, isAffected } from './td/index.ts';

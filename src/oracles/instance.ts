@@ -2,6 +2,7 @@
 
 import type { Layout, Mode, OpInfo, Oracle, SampleContext } from '../../op_db/index.ts';
 import type { DeviceType, DType } from '../runtime/index.ts';
+import { targetNames } from '../targets/index.ts';
 
 export interface Instance {
   readonly id: string;
@@ -65,9 +66,10 @@ export function instanceId(
   return `test_${oracle}_${opName.replace(/\.|::/g, '_')}_${device}_${dtype}_${layout}_${mode}`;
 }
 
-/** The command that reruns one instance (one sample of it when `sample` is given). */
+/** The command that reruns one instance (one sample of it when `sample` is given; a target's, with its --target). */
 export function reproCommand(id: string, sample: number | null): string {
-  return `npx opgate repro ${id}${sample === null ? '' : ` --sample ${sample}`}`;
+  const target = targetNames().find((t) => id.includes(`_${t}_`));
+  return `npx opgate repro ${id}${sample === null ? '' : ` --sample ${sample}`}${target ? ` --target ${target}` : ''}`;
 }
 
 export function describeError(e: unknown): string {

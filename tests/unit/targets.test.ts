@@ -6,10 +6,12 @@
  * project's own runs, and `opgate report` classifies them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from '../../dashboards/e2e/browser.ts';
+import { serveDashboard } from '../../dashboards/index.ts';
 import { expandMatrix } from '../../src/ci/index.ts';
 import { ResultsStore } from '../../src/ci/store/store.ts';
 import { OracleFailure, runOracle } from '../../src/oracles/index.ts';
@@ -131,6 +133,38 @@ describe('opgate run --target / report', () => {
     expect(rep.stdout).toMatch(/^neg\s+2\s+0\s+0\s+0\s+0\s+\d+\s+0$/m);
     expect(rep.stdout).toMatch(/^values|^differ\s+test_golden_cumsum_tfjs-cpu_float32/m);
   }, 120_000);
+
+  // CI installs Chromium and sets OPGATE_REQUIRE_BROWSER, so this never silently skips there.
+  test.runIf(existsSync('/usr/bin/chromium') || process.env.OPGATE_REQUIRE_BROWSER === '1')(
+    "the target's page shows each departure: PyTorch's value and the target's side by side, and the repro (Chromium)",
+    async () => {
+      const dash = await serveDashboard({ db, port: 0, repo: null });
+      const context = await launchChromium();
+      try {
+        const page = await context.newPage();
+        await page.goto(`${dash.url}#/targets/tfjs-cpu`);
+        await page.waitForSelector('.view[data-view="targets"][data-ready=""]', { timeout: 15_000 });
+        expect(await page.locator('[data-testid="target-summary"]').textContent()).toMatch(
+          /@tensorflow\/tfjs-core@4\.22\.0.*\d+ ops mapped.*% agree/,
+        );
+        const row = page.locator(
+          'table[data-testid="departures"] tr[data-id="test_golden_cumsum_tfjs-cpu_float32_contiguous_eager"]',
+        );
+        const cells = await row.locator('td').allTextContents();
+        // op, dtype, class, sample, PyTorch, tfjs-cpu, repro: tf.cumsum of a 0-dim tensor gives 0 (the bug).
+        expect(cells.slice(0, 3)).toEqual(['cumsum', 'float32', 'differ (values)']);
+        expect(Number(cells[4])).toBeCloseTo(-7.854255, 5);
+        expect(cells[5]).toBe('0');
+        expect(cells[6]).toBe(
+          'npx opgate repro test_golden_cumsum_tfjs-cpu_float32_contiguous_eager --sample 0 --target tfjs-cpu',
+        );
+      } finally {
+        await context.close();
+        await dash.close();
+      }
+    },
+    60_000,
+  );
 
   test('bad input is a coded error, exit 2: an unknown target, a report without --target or without a run', () => {
     const unknown = opgate(['run', '--target', 'tfjs-gpu', '--db', db]);
