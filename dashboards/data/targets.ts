@@ -64,7 +64,7 @@ export function targetsData(db: ReadDb): TargetsData {
       const m = /\(seed \d+\): \[([a-z-]+)\] (.*)$/.exec(first);
       const kind = m?.[1] ?? '';
       const detail = m?.[2] ?? first;
-      const sample = /: (sample #\d+(?: \([^)]*\))?) failed/.exec(first)?.[1] ?? '';
+      const sample = /: (sample #\d+.*?) failed \(seed/.exec(first)?.[1] ?? '';
       const repro = /repro: (.+)$/m.exec(d.message)?.[1] ?? '';
       return {
         id: d.id,
