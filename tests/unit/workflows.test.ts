@@ -136,7 +136,9 @@ describe('commands', () => {
         const name = word.split('=')[0];
         // The program's own options (--config, --target) go with every command.
         const root = helps.get('')!;
-        expect([...help.options.keys(), ...root.options.keys()], `${where}: no option ${name}`).toContain(name);
+        expect([...help.options.keys(), ...root.options.keys()], `${where}: no option ${name}`).toContain(
+          name,
+        );
         const choices = help.options.get(name) ?? root.options.get(name);
         if (choices) expect(choices, `${where}: ${name}`).toContain(optionValue(c.args, name));
       }
