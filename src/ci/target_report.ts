@@ -104,14 +104,12 @@ export function targetReport(db: ResultsSource, target: string): TargetReport | 
   };
 }
 
-const COLS = ['agree', 'differ', 'error-mismatch', 'documented', 'unmapped', 'unsupported', 'error'] as const;
-
 function table(title: string, rows: Readonly<Record<string, Counts>>, only: (c: Counts) => boolean): string {
   const names = Object.keys(rows).filter((k) => only(rows[k]));
   const w = Math.max(title.length, ...names.map((n) => n.length));
-  const head = [title.padEnd(w), ...COLS.map((c) => c.padStart(c.length))].join('  ');
+  const head = [title.padEnd(w), ...DEPARTURE_CLASSES.map((c) => c.padStart(c.length))].join('  ');
   const lines = names.map((n) =>
-    [n.padEnd(w), ...COLS.map((c) => String(rows[n][c]).padStart(c.length))].join('  '),
+    [n.padEnd(w), ...DEPARTURE_CLASSES.map((c) => String(rows[n][c]).padStart(c.length))].join('  '),
   );
   return [head, '-'.repeat(head.length), ...lines].join('\n');
 }
