@@ -123,7 +123,7 @@ for (const n of targets) {
   built = Math.max(built, reader.lastRunId() ?? 0);
   reader.close();
   const figures: Record<string, Figure> = {};
-  for (const doc of ['grid', 'coverage', 'flaky', 'tests', 'shards', 'numerics', 'perf'])
+  for (const doc of ['grid', 'coverage', 'flaky', 'tests', 'shards', 'numerics', 'perf', 'targets'])
     figures[`view ${doc}`] = view(doc);
   if (newest) figures['view coverage@commit'] = view('coverage', newest);
   // Test search on the live server: a narrow pattern and one that matches a quarter of the ids.
